@@ -1,0 +1,69 @@
+# exmap-mini. make: build/exmap-mini; make ARCH=arm|arm64: build/ARCH/exmap-mini.
+# make run: scan this machine; make test: every test; make bench: the benchmark.
+
+ARCH ?=
+HOSTARCH := $(shell uname -m)
+TARGET := $(if $(filter-out $(HOSTARCH),$(ARCH)),$(ARCH),native)
+ifeq ($(wildcard toolchain/$(TARGET).mk),)
+$(error no toolchain/$(TARGET).mk: ARCH may be arm, arm64 or empty)
+endif
+include toolchain/$(TARGET).mk
+
+CFLAGS := -std=c11 -D_GNU_SOURCE -Os -Wall -Wextra -Werror \
+	-ffunction-sections -fdata-sections $(EXTRA_CFLAGS)
+LDFLAGS := -static -Wl,--gc-sections
+HOSTCC := gcc
+STRIP := $(if $(CROSS_COMPILE),$(CROSS_COMPILE)strip,strip)
+PREFIX ?= /usr/local
+
+SRCS := $(wildcard src/*.c)
+OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
+LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
+
+all: $(BUILD)/exmap-mini
+
+$(BUILD)/obj/%.o: src/%.c src/exmap.h | $(BUILD)/obj
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/exmap-mini: $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS)
+
+$(BUILD)/unit: tests/unit.c $(LIBOBJS) src/exmap.h
+	$(CC) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ tests/unit.c $(LIBOBJS)
+
+# The benchmark's floor is built like exmap-mini, so the two compare fairly.
+$(BUILD)/floor: tests/floor.c | $(BUILD)/obj
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+build/host/%: tests/%.c | build/host
+	$(HOSTCC) -O2 -Wall -Wextra -Werror -o $@ $<
+
+$(BUILD)/obj build/host:
+	mkdir -p $@
+
+setup:
+	toolchain/setup
+
+unit: $(BUILD)/unit
+	$(QEMU) $(BUILD)/unit
+
+run: setup all
+	$(BUILD)/exmap-mini
+
+test: setup
+	$(MAKE) all $(BUILD)/unit build/host/workload
+	tests/run $(BUILD)
+
+bench: setup
+	$(MAKE) all $(BUILD)/floor build/host/workload build/host/runstat
+	tests/bench.sh $(BUILD)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(BUILD)/exmap-mini $(DESTDIR)$(PREFIX)/bin/exmap-mini
+	$(STRIP) $(DESTDIR)$(PREFIX)/bin/exmap-mini
+
+clean:
+	rm -rf build
+
+.PHONY: all setup unit run test bench install clean

@@ -1,0 +1,177 @@
+/*
+ * Pass two: with every PTE counted, each mapping's runs give its figures; a
+ * shared page adds page_size / count to the effective sizes. Then processes
+ * and files sum their mappings, and the totals are checked against the table.
+ */
+#include <string.h>
+
+#include "exmap.h"
+
+static void map_figures(struct scan *s, struct mapping *m)
+{
+	struct fig *f = &m->fig;
+	uint64_t i, ps = s->page_size, share = 0;
+	uint32_t lastc = 0;
+
+	for (i = 0; i < m->nrun; i++) {
+		struct run *r = scan_run(s, m->run0 + i);
+		uint32_t kind = r->nk >> RUN_KIND_SHIFT & 7, n = r->nk & RUN_N_MASK, j;
+		const uint32_t *count = s->pt.count + r->id;
+
+		switch (kind) {
+		case RUN_EXCL:
+			f->mapped += n;
+			f->resident += n;
+			f->sole += n;
+			f->eff_mapped.whole += (uint64_t)n * ps;
+			f->eff_resident.whole += (uint64_t)n * ps;
+			break;
+		case RUN_SHARED:
+		case RUN_SWAP:
+			f->mapped += n;
+			if (kind == RUN_SHARED)
+				f->resident += n;
+			else
+				f->swap += n;
+			for (j = 0; j < n; j++) {
+				uint32_t c = count[j];
+
+				if (c != lastc) {
+					share = (ps << 32) / c;
+					lastc = c;
+				}
+				f->sole += c == 1;
+				eff_add(&f->eff_mapped, share, 1);
+				if (kind == RUN_SHARED)
+					eff_add(&f->eff_resident, share, 1);
+			}
+			break;
+		default:
+			continue;
+		}
+		if (r->nk & RUN_WRITE)
+			f->writable += n;
+	}
+	f->mapped *= ps;
+	f->resident *= ps;
+	f->sole *= ps;
+	f->writable *= ps;
+	f->swap *= ps;
+}
+
+void account(struct scan *s, struct totals *t)
+{
+	struct proc *p;
+	uint32_t i;
+
+	memset(t, 0, sizeof(*t));
+	s->procs = arena_alloc(s->arena, (size_t)s->nproc * sizeof(*s->procs) + 1,
+			       sizeof(void *));
+	for (i = 0, p = s->first; p; p = p->next, i++) {
+		struct mapping *m;
+
+		s->procs[i] = p;
+		for (m = p->map; m; m = m->next) {
+			map_figures(s, m);
+			fig_add(&p->fig, &m->fig);
+		}
+		fig_add(&t->fig, &p->fig);
+	}
+	for (i = 0; i < s->pt.n; i++)
+		t->distinct += s->pt.count[i] != 0;
+	for (i = 0; i < s->nrun; i++) {
+		struct run *r = scan_run(s, i);
+
+		if ((r->nk >> RUN_KIND_SHIFT & 7) == RUN_EXCL)
+			t->distinct += r->nk & RUN_N_MASK;
+	}
+}
+
+/*
+ * Every distinct page is shared out whole among its PTEs, so the effective
+ * mapped sizes of all processes add up to distinct pages x page size, less
+ * the fixed-point floor of each share (under 2^-32 bytes a PTE). 0 if it holds.
+ */
+int self_check(const struct scan *s, const struct totals *t, struct eff *diff)
+{
+	uint64_t want = t->distinct * s->page_size;
+	const struct eff *got = &t->fig.eff_mapped;
+
+	if (got->whole >= want) {
+		diff->whole = got->whole - want;
+		diff->frac = got->frac;
+		return diff->whole == 0 && diff->frac == 0 ? 0 : -1;
+	}
+	/* got < want: the deficit, which must stay under one byte */
+	diff->whole = want - got->whole - (got->frac != 0);
+	diff->frac = got->frac ? (UINT64_C(1) << 32) - got->frac : 0;
+	return diff->whole == 0 ? 0 : -1;
+}
+
+static uint32_t str_hash(const char *p, uint64_t inode, uint32_t dev)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)inode ^ dev;
+
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	return h;
+}
+
+static const char *file_name(const struct mapping *m)
+{
+	return m->path[0] ? m->path : "[anon]";
+}
+
+/* One file per distinct (path, device, inode, deleted); pseudo-files by name. */
+struct file *files_build(struct scan *s, uint32_t *nfile)
+{
+	uint64_t nmap = 0, slots = 16;
+	uint32_t *tab, mask, n = 0, i;
+	struct file *files;
+
+	for (i = 0; i < s->nproc; i++)
+		nmap += s->procs[i]->nmap;
+	while (slots < 2 * nmap)
+		slots <<= 1;
+	tab = arena_alloc(s->arena, slots * 4, 4);
+	memset(tab, 0, slots * 4);
+	mask = slots - 1;
+	files = arena_alloc(s->arena, (nmap + 1) * sizeof(*files), 8);
+	for (i = 0; i < s->nproc; i++) {
+		struct proc *p = s->procs[i];
+		struct mapping *m;
+
+		for (m = p->map; m; m = m->next) {
+			const char *name = file_name(m);
+			uint32_t fl = m->flags & (MF_DELETED | MF_DEVICE);
+			uint32_t h = str_hash(name, m->inode, m->dev) & mask;
+			struct file *f;
+
+			for (; tab[h]; h = (h + 1) & mask) {
+				f = &files[tab[h] - 1];
+				if (f->inode == m->inode && f->dev == m->dev &&
+				    (f->flags & MF_DELETED) == (fl & MF_DELETED) &&
+				    strcmp(f->path, name) == 0)
+					break;
+			}
+			if (!tab[h]) {
+				f = &files[n];
+				memset(f, 0, sizeof(*f));
+				f->path = name;
+				f->inode = m->inode;
+				f->dev = m->dev;
+				f->flags = fl;
+				tab[h] = ++n;
+			}
+			f = &files[tab[h] - 1];
+			m->file = tab[h] - 1;
+			fig_add(&f->fig, &m->fig);
+			if (f->lastpid != p->pid || f->nproc == 0) {
+				f->nproc++;
+				f->lastpid = p->pid;
+			}
+		}
+	}
+	*nfile = n;
+	return files;
+}

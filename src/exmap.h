@@ -1,0 +1,257 @@
+/* exmap-mini: shared types, limits, exit codes and prototypes. */
+#ifndef EXMAP_H
+#define EXMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define EXMAP_VERSION "0.1.0"
+
+/* Exit codes: written down here once, documented in README. */
+enum {
+	EX_OK = 0,		/* report complete */
+	EX_PARTIAL = 1,		/* some processes could not be read */
+	EX_FATAL = 2,		/* usage error or fatal error */
+};
+
+/* Named limits. Hitting one is an error that names the option raising it. */
+#define LINE_MAX_MAPS	4352	/* one /proc/PID/maps line: PATH_MAX + fields */
+#define PID_LIST_MAX	4096	/* pids given with -p */
+#define PAGEMAP_CHUNK	8192	/* pagemap entries per read: 64 KiB */
+#define NAME_MAX_COMM	64	/* /proc/PID/comm, 16 on Linux, room to spare */
+#define RUN_PAGES_MAX	((1u << 28) - 1)	/* pages in one run record */
+
+/*
+ * Effective sizes: a page of P bytes mapped by C scanned PTEs adds P/C. We add
+ * floor(P * 2^32 / C) in fixed point, kept as whole bytes plus 2^-32 fractions,
+ * so the per-page error is below 2^-32 bytes and no share is rounded away.
+ */
+struct eff {
+	uint64_t whole;
+	uint64_t frac;		/* < 2^32 after eff_norm() */
+};
+
+/* The figures every item carries: process, file, mapping (later section, symbol). */
+struct fig {
+	uint64_t vm;
+	uint64_t mapped;
+	uint64_t resident;
+	struct eff eff_mapped;
+	struct eff eff_resident;
+	uint64_t sole;
+	uint64_t writable;
+	uint64_t swap;
+};
+
+enum field {
+	F_VM, F_MAPPED, F_RESIDENT, F_EFF_MAPPED, F_EFF_RESIDENT,
+	F_SOLE, F_WRITABLE, F_SWAP, NFIGS,
+	F_PID = NFIGS, F_NAME, F_PATH, F_NPROC, F_ADDRESS, NFIELDS
+};
+
+extern const char *const field_names[NFIELDS];
+
+/*
+ * Page identities. Backends deliver one 64-bit entry per page in this layout
+ * (pagemap's, so that backend passes its entries through untouched).
+ */
+#define PE_FRAME_MASK	((UINT64_C(1) << 55) - 1)	/* pfn, or swap type+offset */
+#define PE_WRITE	(UINT64_C(1) << 55)	/* exact PTE write bit, if the source has it */
+#define PE_EXCLUSIVE	(UINT64_C(1) << 56)	/* mapped by exactly one PTE */
+#define PE_FILE		(UINT64_C(1) << 61)	/* page cache or shared anon */
+#define PE_SWAP		(UINT64_C(1) << 62)
+#define PE_PRESENT	(UINT64_C(1) << 63)
+/* A cookie names a page: its pfn, or its swap entry tagged so the two never meet. */
+#define COOKIE_SWAP_TAG	(UINT64_C(1) << 63)
+
+/*
+ * Each mapping's pages are kept as run-length records in address order. A run
+ * of SHARED or SWAP pages names consecutive cookie ids in the page table.
+ */
+enum run_kind {
+	RUN_HOLE = 0,		/* not mapped: virtual size only */
+	RUN_NOTRAM = 1,		/* zero page or device memory: not RAM */
+	RUN_EXCL = 2,		/* present, mapped by this PTE alone */
+	RUN_SHARED = 3,		/* present, id names the page */
+	RUN_SWAP = 4,		/* swapped, id names the swap entry */
+};
+#define RUN_N_MASK	RUN_PAGES_MAX
+#define RUN_KIND_SHIFT	28
+#define RUN_WRITE	(1u << 31)
+
+struct run {
+	uint32_t id;
+	uint32_t nk;		/* pages | kind << 28 | RUN_WRITE */
+};
+
+/* Mapping flags. */
+#define MF_READ		0x01
+#define MF_WRITE	0x02
+#define MF_EXEC		0x04
+#define MF_SHARED	0x08
+#define MF_DEVICE	0x10	/* device memory (char/block device, [vvar]) */
+#define MF_DELETED	0x20	/* the path ended in " (deleted)" */
+#define MF_TRUNCATED	0x40	/* the maps line was longer than LINE_MAX_MAPS */
+
+struct mapping {
+	uint64_t start, end, offset, inode;
+	uint32_t dev;		/* major << 20 | minor */
+	uint32_t flags;
+	uint32_t nrun;
+	uint32_t file;		/* index into the file table, after aggregation */
+	uint64_t run0;		/* index of the first run */
+	const char *path;	/* "" for anonymous */
+	struct mapping *next;	/* the process's next mapping, by address */
+	struct fig fig;
+};
+
+struct proc {
+	pid_t pid;
+	uint32_t nmap;
+	struct mapping *map;	/* first of a list in address order */
+	struct proc *next;
+	char name[NAME_MAX_COMM];
+	struct fig fig;
+};
+
+struct file {
+	const char *path;
+	uint64_t inode;
+	uint32_t dev;
+	uint32_t flags;		/* MF_DELETED, MF_DEVICE */
+	uint32_t nproc;
+	pid_t lastpid;		/* while counting nproc */
+	struct fig fig;
+};
+
+/* util.c: errors, output, numbers */
+extern const char *progname;
+extern int exit_status;
+void warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warnerr(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+_Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void dierr(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void out(const char *s, size_t n);
+void outs(const char *s);
+void outf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void out_flush(void);
+int parse_u64(const char *s, uint64_t max, uint64_t *v);
+int parse_size(const char *s, uint64_t *v);
+size_t fmt_human(char *buf, size_t len, uint64_t bytes);
+void eff_add(struct eff *e, uint64_t fixed, uint64_t pages);
+void eff_sum(struct eff *to, const struct eff *from);
+void eff_norm(struct eff *e);
+uint64_t eff_bytes(const struct eff *e);
+void fig_add(struct fig *to, const struct fig *from);
+uint64_t fig_get(const struct fig *f, enum field k);
+
+/* arena.c: the one region of working memory, mapped once */
+struct arena {
+	char *base;
+	size_t size;
+	size_t lo;		/* bytes used from the bottom */
+	size_t hi;		/* bytes used from the top */
+};
+int arena_init(struct arena *a, size_t size);
+void *arena_alloc(struct arena *a, size_t n, size_t align);
+void *arena_alloc_top(struct arena *a, size_t n, size_t align);
+char *arena_strdup(struct arena *a, const char *s, size_t n);
+_Noreturn void arena_full(const struct arena *a, size_t want);
+
+/* ptab.c: the fixed-size open-addressing table of page cookies */
+struct ptab {
+	uint32_t *slot;		/* id + 1; 0 marks an empty slot */
+	uint64_t *key;		/* cookie, by id */
+	uint32_t *count;	/* PTEs among the scanned processes, by id */
+	uint32_t mask;
+	uint32_t shift;		/* 64 - log2(slots): hashes use the top bits */
+	uint32_t n;
+	uint32_t cap;		/* most ids it may hold: the load limit */
+};
+size_t ptab_bytes(uint32_t cap);
+void ptab_init(struct ptab *t, struct arena *a, uint32_t cap);
+uint32_t ptab_ref(struct ptab *t, uint64_t cookie);	/* UINT32_MAX when full */
+uint32_t ptab_find(const struct ptab *t, uint64_t cookie);	/* UINT32_MAX if absent */
+
+/* procfs.c: /proc reading with fixed buffers */
+struct linebuf {
+	int fd;
+	size_t pos, len;
+	int eof;
+	char buf[65536];
+};
+void lb_init(struct linebuf *lb, int fd);
+int lb_next(struct linebuf *lb, char *line, size_t max, size_t *len, int *toolong);
+ssize_t read_small(int dirfd, const char *name, char *buf, size_t max);
+int parse_maps_line(const char *line, size_t len, struct mapping *m,
+		    const char **path, size_t *pathlen);
+int pid_iter(int (*fn)(pid_t pid, void *arg), void *arg);
+int meminfo_pages(uint64_t page_size, uint64_t *distinct_bound);
+int status_pages(int piddir, uint64_t page_size, uint64_t *pages);
+
+/* pagesrc: where page entries come from (pagemap now, the module later) */
+struct pagesrc {
+	const char *name;
+	int exact_write;	/* PE_WRITE is the PTE's bit */
+	int (*open)(struct pagesrc *s, int piddir);
+	/* entries for n pages from vaddr; 0 past the task size or after exit */
+	ssize_t (*read)(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n);
+	void (*close)(struct pagesrc *s);
+	int fd;
+	int page_shift;
+};
+extern struct pagesrc pagemap_source;
+struct probe {
+	uint64_t zero_pfn;
+	uint64_t hzero_pfn;	/* first pfn of the huge zero page, or zero_pfn */
+	uint64_t hzero_n;
+};
+int pagemap_probe(struct probe *p, uint64_t page_size);
+
+/* scan.c: pass one, reading every process */
+struct scan {
+	struct arena *arena;
+	struct ptab pt;
+	struct pagesrc *src;
+	struct probe probe;
+	uint64_t page_size;
+	int page_shift;
+	struct proc *first, *last;	/* scanned processes, in scan order */
+	struct proc **procs;		/* the same, as an array, after the scan */
+	uint32_t nproc;
+	uint64_t nrun;		/* runs stored from the top of the arena */
+	uint32_t vanished;	/* exited while or before being read */
+	uint32_t unreadable;	/* could not be read: the run is partial */
+};
+struct run *scan_run(const struct scan *s, uint64_t i);
+void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
+	       uint32_t table_cap, const struct probe *probe);
+void scan_procs(struct scan *s, const pid_t *pids, size_t n);
+
+/* account.c: pass two, the figures, files and the self-check */
+struct totals {
+	struct fig fig;
+	uint64_t distinct;	/* distinct mapped pages (cookies) */
+};
+void account(struct scan *s, struct totals *t);
+struct file *files_build(struct scan *s, uint32_t *nfile);
+int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
+
+/* report.c and csv.c: the views */
+enum view { V_PROCS, V_FILES, V_MAPS };
+struct opts {
+	enum view view;
+	pid_t view_pid;
+	int csv;
+	int kib;
+	int noheader;
+	int sort;		/* enum field, or -1 for the view's default */
+	uint64_t top;		/* 0: every row */
+};
+int field_lookup(const char *name);
+void csv_field(const char *s, size_t n);
+void sort_items(void **items, size_t n, enum view v, int field);
+void report(struct scan *s, const struct totals *t, const struct opts *o);
+
+#endif

@@ -1,0 +1,245 @@
+/* exmap-mini: options, sizing the arena, then scan, account and report. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exmap.h"
+
+static const char usage_text[] =
+"usage: exmap-mini [-ckq] [-p pid[,pid...]] [-s field] [-n count] [-m size]\n"
+"                  [-t pages] [procs | files | maps pid]\n"
+"       exmap-mini -h | -V\n"
+"views:\n"
+"  procs      one row per process, with totals (the default)\n"
+"  files      one row per mapped file, summed over processes\n"
+"  maps pid   one row per mapping of process pid\n"
+"options:\n"
+"  -c         CSV, sizes in bytes\n"
+"  -k         text sizes in KiB instead of human units\n"
+"  -q         no header row\n"
+"  -p pids    scan only these processes: pages are shared among them alone\n"
+"  -s field   sort by: vm mapped resident eff_mapped eff_resident sole\n"
+"             writable swap, or pid name (procs), path nproc (files),\n"
+"             address path (maps)\n"
+"  -n count   print only the first count rows\n"
+"  -m size    cap the working memory (the arena) at size bytes; K, M, G\n"
+"  -t pages   room in the page table for this many distinct shared pages\n"
+"  -h         print this help\n"
+"  -V         print the version\n"
+"exit status: 0 ok, 1 partial (some processes unreadable), 2 usage or fatal\n";
+
+static _Noreturn void usage(void)
+{
+	(void)!write(2, usage_text, sizeof(usage_text) - 1);
+	_exit(EX_FATAL);
+}
+
+static pid_t pid_list[PID_LIST_MAX];
+static size_t npid_list;
+
+static void parse_pids(const char *arg)
+{
+	char buf[16];
+
+	while (*arg) {
+		size_t n = strcspn(arg, ",");
+		uint64_t v;
+
+		if (n == 0 || n >= sizeof(buf))
+			die("-p: bad pid list: %s", arg);
+		memcpy(buf, arg, n);
+		buf[n] = '\0';
+		if (parse_u64(buf, INT32_MAX, &v) < 0 || v == 0)
+			die("-p: bad pid: %s", buf);
+		if (npid_list == PID_LIST_MAX)
+			die("-p: more than %d pids", PID_LIST_MAX);
+		pid_list[npid_list++] = (pid_t)v;
+		arg += n + (arg[n] == ',');
+	}
+}
+
+static int valid_sort(enum view v, int f)
+{
+	if (f < 0)
+		return 0;
+	if (f < NFIGS)
+		return 1;
+	switch (v) {
+	case V_PROCS: return f == F_PID || f == F_NAME;
+	case V_FILES: return f == F_PATH || f == F_NPROC;
+	default: return f == F_ADDRESS || f == F_PATH;
+	}
+}
+
+/* What the processes hold, for sizing: their count and resident + swap pages. */
+struct census {
+	uint64_t page_size;
+	uint64_t nproc;
+	uint64_t pages;
+};
+
+static int census_one(pid_t pid, void *arg)
+{
+	struct census *c = arg;
+	char dir[32];
+	uint64_t pages;
+	int fd;
+
+	snprintf(dir, sizeof(dir), "/proc/%d", (int)pid);
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return 0;
+	if (status_pages(fd, c->page_size, &pages) == 0)
+		c->pages += pages;
+	c->nproc++;
+	close(fd);
+	return 0;
+}
+
+static struct arena *list_arena;
+
+static int list_one(pid_t pid, void *arg)
+{
+	pid_t *p = arena_alloc(list_arena, sizeof(pid_t), sizeof(pid_t));
+
+	*p = pid;
+	(*(size_t *)arg)++;
+	return 0;
+}
+
+/*
+ * The arena holds the page table, a run record (8 bytes) for every resident
+ * or swapped page of every process at worst, and RECORD_BYTES for each process's
+ * mappings and names, plus a fixed base. It is reserved, not committed.
+ */
+#define RECORD_BYTES	(128 * 1024)
+#define ARENA_BASE	(8u << 20)
+
+static uint64_t arena_bound(uint32_t cap, const struct census *c)
+{
+	uint64_t pages = c->pages + c->pages / 4 + 4096;
+
+	return ptab_bytes(cap) + pages * sizeof(struct run) +
+	       (c->nproc + 64) * (RECORD_BYTES + sizeof(pid_t)) + ARENA_BASE;
+}
+
+static void probe_or_die(struct probe *pr, uint64_t page_size)
+{
+	int err = pagemap_probe(pr, page_size);
+
+	if (err == -EPERM)
+		die("page frame numbers are hidden from this user: run exmap-mini as root "
+		    "(reading them needs CAP_SYS_ADMIN)");
+	if (err == -ENOENT)
+		die("/proc/self/pagemap does not exist: this kernel is built without "
+		    "CONFIG_PROC_PAGE_MONITOR");
+	if (err < 0)
+		dierr(-err, "cannot read /proc/self/pagemap");
+}
+
+int main(int argc, char **argv)
+{
+	static struct arena arena;
+	static struct scan scan;
+	struct opts o = { .view = V_PROCS, .sort = -1 };
+	uint64_t page_size = (uint64_t)sysconf(_SC_PAGESIZE), cap_mem = 0, v;
+	uint64_t table = 0, size;
+	struct census census = { .page_size = page_size };
+	const char *sort_name = NULL;
+	struct probe probe;
+	pid_t *pids;
+	size_t npid = 0;
+	int c, err;
+
+	while ((c = getopt(argc, argv, "ckqp:s:n:m:t:hV")) != -1) {
+		switch (c) {
+		case 'c': o.csv = 1; break;
+		case 'k': o.kib = 1; break;
+		case 'q': o.noheader = 1; break;
+		case 'p': parse_pids(optarg); break;
+		case 's': sort_name = optarg; break;
+		case 'n':
+			if (parse_u64(optarg, UINT32_MAX, &o.top) < 0 || o.top == 0)
+				die("-n: not a row count from 1: %s", optarg);
+			break;
+		case 'm':
+			if (parse_size(optarg, &cap_mem) < 0 || cap_mem < (1u << 20))
+				die("-m: not a size of at least 1M: %s", optarg);
+			break;
+		case 't':
+			if (parse_u64(optarg, UINT32_MAX - 1, &table) < 0 || table == 0)
+				die("-t: not a page count from 1 to %u: %s", UINT32_MAX - 1, optarg);
+			break;
+		case 'h':
+			out(usage_text, sizeof(usage_text) - 1);
+			out_flush();
+			return EX_OK;
+		case 'V':
+			outs("exmap-mini " EXMAP_VERSION "\n");
+			out_flush();
+			return EX_OK;
+		default:
+			usage();
+		}
+	}
+	argv += optind;
+	argc -= optind;
+	if (argc > 0) {
+		if (strcmp(argv[0], "procs") == 0 && argc == 1) {
+			o.view = V_PROCS;
+		} else if (strcmp(argv[0], "files") == 0 && argc == 1) {
+			o.view = V_FILES;
+		} else if (strcmp(argv[0], "maps") == 0 && argc == 2) {
+			o.view = V_MAPS;
+			if (parse_u64(argv[1], INT32_MAX, &v) < 0 || v == 0)
+				die("maps: not a pid: %s", argv[1]);
+			o.view_pid = (pid_t)v;
+		} else {
+			usage();
+		}
+	}
+	if (sort_name && !valid_sort(o.view, o.sort = field_lookup(sort_name)))
+		die("-s: %s is not a field of this view", sort_name);
+
+	probe_or_die(&probe, page_size);
+
+	if (npid_list)
+		for (size_t i = 0; i < npid_list; i++)
+			census_one(pid_list[i], &census);
+	else if ((err = pid_iter(census_one, &census)) < 0)
+		dierr(-err, "cannot list /proc");
+	if (!table) {
+		if ((err = meminfo_pages(page_size, &table)) < 0)
+			dierr(-err, "cannot read /proc/meminfo");
+		table += table / 4 + 4096;
+		if (table > UINT32_MAX - 1)
+			table = UINT32_MAX - 1;
+	}
+	size = arena_bound((uint32_t)table, &census);
+	if (cap_mem && size > cap_mem)
+		size = cap_mem;
+	if (size != (size_t)size || (err = arena_init(&arena, size)) < 0)
+		die("cannot reserve an arena of %llu MiB: cap it with -m SIZE",
+		    (unsigned long long)(size >> 20));
+
+	if (npid_list) {
+		pids = pid_list;
+		npid = npid_list;
+	} else {
+		list_arena = &arena;
+		pids = (pid_t *)(arena.base + arena.lo);
+		if ((err = pid_iter(list_one, &npid)) < 0)
+			dierr(-err, "cannot list /proc");
+	}
+
+	scan_init(&scan, &arena, &pagemap_source, (uint32_t)table, &probe);
+	scan_procs(&scan, pids, npid);
+	{
+		struct totals t;
+
+		account(&scan, &t);
+		report(&scan, &t, &o);
+	}
+	return exit_status;
+}

@@ -1,0 +1,136 @@
+/*
+ * The pagemap page source: /proc/PID/pagemap read in large chunks. Its entries
+ * already have the PE_ layout; bit 55 (soft-dirty) is no write bit, so this
+ * source is not exact_write.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "exmap.h"
+
+static int pm_open(struct pagesrc *s, int piddir)
+{
+	s->fd = openat(piddir, "pagemap", O_RDONLY | O_CLOEXEC);
+	return s->fd < 0 ? -errno : 0;
+}
+
+static ssize_t pm_read(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n)
+{
+	off_t off = (off_t)(vaddr >> s->page_shift) * 8;
+	ssize_t r;
+
+	do
+		r = pread(s->fd, pe, n * 8, off);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	if (r % 8)
+		return -EIO;
+	return r / 8;
+}
+
+static void pm_close(struct pagesrc *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+}
+
+struct pagesrc pagemap_source = {
+	.name = "pagemap",
+	.exact_write = 0,
+	.open = pm_open,
+	.read = pm_read,
+	.close = pm_close,
+	.fd = -1,
+};
+
+static int self_entry(int fd, const void *addr, int shift, uint64_t *pe)
+{
+	ssize_t r = pread(fd, pe, 8, (off_t)((uintptr_t)addr >> shift) * 8);
+
+	if (r < 0)
+		return -errno;
+	return r == 8 ? 0 : -EIO;
+}
+
+static uint64_t thp_size(void)
+{
+	char buf[64];
+	uint64_t v;
+	ssize_t n = read_small(AT_FDCWD,
+			       "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size",
+			       buf, sizeof(buf));
+
+	if (n <= 0)
+		return 0;
+	buf[strcspn(buf, "\n")] = '\0';
+	return parse_u64(buf, UINT64_C(1) << 40, &v) == 0 ? v : 0;
+}
+
+/*
+ * Learn from our own pagemap whether pfns are visible (root), and the pfns
+ * of the zero page and of the huge zero page, which are not RAM to count.
+ * 0; -EPERM when pfns are hidden; other -errno when pagemap cannot be read.
+ */
+int pagemap_probe(struct probe *p, uint64_t page_size)
+{
+	int shift = __builtin_ctzll(page_size), fd, err = 0;
+	uint64_t pe, hsz = thp_size();
+	volatile char *w, *z;
+	char *h = MAP_FAILED;
+
+	p->zero_pfn = UINT64_MAX;
+	p->hzero_pfn = UINT64_MAX;
+	p->hzero_n = 0;
+	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	w = mmap(NULL, 2 * page_size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (w == MAP_FAILED) {
+		err = -errno;
+		goto out;
+	}
+	z = w + page_size;
+	w[0] = 1;
+	(void)z[0];
+	if ((err = self_entry(fd, (void *)w, shift, &pe)) < 0)
+		goto out_unmap;
+	if (!(pe & PE_PRESENT)) {
+		err = -EIO;
+		goto out_unmap;
+	}
+	if ((pe & PE_FRAME_MASK) == 0) {
+		err = -EPERM;
+		goto out_unmap;
+	}
+	if ((err = self_entry(fd, (void *)z, shift, &pe)) < 0)
+		goto out_unmap;
+	if (pe & PE_PRESENT)
+		p->zero_pfn = pe & PE_FRAME_MASK;
+
+	if (hsz > page_size) {
+		h = mmap(NULL, 2 * hsz, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (h != MAP_FAILED) {
+			volatile char *a = (char *)(((uintptr_t)h + hsz - 1) & ~(uintptr_t)(hsz - 1));
+
+			madvise((void *)a, hsz, MADV_HUGEPAGE);
+			(void)a[0];
+			if (self_entry(fd, (void *)a, shift, &pe) == 0 && (pe & PE_PRESENT) &&
+			    (pe & PE_FRAME_MASK) != p->zero_pfn) {
+				p->hzero_n = hsz / page_size;
+				p->hzero_pfn = (pe & PE_FRAME_MASK) & ~(p->hzero_n - 1);
+			}
+			munmap(h, 2 * hsz);
+		}
+	}
+out_unmap:
+	munmap((void *)w, 2 * page_size);
+out:
+	close(fd);
+	return err;
+}

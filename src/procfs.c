@@ -1,0 +1,309 @@
+/* /proc reading: fixed buffers, read(2) only, every field checked. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "exmap.h"
+
+void lb_init(struct linebuf *lb, int fd)
+{
+	lb->fd = fd;
+	lb->pos = 0;
+	lb->len = 0;
+	lb->eof = 0;
+}
+
+static int lb_fill(struct linebuf *lb)
+{
+	ssize_t r;
+
+	do
+		r = read(lb->fd, lb->buf, sizeof(lb->buf));
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	lb->pos = 0;
+	lb->len = r;
+	if (r == 0)
+		lb->eof = 1;
+	return 0;
+}
+
+/*
+ * Next line into line[max], NUL-terminated, without its newline. A line longer
+ * than max - 1 is cut there, *toolong is set and the rest of it is consumed,
+ * so it is never read again as a line of its own. 1: a line; 0: end; <0: -errno.
+ */
+int lb_next(struct linebuf *lb, char *line, size_t max, size_t *len, int *toolong)
+{
+	size_t n = 0;
+	int got = 0, err;
+
+	*toolong = 0;
+	for (;;) {
+		char *nl;
+		size_t take, avail;
+
+		if (lb->pos == lb->len) {
+			if (lb->eof)
+				break;
+			if ((err = lb_fill(lb)) < 0)
+				return err;
+			if (lb->eof)
+				break;
+		}
+		got = 1;
+		avail = lb->len - lb->pos;
+		nl = memchr(lb->buf + lb->pos, '\n', avail);
+		take = nl ? (size_t)(nl - (lb->buf + lb->pos)) : avail;
+		if (take > max - 1 - n) {
+			*toolong = 1;
+			memcpy(line + n, lb->buf + lb->pos, max - 1 - n);
+			n = max - 1;
+		} else {
+			memcpy(line + n, lb->buf + lb->pos, take);
+			n += take;
+		}
+		lb->pos += take;
+		if (nl) {
+			lb->pos++;
+			break;
+		}
+	}
+	line[n] = '\0';
+	*len = n;
+	return got;
+}
+
+/* A whole small /proc file; its length, or -errno (-EFBIG if it did not fit). */
+ssize_t read_small(int dirfd, const char *name, char *buf, size_t max)
+{
+	size_t n = 0;
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t r = read(fd, buf + n, max - 1 - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int err = errno;
+
+			close(fd);
+			return -err;
+		}
+		if (r == 0)
+			break;
+		n += r;
+		if (n == max - 1) {
+			close(fd);
+			return -EFBIG;
+		}
+	}
+	close(fd);
+	buf[n] = '\0';
+	return n;
+}
+
+static const char *hex_field(const char *p, const char *end, uint64_t *v)
+{
+	uint64_t x = 0;
+	const char *s = p;
+
+	for (; p < end; p++) {
+		unsigned c = (unsigned char)*p, d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else
+			break;
+		if (x >> 60)
+			return NULL;
+		x = x << 4 | d;
+	}
+	if (p == s)
+		return NULL;
+	*v = x;
+	return p;
+}
+
+static const char *dec_field(const char *p, const char *end, uint64_t *v)
+{
+	uint64_t x = 0;
+	const char *s = p;
+
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		unsigned d = *p - '0';
+
+		if (x > (UINT64_MAX - d) / 10)
+			return NULL;
+		x = x * 10 + d;
+	}
+	if (p == s)
+		return NULL;
+	*v = x;
+	return p;
+}
+
+static const char *expect(const char *p, const char *end, char c)
+{
+	return p && p < end && *p == c ? p + 1 : NULL;
+}
+
+/*
+ * "start-end perms offset major:minor inode   path". The kernel pads before
+ * the path, which never starts with a space (absolute, or a [pseudo] name),
+ * so all spaces after the inode go. 0 on success, -1 if malformed.
+ */
+int parse_maps_line(const char *line, size_t len, struct mapping *m,
+		    const char **path, size_t *pathlen)
+{
+	static const char deleted[] = " (deleted)";
+	const char *p = line, *end = line + len;
+	uint64_t major, minor;
+	int i;
+
+	memset(m, 0, sizeof(*m));
+	p = expect(hex_field(p, end, &m->start), end, '-');
+	p = p ? expect(hex_field(p, end, &m->end), end, ' ') : NULL;
+	if (!p || m->end < m->start || end - p < 5)
+		return -1;
+	for (i = 0; i < 4; i++) {
+		static const char want[4] = "rwx";
+		char c = p[i];
+
+		if (i < 3 && c == want[i])
+			m->flags |= (uint32_t)MF_READ << i;
+		else if (i == 3 && (c == 's' || c == 'p'))
+			m->flags |= c == 's' ? MF_SHARED : 0;
+		else if (c != '-')
+			return -1;
+	}
+	p = expect(p + 4, end, ' ');
+	p = p ? expect(hex_field(p, end, &m->offset), end, ' ') : NULL;
+	p = p ? expect(hex_field(p, end, &major), end, ':') : NULL;
+	p = p ? hex_field(p, end, &minor) : NULL;
+	p = p ? expect(p, end, ' ') : NULL;
+	p = p ? dec_field(p, end, &m->inode) : NULL;
+	if (!p || major >= (1u << 12) || minor >= (1u << 20))
+		return -1;
+	m->dev = (uint32_t)major << 20 | (uint32_t)minor;
+	if (p < end && *p != ' ')
+		return -1;
+	while (p < end && *p == ' ')
+		p++;
+	*path = p;
+	*pathlen = end - p;
+	if (*pathlen > sizeof(deleted) - 1 &&
+	    memcmp(end - (sizeof(deleted) - 1), deleted, sizeof(deleted) - 1) == 0) {
+		*pathlen -= sizeof(deleted) - 1;
+		m->flags |= MF_DELETED;
+	}
+	return 0;
+}
+
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* Call fn for each numeric entry of /proc, in the kernel's (pid) order. */
+int pid_iter(int (*fn)(pid_t pid, void *arg), void *arg)
+{
+	static char buf[32768];
+	int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	long r;
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (err == 0 && (r = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		long off = 0;
+
+		while (err == 0 && off < r) {
+			struct linux_dirent64 *d = (void *)(buf + off);
+			uint64_t pid;
+
+			off += d->d_reclen;
+			if (parse_u64(d->d_name, INT32_MAX, &pid) == 0 && pid > 0)
+				err = fn((pid_t)pid, arg);
+		}
+	}
+	if (err == 0 && r < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* The value in kB of a "Name:   123 kB" line of a /proc status-like file. */
+static int kb_field(const char *text, const char *name, uint64_t *kb)
+{
+	size_t nl = strlen(name);
+	const char *p = text;
+
+	for (; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, name, nl) == 0 && p[nl] == ':') {
+			p += nl + 1;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			return dec_field(p, p + 24, kb) ? 0 : -1;
+		}
+	}
+	return -1;
+}
+
+/*
+ * A bound on the distinct pages mapped system-wide, from the kernel's own
+ * counters: anonymous and file pages mapped, swap in use and hugetlb pages in
+ * use. THP counters are added again in case a kernel keeps them apart.
+ */
+int meminfo_pages(uint64_t page_size, uint64_t *bound)
+{
+	static const char *const add[] = {
+		"AnonPages", "Mapped", "AnonHugePages", "ShmemPmdMapped",
+		"FilePmdMapped", "SwapTotal",
+	};
+	static char buf[8192];
+	uint64_t kb = 0, v, swfree = 0, hp_total = 0, hp_free = 0, hp_kb = 0;
+	size_t i;
+	ssize_t n = read_small(AT_FDCWD, "/proc/meminfo", buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	for (i = 0; i < sizeof(add) / sizeof(add[0]); i++)
+		if (kb_field(buf, add[i], &v) == 0)
+			kb += v;
+	if (kb_field(buf, "SwapFree", &swfree) == 0 && swfree <= kb)
+		kb -= swfree;
+	if (kb_field(buf, "HugePages_Total", &hp_total) == 0 &&
+	    kb_field(buf, "HugePages_Free", &hp_free) == 0 &&
+	    kb_field(buf, "Hugepagesize", &hp_kb) == 0 && hp_free <= hp_total)
+		kb += (hp_total - hp_free) * hp_kb;
+	*bound = kb / (page_size / 1024);
+	return 0;
+}
+
+/* Resident and swapped pages of one process, for sizing: VmRSS + VmSwap. */
+int status_pages(int piddir, uint64_t page_size, uint64_t *pages)
+{
+	static char buf[8192];
+	uint64_t rss = 0, swap = 0;
+	ssize_t n = read_small(piddir, "status", buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	kb_field(buf, "VmRSS", &rss);
+	kb_field(buf, "VmSwap", &swap);
+	*pages = (rss + swap) / (page_size / 1024);
+	return 0;
+}

@@ -1,0 +1,300 @@
+/*
+ * Pass one: read each process's maps and page entries, count every page's
+ * PTEs in the page table, and keep each mapping's pages as run records. A
+ * process that exits while being read is taken back out, counts and all.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "exmap.h"
+
+static uint64_t pebuf[PAGEMAP_CHUNK];
+static char line[LINE_MAX_MAPS];
+static struct linebuf maps_lb;
+
+struct run *scan_run(const struct scan *s, uint64_t i)
+{
+	return (struct run *)(s->arena->base + s->arena->size) - 1 - i;
+}
+
+void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
+	       uint32_t table_cap, const struct probe *probe)
+{
+	memset(s, 0, sizeof(*s));
+	s->arena = a;
+	s->src = src;
+	s->probe = *probe;
+	s->page_size = (uint64_t)sysconf(_SC_PAGESIZE);
+	s->page_shift = __builtin_ctzll(s->page_size);
+	src->page_shift = s->page_shift;
+	ptab_init(&s->pt, a, table_cap);
+}
+
+/* Why a process could not be read: gone (not an error), or unreadable. */
+enum outcome { P_OK, P_EMPTY, P_VANISHED, P_UNREADABLE };
+
+static enum outcome gone_or_bad(pid_t pid, int err, const char *what)
+{
+	if (err == 0 || err == -ENOENT || err == -ESRCH)
+		return P_VANISHED;
+	warnerr(-err, "pid %d: %s", (int)pid, what);
+	return P_UNREADABLE;
+}
+
+static void add_run(struct scan *s, struct mapping *m, uint32_t kind,
+		    uint32_t id, uint32_t n)
+{
+	if (m->nrun) {
+		struct run *last = scan_run(s, s->nrun - 1);
+		uint32_t ln = last->nk & RUN_N_MASK;
+
+		if ((last->nk & ~RUN_N_MASK) == kind && ln <= RUN_PAGES_MAX - n &&
+		    ((kind >> RUN_KIND_SHIFT & 7) < RUN_SHARED || id == last->id + ln)) {
+			last->nk += n;
+			return;
+		}
+	}
+	{
+		struct run *r = arena_alloc_top(s->arena, sizeof(*r), sizeof(*r));
+
+		r->id = id;
+		r->nk = kind | n;
+		m->nrun++;
+		s->nrun++;
+	}
+}
+
+static _Noreturn void table_full(const struct scan *s)
+{
+	die("page table full at %u distinct shared pages; raise it with -t PAGES",
+	    s->pt.cap);
+}
+
+/* Classify n entries of mapping m into runs. */
+static void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe, size_t n)
+{
+	const struct probe *pr = &s->probe;
+	int anon_write = (m->flags & (MF_WRITE | MF_SHARED)) == MF_WRITE;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t e = pe[i], frame = e & PE_FRAME_MASK;
+		uint32_t kind, id = 0;
+
+		if (e & PE_PRESENT) {
+			if (frame == pr->zero_pfn || frame - pr->hzero_pfn < pr->hzero_n) {
+				kind = RUN_NOTRAM << RUN_KIND_SHIFT;
+			} else if (e & PE_EXCLUSIVE) {
+				kind = RUN_EXCL << RUN_KIND_SHIFT;
+			} else {
+				kind = RUN_SHARED << RUN_KIND_SHIFT;
+				if ((id = ptab_ref(&s->pt, frame)) == UINT32_MAX)
+					table_full(s);
+			}
+			/* Without the PTE's bit: a private anonymous page this
+			 * process alone maps in a writable mapping is one it wrote. */
+			if (s->src->exact_write ? (e & PE_WRITE) != 0 :
+			    (kind == RUN_EXCL << RUN_KIND_SHIFT && anon_write &&
+			     !(e & PE_FILE)))
+				kind |= RUN_WRITE;
+		} else if (e & PE_SWAP) {
+			kind = RUN_SWAP << RUN_KIND_SHIFT;
+			if ((id = ptab_ref(&s->pt, frame | COOKIE_SWAP_TAG)) == UINT32_MAX)
+				table_full(s);
+		} else {
+			kind = RUN_HOLE << RUN_KIND_SHIFT;
+		}
+		add_run(s, m, kind, id, 1);
+	}
+}
+
+/* Read mapping m's page entries in chunks into runs. */
+static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *m)
+{
+	uint64_t va = m->start, left = (m->end - m->start) >> s->page_shift;
+
+	m->run0 = s->nrun;
+	while (left > 0) {
+		size_t want = left < PAGEMAP_CHUNK ? left : PAGEMAP_CHUNK;
+		ssize_t got = s->src->read(s->src, va, pebuf, want);
+
+		if (got < 0)
+			return gone_or_bad(p->pid, (int)got, "reading page entries");
+		if (got == 0) {
+			uint64_t probe;
+
+			/* Nothing at va: past the task size ([vsyscall]) if
+			 * address 0 still reads, else the process has exited. */
+			if (s->src->read(s->src, 0, &probe, 1) != 1)
+				return P_VANISHED;
+			while (left > 0) {
+				uint32_t k = left < RUN_PAGES_MAX ? left : RUN_PAGES_MAX;
+
+				add_run(s, m, RUN_HOLE << RUN_KIND_SHIFT, 0, k);
+				left -= k;
+			}
+			break;
+		}
+		add_pages(s, m, pebuf, got);
+		va += (uint64_t)got << s->page_shift;
+		left -= got;
+	}
+	return P_OK;
+}
+
+/* Device memory is no RAM: a character or block device, or the vvar pages. */
+static int is_device(int piddir, const struct mapping *m, const char *path)
+{
+	char name[64];
+	struct stat st;
+
+	if (strncmp(path, "[vvar", 5) == 0)
+		return 1;
+	if (strncmp(path, "/dev/", 5) != 0 || strncmp(path, "/dev/shm/", 9) == 0)
+		return 0;
+	snprintf(name, sizeof(name), "map_files/%llx-%llx",
+		 (unsigned long long)m->start, (unsigned long long)m->end);
+	if (fstatat(piddir, name, &st, 0) < 0)
+		return 0;
+	return S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
+}
+
+static enum outcome read_maps(struct scan *s, struct proc *p, int piddir)
+{
+	struct mapping **tail = &p->map;
+	int fd = openat(piddir, "maps", O_RDONLY | O_CLOEXEC), r, toolong;
+	unsigned lineno = 0;
+	size_t len;
+
+	if (fd < 0)
+		return gone_or_bad(p->pid, -errno, "opening maps");
+	lb_init(&maps_lb, fd);
+	while ((r = lb_next(&maps_lb, line, sizeof(line), &len, &toolong)) > 0) {
+		struct mapping *m = arena_alloc(s->arena, sizeof(*m), 8);
+		const char *path;
+		size_t plen;
+
+		lineno++;
+		if (parse_maps_line(line, len, m, &path, &plen) < 0) {
+			close(fd);
+			warnx("pid %d: maps line %u is malformed: %.80s", (int)p->pid,
+			      lineno, line);
+			return P_UNREADABLE;
+		}
+		if (toolong) {
+			m->flags |= MF_TRUNCATED;
+			warnx("pid %d: maps line %u is longer than %d bytes: its path is shown cut",
+			      (int)p->pid, lineno, LINE_MAX_MAPS - 1);
+		}
+		m->path = arena_strdup(s->arena, path, plen);
+		if (m->inode != 0 || path[0] == '[')
+			if (is_device(piddir, m, m->path))
+				m->flags |= MF_DEVICE;
+		m->fig.vm = m->end - m->start;
+		*tail = m;
+		tail = &m->next;
+		p->nmap++;
+	}
+	close(fd);
+	if (r < 0)
+		return gone_or_bad(p->pid, r, "reading maps");
+	return p->nmap ? P_OK : P_EMPTY;
+}
+
+static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
+{
+	char comm[NAME_MAX_COMM];
+	ssize_t n = read_small(piddir, "comm", comm, sizeof(comm));
+	enum outcome o;
+	struct mapping *m;
+	int err;
+
+	if (n <= 0)
+		return gone_or_bad(p->pid, (int)n, "reading comm");
+	if (comm[n - 1] == '\n')
+		comm[--n] = '\0';
+	memcpy(p->name, comm, n + 1);
+	if ((o = read_maps(s, p, piddir)) != P_OK)
+		return o;
+	if ((err = s->src->open(s->src, piddir)) < 0)
+		return gone_or_bad(p->pid, err, "opening page entries");
+	for (m = p->map; m; m = m->next) {
+		m->run0 = s->nrun;
+		if (m->flags & MF_DEVICE)
+			continue;
+		if ((o = read_pages(s, p, m)) != P_OK)
+			break;
+	}
+	s->src->close(s->src);
+	return o;
+}
+
+/* Take back the page counts of a process that could not be read whole. */
+static void unwind(struct scan *s, uint64_t nrun0)
+{
+	uint64_t i;
+
+	for (i = nrun0; i < s->nrun; i++) {
+		struct run *r = scan_run(s, i);
+		uint32_t k = r->nk >> RUN_KIND_SHIFT & 7, n = r->nk & RUN_N_MASK, j;
+
+		if (k == RUN_SHARED || k == RUN_SWAP)
+			for (j = 0; j < n; j++)
+				s->pt.count[r->id + j]--;
+	}
+	s->nrun = nrun0;
+}
+
+static void scan_one(struct scan *s, pid_t pid)
+{
+	size_t lo = s->arena->lo, hi = s->arena->hi;
+	uint64_t nrun0 = s->nrun;
+	enum outcome o;
+	struct proc *p = NULL;
+	char dir[32];
+	int piddir;
+
+	snprintf(dir, sizeof(dir), "/proc/%d", (int)pid);
+	piddir = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (piddir < 0) {
+		o = gone_or_bad(pid, -errno, "opening its /proc directory");
+	} else {
+		p = arena_alloc(s->arena, sizeof(*p), 8);
+		memset(p, 0, sizeof(*p));
+		p->pid = pid;
+		o = read_proc(s, p, piddir);
+		close(piddir);
+	}
+	if (o == P_OK) {
+		if (s->last)
+			s->last->next = p;
+		else
+			s->first = p;
+		s->last = p;
+		s->nproc++;
+		return;
+	}
+	unwind(s, nrun0);
+	s->arena->lo = lo;
+	s->arena->hi = hi;
+	if (o == P_VANISHED)
+		s->vanished++;
+	else if (o == P_UNREADABLE)
+		s->unreadable++;
+}
+
+void scan_procs(struct scan *s, const pid_t *pids, size_t n)
+{
+	pid_t self = getpid();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (pids[i] != self)
+			scan_one(s, pids[i]);
+	if (s->unreadable && exit_status == EX_OK)
+		exit_status = EX_PARTIAL;
+}

@@ -1,0 +1,263 @@
+/* Errors, buffered output that fails the run when a write fails, numbers. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exmap.h"
+
+const char *progname = "exmap-mini";
+int exit_status = EX_OK;
+
+const char *const field_names[NFIELDS] = {
+	[F_VM] = "vm", [F_MAPPED] = "mapped", [F_RESIDENT] = "resident",
+	[F_EFF_MAPPED] = "eff_mapped", [F_EFF_RESIDENT] = "eff_resident",
+	[F_SOLE] = "sole", [F_WRITABLE] = "writable", [F_SWAP] = "swap",
+	[F_PID] = "pid", [F_NAME] = "name", [F_PATH] = "path",
+	[F_NPROC] = "nproc", [F_ADDRESS] = "address",
+};
+
+static char obuf[65536];
+static size_t olen;
+
+static void vmsg(int err, const char *fmt, va_list ap)
+{
+	char buf[1024];
+	int n;
+
+	out_flush();
+	n = snprintf(buf, sizeof(buf), "%s: ", progname);
+	n += vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
+	if (n >= (int)sizeof(buf) - 64)
+		n = sizeof(buf) - 64;
+	if (err)
+		n += snprintf(buf + n, sizeof(buf) - n, ": %s", strerror(err));
+	buf[n++] = '\n';
+	(void)!write(2, buf, n);
+}
+
+void warnx(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(0, fmt, ap);
+	va_end(ap);
+}
+
+void warnerr(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(err, fmt, ap);
+	va_end(ap);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(0, fmt, ap);
+	va_end(ap);
+	_exit(EX_FATAL);
+}
+
+void dierr(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(err, fmt, ap);
+	va_end(ap);
+	_exit(EX_FATAL);
+}
+
+/* A report that could not be written is a failed run: never exit 0 after it. */
+static void write_all(const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(1, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int err = w < 0 ? errno : EIO;
+
+			olen = 0;
+			dierr(err, "write error on standard output");
+		}
+		p += w;
+		n -= w;
+	}
+}
+
+void out_flush(void)
+{
+	size_t n = olen;
+
+	olen = 0;
+	if (n)
+		write_all(obuf, n);
+}
+
+void out(const char *s, size_t n)
+{
+	if (n > sizeof(obuf) - olen) {
+		out_flush();
+		if (n > sizeof(obuf)) {
+			write_all(s, n);
+			return;
+		}
+	}
+	memcpy(obuf + olen, s, n);
+	olen += n;
+}
+
+void outs(const char *s)
+{
+	out(s, strlen(s));
+}
+
+void outf(const char *fmt, ...)
+{
+	char buf[4608];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("output formatting failed");
+	if ((size_t)n >= sizeof(buf))
+		die("internal: formatted line longer than %zu bytes", sizeof(buf));
+	out(buf, n);
+}
+
+/* Decimal, no sign, no junk, at most max: 0 on success, -1 otherwise. */
+int parse_u64(const char *s, uint64_t max, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (*s == '\0')
+		return -1;
+	for (; *s; s++) {
+		unsigned d = (unsigned char)*s - '0';
+
+		if (d > 9 || x > (max - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+/* A byte count with an optional K, M or G suffix (powers of 1024). */
+int parse_size(const char *s, uint64_t *v)
+{
+	char num[32];
+	size_t n = strlen(s);
+	int shift = 0;
+	uint64_t x;
+
+	if (n == 0 || n >= sizeof(num))
+		return -1;
+	switch (s[n - 1]) {
+	case 'k': case 'K': shift = 10; n--; break;
+	case 'm': case 'M': shift = 20; n--; break;
+	case 'g': case 'G': shift = 30; n--; break;
+	}
+	memcpy(num, s, n);
+	num[n] = '\0';
+	if (parse_u64(num, UINT64_MAX >> shift, &x) < 0)
+		return -1;
+	*v = x << shift;
+	return 0;
+}
+
+/*
+ * At most five characters: "0", "512B", "4.0K", "123K", "1023M" never (that
+ * is "1.0G"): one decimal below 10 units, whole units below 1000, rounded.
+ */
+size_t fmt_human(char *buf, size_t len, uint64_t bytes)
+{
+	static const char units[] = "BKMGTPE";
+	uint64_t div = 1024, q, r, tenths, whole;
+	int u;
+
+	if (bytes == 0)
+		return snprintf(buf, len, "0");
+	if (bytes < 1000)
+		return snprintf(buf, len, "%uB", (unsigned)bytes);
+	for (u = 1;; u++, div <<= 10) {
+		q = bytes / div;
+		r = bytes % div;
+		/* r < div <= 2^60, so r * 10 cannot overflow */
+		tenths = q * 10 + (r * 10 + div / 2) / div;
+		if (tenths < 100)
+			return snprintf(buf, len, "%u.%u%c", (unsigned)(tenths / 10),
+					(unsigned)(tenths % 10), units[u]);
+		whole = q + (r >= div / 2);
+		if (whole < 1000 || u == 6)
+			return snprintf(buf, len, "%u%c", (unsigned)whole, units[u]);
+	}
+}
+
+void eff_norm(struct eff *e)
+{
+	e->whole += e->frac >> 32;
+	e->frac &= 0xffffffffu;
+}
+
+/* Add `pages` shares of `fixed` (a share in 2^-32 bytes). */
+void eff_add(struct eff *e, uint64_t fixed, uint64_t pages)
+{
+	uint64_t lo = (fixed & 0xffffffffu) * pages;
+
+	e->whole += (fixed >> 32) * pages + (lo >> 32);
+	e->frac += lo & 0xffffffffu;
+	eff_norm(e);
+}
+
+void eff_sum(struct eff *to, const struct eff *from)
+{
+	to->whole += from->whole;
+	to->frac += from->frac;
+	eff_norm(to);
+}
+
+/* Whole bytes, rounded to nearest. */
+uint64_t eff_bytes(const struct eff *e)
+{
+	return e->whole + (e->frac >= (UINT64_C(1) << 31));
+}
+
+void fig_add(struct fig *to, const struct fig *from)
+{
+	to->vm += from->vm;
+	to->mapped += from->mapped;
+	to->resident += from->resident;
+	eff_sum(&to->eff_mapped, &from->eff_mapped);
+	eff_sum(&to->eff_resident, &from->eff_resident);
+	to->sole += from->sole;
+	to->writable += from->writable;
+	to->swap += from->swap;
+}
+
+uint64_t fig_get(const struct fig *f, enum field k)
+{
+	switch (k) {
+	case F_VM: return f->vm;
+	case F_MAPPED: return f->mapped;
+	case F_RESIDENT: return f->resident;
+	case F_EFF_MAPPED: return eff_bytes(&f->eff_mapped);
+	case F_EFF_RESIDENT: return eff_bytes(&f->eff_resident);
+	case F_SOLE: return f->sole;
+	case F_WRITABLE: return f->writable;
+	case F_SWAP: return f->swap;
+	default: return 0;
+	}
+}

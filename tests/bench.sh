@@ -1,0 +1,129 @@
+#!/bin/sh
+# Time exmap-mini against the pagemap floor and smem on a large sharing
+# workload (200 children, about 4.4 M mapped pages).
+# usage: tests/bench.sh BUILDDIR      env: BENCH_ROUNDS (5), EXMAP, FLOOR,
+#                                          RUNSTAT, WORKLOAD
+set -u
+
+prog=bench
+[ $# -eq 1 ] || { echo "usage: $0 builddir" >&2; exit 2; }
+EXMAP=${EXMAP:-$1/exmap-mini}
+FLOOR=${FLOOR:-$1/floor}
+RUNSTAT=${RUNSTAT:-$1/host/runstat}
+WORKLOAD=${WORKLOAD:-$1/host/workload}
+ROUNDS=${BENCH_ROUNDS:-5}
+WAIT=120
+
+die() {
+	echo "$prog: $*" >&2
+	exit 1
+}
+
+case $ROUNDS in
+''|*[!0-9]*|0) die "BENCH_ROUNDS: want a positive integer, not '$ROUNDS'" ;;
+esac
+for f in "$EXMAP" "$FLOOR" "$RUNSTAT" "$WORKLOAD"; do
+	[ -x "$f" ] || die "$f: not an executable"
+done
+command -v smem >/dev/null || die "smem: not installed"
+
+wpid=
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX") || die "mktemp failed"
+
+# The workload removes its file and its children on SIGTERM; wait for that.
+cleanup() {
+	if [ -n "$wpid" ]; then
+		kill -TERM "$wpid" 2>/dev/null
+		wait "$wpid" 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# Start the workload and poll its output for the ready line.
+start_workload() {
+	"$WORKLOAD" -n 200 -f 65536 -c 16384 -p 4096 >"$tmp/workload.out" &
+	wpid=$!
+	t=0
+	until grep -q '^ready ' "$tmp/workload.out"; do
+		kill -0 "$wpid" 2>/dev/null || {
+			wait "$wpid"
+			rc=$?
+			wpid=
+			die "workload exited ($rc) before it was ready"
+		}
+		[ "$t" -ge "$WAIT" ] && die "workload not ready after ${WAIT}s"
+		sleep 1
+		t=$((t + 1))
+	done
+}
+
+# Pages mapped by all processes, counting a shared page once per mapper.
+mapped_pages() {
+	ps=$(getconf PAGESIZE) || die "getconf PAGESIZE failed"
+	cat /proc/[0-9]*/smaps_rollup 2>/dev/null |
+	    awk -v ps="$ps" '$1 == "Rss:" { kb += $2 }
+		END { printf "%d\n", kb * 1024 / ps }'
+}
+
+# run NAME CMD...: one timed run, its line appended to $tmp/NAME.
+run() {
+	name=$1
+	shift
+	"$RUNSTAT" "$tmp/$name" "$@" || die "$name: '$*' exited $?"
+}
+
+# median_max: the median and the largest of the numbers on stdin.
+median_max() {
+	sort -n | awk '{ v[NR] = $1 }
+		END {
+			m = v[int((NR + 1) / 2)]
+			if (NR % 2 == 0)
+				m = (m + v[NR / 2 + 1]) / 2
+			print m, v[NR]
+		}'
+}
+
+# stats FILE: median wall, median RSS and max RSS of runstat lines.
+stats() {
+	set -- "$(awk '{ print $2 }' "$1" | median_max)" \
+	    "$(awk '{ print $3 }' "$1" | median_max)"
+	echo "${1% *} $2"
+}
+
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		if (b > 0) printf "%.2f\n", a / b; else print "inf" }'
+}
+
+start_workload
+pages=$(mapped_pages)
+echo "$prog: workload ready, $pages pages mapped, $ROUNDS rounds"
+
+i=0
+while [ "$i" -lt "$ROUNDS" ]; do
+	run exmap "$EXMAP" -c procs
+	run floor "$FLOOR"
+	run smem smem -t
+	i=$((i + 1))
+done
+
+read -r ew erss emax <<EOF
+$(stats "$tmp/exmap")
+EOF
+read -r fw frss fmax <<EOF
+$(stats "$tmp/floor")
+EOF
+read -r sw srss smax <<EOF
+$(stats "$tmp/smem")
+EOF
+
+printf '%-8s %12s %16s %16s\n' tool "wall s (med)" "RSS KiB (med)" \
+    "RSS KiB (max)"
+printf '%-8s %12.3f %16.0f %16.0f\n' exmap "$ew" "$erss" "$emax" \
+    floor "$fw" "$frss" "$fmax" smem "$sw" "$srss" "$smax"
+echo "mapped pages: $pages"
+ef=$(ratio "$ew" "$fw")
+es=$(ratio "$ew" "$sw")
+echo "bench: exmap/floor $ef  exmap/smem $es  exmap peak RSS $emax KiB"

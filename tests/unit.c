@@ -1,0 +1,377 @@
+/*
+ * Unit tests for exmap-mini's pieces: the page table, maps parsing, CSV
+ * quoting, number formatting, effective-size arithmetic and the arena.
+ * Cases are tables; the last line is "N passed, N failed".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "exmap.h"
+
+static int passed, failed;
+
+static void check(int ok, const char *what, const char *detail)
+{
+	if (ok) {
+		passed++;
+		return;
+	}
+	failed++;
+	printf("FAIL %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+}
+
+/* Run fn with standard output going to a pipe; what it wrote, in buf. */
+static size_t capture(void (*fn)(const void *), const void *arg, char *buf, size_t max)
+{
+	int p[2], saved = dup(1);
+	ssize_t n;
+	size_t len = 0;
+
+	if (pipe(p) < 0 || saved < 0) {
+		perror("pipe");
+		_exit(2);
+	}
+	dup2(p[1], 1);
+	fn(arg);
+	out_flush();
+	dup2(saved, 1);
+	close(saved);
+	close(p[1]);
+	while ((n = read(p[0], buf + len, max - 1 - len)) > 0)
+		len += n;
+	close(p[0]);
+	buf[len] = '\0';
+	return len;
+}
+
+static void test_fmt_human(void)
+{
+	static const struct { uint64_t v; const char *want; } cases[] = {
+		{ 0, "0" }, { 1, "1B" }, { 999, "999B" }, { 1000, "1.0K" },
+		{ 1023, "1.0K" }, { 1024, "1.0K" }, { 1536, "1.5K" },
+		{ 10188, "9.9K" }, { 10189, "10K" }, { 4096, "4.0K" },
+		{ 1048575, "1.0M" }, { 1022976, "999K" }, { 1023487, "999K" },
+		{ 1023488, "1.0M" }, { 5u << 20, "5.0M" }, { 700u << 20, "700M" },
+		{ UINT64_C(3) << 30, "3.0G" }, { UINT64_C(1) << 40, "1.0T" },
+		{ UINT64_MAX, "16E" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[32], what[64];
+		size_t n = fmt_human(buf, sizeof(buf), cases[i].v);
+
+		snprintf(what, sizeof(what), "fmt_human(%llu)", (unsigned long long)cases[i].v);
+		check(strcmp(buf, cases[i].want) == 0 && n <= 4, what, buf);
+	}
+}
+
+static void test_parse_numbers(void)
+{
+	static const struct { const char *s; uint64_t max; int ok; uint64_t v; } u[] = {
+		{ "0", 10, 0, 0 }, { "10", 10, 0, 10 }, { "11", 10, -1, 0 },
+		{ "", 10, -1, 0 }, { "1x", 10, -1, 0 }, { "-1", 10, -1, 0 },
+		{ " 1", 10, -1, 0 }, { "18446744073709551615", UINT64_MAX, 0, UINT64_MAX },
+		{ "18446744073709551616", UINT64_MAX, -1, 0 },
+		{ "4294967296", UINT32_MAX, -1, 0 },
+	};
+	static const struct { const char *s; int ok; uint64_t v; } sz[] = {
+		{ "1M", 0, 1 << 20 }, { "64k", 0, 65536 }, { "2G", 0, UINT64_C(2) << 30 },
+		{ "100", 0, 100 }, { "M", -1, 0 }, { "1T", -1, 0 }, { "1MB", -1, 0 },
+		{ "17179869184G", -1, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		uint64_t v = 0;
+		int r = parse_u64(u[i].s, u[i].max, &v);
+
+		check(r == u[i].ok && (r < 0 || v == u[i].v), "parse_u64", u[i].s);
+	}
+	for (i = 0; i < sizeof(sz) / sizeof(sz[0]); i++) {
+		uint64_t v = 0;
+		int r = parse_size(sz[i].s, &v);
+
+		check(r == sz[i].ok && (r < 0 || v == sz[i].v), "parse_size", sz[i].s);
+	}
+}
+
+static void test_maps_lines(void)
+{
+	static const struct {
+		const char *line;
+		int ok;
+		uint64_t start, end, offset, inode;
+		uint32_t dev, flags;
+		const char *path;
+	} cases[] = {
+		{ "7f0a1c000000-7f0a1c022000 r--p 00000000 08:01 1835053                    /usr/lib/x86_64-linux-gnu/libc.so.6",
+		  0, 0x7f0a1c000000, 0x7f0a1c022000, 0, 1835053, 8 << 20 | 1, MF_READ,
+		  "/usr/lib/x86_64-linux-gnu/libc.so.6" },
+		{ "00400000-00452000 r-xp 00001000 fd:00 12   /opt/my app/bin with  spaces",
+		  0, 0x400000, 0x452000, 0x1000, 12, 0xfdu << 20, MF_READ | MF_EXEC,
+		  "/opt/my app/bin with  spaces" },
+		{ "7ffd1000-7ffd2000 rw-s 00000000 00:05 99  /SYSV00000000 (deleted)",
+		  0, 0x7ffd1000, 0x7ffd2000, 0, 99, 5, MF_READ | MF_WRITE | MF_SHARED | MF_DELETED,
+		  "/SYSV00000000" },
+		{ "55d0c8e2a000-55d0c8e4b000 rw-p 00000000 00:00 0                          [heap]",
+		  0, 0x55d0c8e2a000, 0x55d0c8e4b000, 0, 0, 0, MF_READ | MF_WRITE, "[heap]" },
+		{ "7fff5a6d8000-7fff5a6f9000 rw-p 00000000 00:00 0 [stack]",
+		  0, 0x7fff5a6d8000, 0x7fff5a6f9000, 0, 0, 0, MF_READ | MF_WRITE, "[stack]" },
+		{ "7f00000000-7f00001000 rw-p 00000000 00:00 0 ",
+		  0, 0x7f00000000, 0x7f00001000, 0, 0, 0, MF_READ | MF_WRITE, "" },
+		{ "7f00000000-7f00001000 rw-p 00000000 00:00 0",
+		  0, 0x7f00000000, 0x7f00001000, 0, 0, 0, MF_READ | MF_WRITE, "" },
+		{ "7f00000000-7f00001000 rw-p 00000000 00:00 0                  [anon:my arena]",
+		  0, 0x7f00000000, 0x7f00001000, 0, 0, 0, MF_READ | MF_WRITE, "[anon:my arena]" },
+		{ "ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsyscall]",
+		  0, 0xffffffffff600000, 0xffffffffff601000, 0, 0, 0, MF_EXEC, "[vsyscall]" },
+		{ "10000-11000 r--p 00000000 103:0a 18446744073709551615 /x",
+		  0, 0x10000, 0x11000, 0, UINT64_MAX, 0x103u << 20 | 0xa, MF_READ, "/x" },
+		{ "10000-11000 r--p 00000000 00:00 0 /a (deleted) (deleted)",
+		  0, 0x10000, 0x11000, 0, 0, 0, MF_READ | MF_DELETED, "/a (deleted)" },
+		{ "11000-10000 r--p 00000000 00:00 0", -1, 0, 0, 0, 0, 0, 0, NULL },
+		{ "10000-11000 r--q 00000000 00:00 0", -1, 0, 0, 0, 0, 0, 0, NULL },
+		{ "10000-11000 rw 00000000 00:00 0", -1, 0, 0, 0, 0, 0, 0, NULL },
+		{ "10000 11000 r--p 00000000 00:00 0", -1, 0, 0, 0, 0, 0, 0, NULL },
+		{ "10000-11000 r--p 00000000 0000 0", -1, 0, 0, 0, 0, 0, 0, NULL },
+		{ "10000-11000 r--p 00000000 00:00 x", -1, 0, 0, 0, 0, 0, 0, NULL },
+		{ "10000-11000 r--p 00000000 00:00 12x /p", -1, 0, 0, 0, 0, 0, 0, NULL },
+		{ "10000000000000000-1 r--p 0 00:00 0", -1, 0, 0, 0, 0, 0, 0, NULL },
+		{ "10000-11000 r--p 00000000 00:00 18446744073709551616", -1, 0, 0, 0, 0, 0, 0, NULL },
+		{ "", -1, 0, 0, 0, 0, 0, 0, NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct mapping m;
+		const char *path = NULL;
+		size_t plen = 0;
+		int r = parse_maps_line(cases[i].line, strlen(cases[i].line), &m, &path, &plen);
+		int ok = r == cases[i].ok;
+
+		if (ok && r == 0)
+			ok = m.start == cases[i].start && m.end == cases[i].end &&
+			     m.offset == cases[i].offset && m.inode == cases[i].inode &&
+			     m.dev == cases[i].dev && m.flags == cases[i].flags &&
+			     plen == strlen(cases[i].path) &&
+			     memcmp(path, cases[i].path, plen) == 0;
+		check(ok, "parse_maps_line", cases[i].line);
+	}
+}
+
+/* Lines longer than the buffer are cut and consumed whole, never re-read. */
+static void test_linebuf(void)
+{
+	static struct linebuf lb;
+	static char big[200000];
+	char line[64];
+	size_t len;
+	int p[2], toolong, r;
+
+	memset(big, 'a', sizeof(big));
+	memcpy(big, "L1 short\n", 9);
+	big[100000] = '\n';		/* line 2: 99991 bytes of 'a' */
+	memcpy(big + 100001, "L3 tail\nL4 no newline", 21);
+	if (pipe(p) < 0 || fcntl(p[1], F_SETPIPE_SZ, 262144) < 0) {
+		check(0, "linebuf pipe", strerror(errno));
+		return;
+	}
+	if (write(p[1], big, 100022) != 100022) {
+		check(0, "linebuf write", strerror(errno));
+		return;
+	}
+	close(p[1]);
+	lb_init(&lb, p[0]);
+	r = lb_next(&lb, line, sizeof(line), &len, &toolong);
+	check(r == 1 && !toolong && strcmp(line, "L1 short") == 0, "linebuf short line", line);
+	r = lb_next(&lb, line, sizeof(line), &len, &toolong);
+	check(r == 1 && toolong && len == sizeof(line) - 1 && line[0] == 'a',
+	      "linebuf long line is cut", NULL);
+	r = lb_next(&lb, line, sizeof(line), &len, &toolong);
+	check(r == 1 && !toolong && strcmp(line, "L3 tail") == 0,
+	      "linebuf: the rest of a long line is not a line", line);
+	r = lb_next(&lb, line, sizeof(line), &len, &toolong);
+	check(r == 1 && strcmp(line, "L4 no newline") == 0, "linebuf last line", line);
+	r = lb_next(&lb, line, sizeof(line), &len, &toolong);
+	check(r == 0, "linebuf end", NULL);
+	close(p[0]);
+}
+
+static void csv_one(const void *s)
+{
+	csv_field(s, strlen(s));
+}
+
+static void test_csv(void)
+{
+	static const struct { const char *in, *want; } cases[] = {
+		{ "plain", "plain" }, { "", "" }, { "a,b", "\"a,b\"" },
+		{ "say \"hi\"", "\"say \"\"hi\"\"\"" }, { "two\nlines", "\"two\nlines\"" },
+		{ "cr\rx", "\"cr\rx\"" }, { "=cmd()", "\"'=cmd()\"" }, { "+1", "\"'+1\"" },
+		{ "-bash", "\"'-bash\"" }, { "@x", "\"'@x\"" }, { "\tx", "\"'\tx\"" },
+		{ "a=b", "a=b" }, { "=\"", "\"'=\"\"\"" }, { "[heap]", "[heap]" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[256];
+
+		capture(csv_one, cases[i].in, buf, sizeof(buf));
+		check(strcmp(buf, cases[i].want) == 0, "csv_field", cases[i].in);
+	}
+}
+
+static void test_eff(void)
+{
+	struct eff e = { 0, 0 };
+	uint64_t ps = 4096;
+	uint32_t c;
+
+	/* k pages each shared by k: k shares of 4096/k are one page, to a byte */
+	for (c = 1; c <= 1000; c++) {
+		memset(&e, 0, sizeof(e));
+		eff_add(&e, (ps << 32) / c, c);
+		if (eff_bytes(&e) != ps)
+			break;
+	}
+	check(c == 1001, "eff: c shares of a page sum to the page", NULL);
+
+	/* 5 or more sharers: KiB-per-page rounding loses these, we must not */
+	memset(&e, 0, sizeof(e));
+	eff_add(&e, (ps << 32) / 7, 1000);
+	check(eff_bytes(&e) == (4096 * 1000 + 3) / 7, "eff: 1000 pages shared by 7", NULL);
+
+	{
+		struct eff a = { 10, UINT64_C(0xc0000000) }, b = { 5, UINT64_C(0x80000000) };
+
+		eff_sum(&a, &b);
+		check(a.whole == 16 && a.frac == 0x40000000 && eff_bytes(&a) == 16,
+		      "eff: carry of the fraction", NULL);
+	}
+	memset(&e, 0, sizeof(e));
+	eff_add(&e, UINT64_C(65536) << 32, UINT64_C(1) << 40);
+	check(e.whole == UINT64_C(1) << 56 && e.frac == 0, "eff: large totals", NULL);
+}
+
+static void test_ptab(void)
+{
+	static struct arena a;
+	struct ptab t;
+	uint32_t i, id, ok = 1;
+
+	if (arena_init(&a, ptab_bytes(1000) + 4096) < 0) {
+		check(0, "ptab arena", NULL);
+		return;
+	}
+	ptab_init(&t, &a, 1000);
+	check(t.mask + 1 >= 1334 && ((t.mask + 1) & t.mask) == 0, "ptab: power of two, load <= 3/4", NULL);
+	/* cookie 0 is a valid key: emptiness is in the slot, not the key */
+	for (i = 0; i < 1000; i++) {
+		uint64_t cookie = i == 0 ? 0 : (uint64_t)i * 512 | (i & 1 ? COOKIE_SWAP_TAG : 0);
+
+		ok &= ptab_ref(&t, cookie) == i;
+	}
+	check(ok, "ptab: dense ids in insertion order", NULL);
+	for (i = 0, ok = 1; i < 1000; i++) {
+		uint64_t cookie = i == 0 ? 0 : (uint64_t)i * 512 | (i & 1 ? COOKIE_SWAP_TAG : 0);
+
+		ok &= ptab_ref(&t, cookie) == i && t.count[i] == 2 && ptab_find(&t, cookie) == i;
+	}
+	check(ok, "ptab: a second reference counts 2", NULL);
+	check(ptab_find(&t, 1024 | COOKIE_SWAP_TAG) == UINT32_MAX && ptab_find(&t, 1024) == 2 &&
+	      ptab_find(&t, 512) == UINT32_MAX && ptab_find(&t, 512 | COOKIE_SWAP_TAG) == 1,
+	      "ptab: swap and pfn cookies never collide", NULL);
+	id = ptab_ref(&t, 999999);
+	check(id == UINT32_MAX && t.n == 1000, "ptab: full table refuses, unchanged", NULL);
+	check(ptab_ref(&t, 1024) == 2 && t.count[2] == 3, "ptab: full table still counts known pages", NULL);
+}
+
+static void arena_overflow(void)
+{
+	static struct arena a;
+	int i;
+
+	if (arena_init(&a, 1 << 20) < 0)
+		_exit(3);
+	for (i = 0; i < 17; i++)
+		arena_alloc(&a, 64 * 1024, 8);
+	_exit(0);
+}
+
+static void arena_top_overflow(void)
+{
+	static struct arena a;
+
+	if (arena_init(&a, 1 << 20) < 0)
+		_exit(3);
+	arena_alloc(&a, 512 * 1024, 8);
+	arena_alloc_top(&a, 512 * 1024, 8);
+	arena_alloc_top(&a, 8, 8);
+	_exit(0);
+}
+
+/* A child hits the limit: it must exit 2 with a message naming -m. */
+static void expect_arena_full(void (*fn)(void), const char *what)
+{
+	int p[2], st;
+	char msg[512] = "";
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(p) < 0 || (pid = fork()) < 0) {
+		check(0, what, "fork");
+		return;
+	}
+	if (pid == 0) {
+		dup2(p[1], 2);
+		fn();
+	}
+	close(p[1]);
+	n = read(p[0], msg, sizeof(msg) - 1);
+	msg[n > 0 ? n : 0] = '\0';
+	close(p[0]);
+	waitpid(pid, &st, 0);
+	check(WIFEXITED(st) && WEXITSTATUS(st) == EX_FATAL && strstr(msg, "arena full") &&
+	      strstr(msg, "-m SIZE"), what, msg);
+}
+
+static void test_arena(void)
+{
+	static struct arena a;
+	char *x, *y, *z;
+
+	if (arena_init(&a, 1 << 20) < 0) {
+		check(0, "arena init", NULL);
+		return;
+	}
+	x = arena_alloc(&a, 3, 1);
+	y = arena_alloc(&a, 8, 8);
+	z = arena_alloc_top(&a, 16, 8);
+	check(x == a.base && y == a.base + 8 && ((uintptr_t)y & 7) == 0, "arena: aligned bottom", NULL);
+	check(z == a.base + a.size - 16, "arena: top grows down", NULL);
+	check(a.size == 1 << 20, "arena: size as asked", NULL);
+	x = arena_alloc(&a, (1 << 20) - 16 - 16, 1);
+	check(x == a.base + 16 && a.lo + a.hi == a.size, "arena: fills exactly", NULL);
+	expect_arena_full(arena_overflow, "arena: bottom overflow is an error naming -m");
+	expect_arena_full(arena_top_overflow, "arena: top overflow is an error naming -m");
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	test_fmt_human();
+	test_parse_numbers();
+	test_maps_lines();
+	test_linebuf();
+	test_csv();
+	test_eff();
+	test_ptab();
+	test_arena();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}

@@ -1,0 +1,321 @@
+/*
+ * workload - start a family of processes with a known page sharing pattern
+ *
+ * usage: workload [-n CHILDREN] [-f FILE_KIB] [-c COW_KIB] [-p PRIV_KIB]
+ *                 [-d DIR]
+ *
+ * The parent maps a FILE_KIB file shared (never touching it) and writes
+ * COW_KIB of private anonymous memory, then forks CHILDREN children. Each
+ * child reads the whole file, rewrites the first half of the cow pages and
+ * writes PRIV_KIB of its own. So, per child:
+ *	file pages		mapped by the N children only
+ *	cow pages, first half	private to each process (parent included)
+ *	cow pages, second half	shared by the parent and the N children
+ *	priv pages		private
+ * Once every child is ready the parent prints "file PATH" and
+ * "ready PARENT_PID CHILD_PID..." on stdout and waits for SIGTERM or SIGINT,
+ * then kills the children, removes the file and exits 0.
+ */
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAXCHILD	4096
+#define MAXKIB		(16LL * 1024 * 1024)	/* 16 GiB per region */
+
+static const char	*prog = "workload";
+static char		 path[PATH_MAX];	/* file to unlink, if any */
+static pid_t		*kids;
+static int		 nkids;
+static size_t		 pagesz;
+
+static void
+cleanup(void)
+{
+	int i;
+
+	for (i = 0; i < nkids; i++)
+		if (kill(kids[i], SIGKILL) == -1 && errno != ESRCH)
+			fprintf(stderr, "%s: kill %d: %s\n", prog,
+			    (int)kids[i], strerror(errno));
+	for (i = 0; i < nkids; i++)
+		while (waitpid(kids[i], NULL, 0) == -1)
+			if (errno != EINTR) {
+				fprintf(stderr, "%s: waitpid %d: %s\n", prog,
+				    (int)kids[i], strerror(errno));
+				break;
+			}
+	nkids = 0;
+	if (path[0] != '\0' && unlink(path) == -1)
+		fprintf(stderr, "%s: unlink %s: %s\n", prog, path,
+		    strerror(errno));
+	path[0] = '\0';
+}
+
+/* Report "prog: what: errno" and undo whatever setup was done. */
+static void __attribute__((noreturn, format(printf, 1, 2)))
+die(const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", strerror(e));
+	cleanup();
+	exit(1);
+}
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	fprintf(stderr, "usage: %s [-n children] [-f file_kib] [-c cow_kib] "
+	    "[-p priv_kib] [-d dir]\n", prog);
+	exit(2);
+}
+
+/* Parse a decimal in [lo, hi]; sizes must also be whole pages. */
+static long long
+num(const char *s, char opt, long long lo, long long hi, long long mult)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi ||
+	    v % mult != 0) {
+		fprintf(stderr, "%s: -%c %s: want an integer in [%lld, %lld]"
+		    "%s\n", prog, opt, s, lo, hi,
+		    mult > 1 ? ", a multiple of the page size in KiB" : "");
+		exit(2);
+	}
+	return v;
+}
+
+/* Anonymous private memory, NULL for an empty region. */
+static char *
+anon(size_t len)
+{
+	char *p;
+
+	if (len == 0)
+		return NULL;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		die("mmap anonymous");
+	return p;
+}
+
+/* Write len bytes of non-zero data so every page is real page cache. */
+static void
+fill(int fd, size_t len)
+{
+	static unsigned char buf[64 * 1024];
+	size_t i, n;
+	ssize_t w;
+
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = i % 251 + 1;
+	while (len > 0) {
+		n = len < sizeof(buf) ? len : sizeof(buf);
+		w = write(fd, buf, n);
+		if (w == -1 && errno == EINTR)
+			continue;
+		if (w == -1)
+			die("write %s", path);
+		len -= w;
+	}
+}
+
+/* Give page i of p a distinct non-zero word, faulting in a page of its own. */
+static void
+tag(char *p, size_t i, uint64_t v)
+{
+	*(uint64_t *)(p + i * pagesz) = v;
+}
+
+static char *
+mkfile(const char *dir, size_t len)
+{
+	char *p;
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/workload.XXXXXX", dir) >=
+	    (int)sizeof(path)) {
+		path[0] = '\0';
+		errno = ENAMETOOLONG;
+		die("-d %s", dir);
+	}
+	if ((fd = mkstemp(path)) == -1) {
+		path[0] = '\0';	/* nothing to unlink */
+		die("mkstemp %s/workload.XXXXXX", dir);
+	}
+	fill(fd, len);
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		die("mmap %s", path);
+	if (close(fd) == -1)
+		die("close %s", path);
+	return p;
+}
+
+static void
+child(pid_t ppid, int wfd, const char *file, size_t flen, char *cow,
+    size_t clen, size_t plen)
+{
+	volatile unsigned long sum = 0;
+	sigset_t none;
+	char *priv;
+	size_t i;
+
+	/* Die with the parent, even if it went before prctl took effect. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
+		die("prctl");
+	if (getppid() != ppid)
+		_exit(1);
+	sigemptyset(&none);
+	if (sigprocmask(SIG_SETMASK, &none, NULL) == -1)
+		die("sigprocmask");
+
+	for (i = 0; i < flen; i += pagesz)
+		sum += (unsigned char)file[i];
+	/* Flipping the bits changes every byte written: a true private copy. */
+	for (i = 0; i < clen / pagesz / 2; i++)
+		tag(cow, i, ~*(uint64_t *)(cow + i * pagesz));
+	priv = anon(plen);
+	for (i = 0; i < plen / pagesz; i++)
+		tag(priv, i, (uint64_t)getpid() << 32 | (i + 1));
+
+	/* Closing our end lets the parent see EOF once every child is done. */
+	while (write(wfd, "r", 1) == -1)
+		if (errno != EINTR)
+			die("write ready");
+	if (close(wfd) == -1)
+		die("close");
+	for (;;)
+		pause();
+}
+
+/* Fork the children; each one says "r" on the pipe when it is set up. */
+static void
+spawn(int n, const char *file, size_t flen, char *cow, size_t clen,
+    size_t plen)
+{
+	pid_t ppid = getpid(), pid;
+	int fds[2], got = 0;
+	ssize_t r;
+	char c;
+
+	if (pipe(fds) == -1)
+		die("pipe");
+	if (fflush(stdout) == EOF)
+		die("stdout");
+	while (nkids < n) {
+		if ((pid = fork()) == -1)
+			die("fork");
+		if (pid == 0) {
+			nkids = 0;	/* the parent's to kill, not ours */
+			path[0] = '\0';
+			if (close(fds[0]) == -1)
+				die("close");
+			child(ppid, fds[1], file, flen, cow, clen, plen);
+		}
+		kids[nkids++] = pid;
+	}
+	if (close(fds[1]) == -1)
+		die("close");
+	while (got < n) {
+		r = read(fds[0], &c, 1);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r == -1)
+			die("read ready");
+		if (r == 0) {
+			fprintf(stderr, "%s: %d of %d children died before "
+			    "ready\n", prog, n - got, n);
+			cleanup();
+			exit(1);
+		}
+		got++;
+	}
+	if (close(fds[0]) == -1)
+		die("close");
+}
+
+static void
+report(void)
+{
+	int i;
+
+	printf("file %s\nready %d", path, (int)getpid());
+	for (i = 0; i < nkids; i++)
+		printf(" %d", (int)kids[i]);
+	printf("\n");
+	if (fflush(stdout) == EOF || ferror(stdout))
+		die("stdout");
+}
+
+int
+main(int argc, char **argv)
+{
+	long long n = 4, fkib = 1024, ckib = 512, pkib = 256, pk;
+	const char *dir = "/tmp";
+	char *file, *cow;
+	sigset_t set;
+	size_t i;
+	long ps;
+	int ch, sig;
+
+	if ((ps = sysconf(_SC_PAGESIZE)) == -1)
+		die("sysconf");
+	pagesz = ps;
+	pk = ps / 1024;
+	while ((ch = getopt(argc, argv, "n:f:c:p:d:")) != -1) {
+		switch (ch) {
+		case 'n': n = num(optarg, ch, 1, MAXCHILD, 1); break;
+		case 'f': fkib = num(optarg, ch, pk, MAXKIB, pk); break;
+		case 'c': ckib = num(optarg, ch, 0, MAXKIB, pk); break;
+		case 'p': pkib = num(optarg, ch, 0, MAXKIB, pk); break;
+		case 'd': dir = optarg; break;
+		default: usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+
+	/* Block the stop signals now so one arriving during setup waits. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) == -1)
+		die("sigprocmask");
+	if ((kids = calloc(n, sizeof(*kids))) == NULL)
+		die("calloc");
+
+	file = mkfile(dir, fkib * 1024);
+	cow = anon(ckib * 1024);
+	for (i = 0; i < (size_t)ckib * 1024 / pagesz; i++)
+		tag(cow, i, i + 1);
+	spawn(n, file, fkib * 1024, cow, ckib * 1024, pkib * 1024);
+	report();
+
+	while (sigwait(&set, &sig) != 0)
+		;
+	cleanup();
+	return 0;
+}

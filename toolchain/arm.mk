@@ -1,0 +1,9 @@
+# 32-bit ARM, EABI, hard float (Debian armhf): the cross gcc with the musl
+# specs that musl-dev:armhf ships. A vendor toolchain: CROSS_COMPILE=prefix-,
+# and MUSL_SPECS= if it is musl-native already.
+CROSS_COMPILE ?= arm-linux-gnueabihf-
+MUSL_SPECS ?= /usr/lib/arm-linux-musleabihf/musl-gcc.specs
+CC := $(CROSS_COMPILE)gcc $(if $(MUSL_SPECS),-specs $(MUSL_SPECS))
+BUILD := build/arm
+QEMU := qemu-arm-static
+KARCH := arm
