@@ -11,7 +11,7 @@
 #define TEXT_COLS	80
 
 static const char *const text_head[NFIGS] = {
-	"VM", "MAPPED", "RESID", "EFFMAP", "EFFRES", "SOLE", "WRITE", "SWAP",
+	"VM", "MAPPD", "RESID", "EFMAP", "EFRES", "SOLE", "WRITE", "SWAP",
 };
 
 /* The figures shown in the text maps view, to leave room for the path. */
@@ -113,7 +113,7 @@ static void put_value(const struct opts *o, uint64_t bytes, int width)
 
 static int fig_width(const struct opts *o)
 {
-	return o->kib ? 10 : 7;
+	return o->kib ? 7 : 6;	/* human values: at most 4 characters */
 }
 
 static void put_figs(const struct opts *o, const struct fig *f, const int *which, int n)
@@ -167,9 +167,11 @@ static void put_text(const char *s, size_t room, int pad)
 		out(buf, n);
 }
 
+/* What is left of 80 columns for a path; with -k, at least 12. */
 static size_t path_room(size_t used)
 {
-	return used + 12 < TEXT_COLS ? TEXT_COLS - used : 12;
+	return used + 12 <= TEXT_COLS ? TEXT_COLS - used :
+	       used < TEXT_COLS - 4 ? TEXT_COLS - used : 12;
 }
 
 static void **top_rows(struct arena *a, size_t n)
@@ -190,7 +192,7 @@ static void view_procs(struct scan *s, const struct totals *t, const struct opts
 	memcpy(rows, s->procs, s->nproc * sizeof(void *));
 	sort_items(rows, s->nproc, V_PROCS, o->sort < 0 ? F_EFF_RESIDENT : o->sort);
 	if (!o->noheader) {
-		outs(o->csv ? "pid,name" : "    PID NAME           ");
+		outs(o->csv ? "pid,name" : "    PID NAME            ");
 		put_heads(o, all_figs, NFIGS);
 		outs("\n");
 	}
@@ -203,7 +205,7 @@ static void view_procs(struct scan *s, const struct totals *t, const struct opts
 			csv_field(p->name, strlen(p->name));
 		} else {
 			outf("%7d ", (int)p->pid);
-			put_text(p->name, 15, 1);
+			put_text(p->name, 16, 1);
 		}
 		put_figs(o, &p->fig, all_figs, NFIGS);
 		outs("\n");
@@ -211,8 +213,9 @@ static void view_procs(struct scan *s, const struct totals *t, const struct opts
 	if (!o->csv) {
 		char label[24];
 
-		snprintf(label, sizeof(label), "%u processes", s->nproc);
-		outf("%7s %-15s", "", label);
+		snprintf(label, sizeof(label), "%u process%s", s->nproc,
+			 s->nproc == 1 ? "" : "es");
+		outf("%7s %-16s", "", label);
 		put_figs(o, &t->fig, all_figs, NFIGS);
 		outs("\n");
 	}
@@ -269,9 +272,10 @@ static void view_maps(struct scan *s, const struct opts *o)
 		die("maps: pid %d was not scanned (it exited, or -p left it out)",
 		    (int)o->view_pid);
 	rows = top_rows(s->arena, p->nmap);
+	/* Width from user addresses; one above 2^48 ([vsyscall]) takes more. */
 	for (i = 0, m = p->map; m; m = m->next, i++) {
 		rows[i] = m;
-		while (aw < 16 && (m->end - 1) >> (4 * aw))
+		while (aw < 12 && m->start >> (4 * aw))
 			aw++;
 	}
 	sort_items(rows, p->nmap, V_MAPS, o->sort < 0 ? F_ADDRESS : o->sort);
@@ -288,8 +292,9 @@ static void view_maps(struct scan *s, const struct opts *o)
 	}
 	n = limit(o, p->nmap);
 	for (i = 0; i < n; i++) {
-		char perms[5];
+		char perms[5], lead[64];
 		const char *path;
+		size_t used;
 
 		m = rows[i];
 		perms[0] = m->flags & MF_READ ? 'r' : '-';
@@ -308,11 +313,13 @@ static void view_maps(struct scan *s, const struct opts *o)
 			outf(",%d,%d\n", !!(m->flags & MF_DELETED), !!(m->flags & MF_DEVICE));
 			continue;
 		}
-		outf("%0*llx %s %-7llx", (int)aw, (unsigned long long)m->start, perms,
-		     (unsigned long long)m->offset);
+		used = snprintf(lead, sizeof(lead), "%0*llx %s %-7llx", (int)aw,
+				(unsigned long long)m->start, perms,
+				(unsigned long long)m->offset);
+		outs(lead);
 		put_figs(o, &m->fig, maps_text_figs, nf);
 		outs(" ");
-		put_text(path, path_room(aw + 13 + nf * fig_width(o) + 1), 0);
+		put_text(path, path_room(used + nf * fig_width(o) + 1), 0);
 		outs("\n");
 	}
 }
@@ -327,7 +334,8 @@ static void notes(const struct scan *s, const struct totals *t, const struct opt
 		     (unsigned long long)t->distinct, (unsigned long long)s->page_size,
 		     bad ? "FAILED" : "ok");
 		if (s->vanished)
-			outf("vanished: %u processes exited during the scan\n", s->vanished);
+			outf("vanished: %u process%s exited before or while being read\n",
+			     s->vanished, s->vanished == 1 ? "" : "es");
 	}
 	if (bad) {
 		warnx("self-check failed: eff_mapped total is off by %llu bytes",
@@ -336,7 +344,8 @@ static void notes(const struct scan *s, const struct totals *t, const struct opt
 			exit_status = EX_PARTIAL;
 	}
 	if (s->unreadable)
-		warnx("%u processes could not be read: figures are partial", s->unreadable);
+		warnx("%u process%s could not be read: figures are partial",
+		      s->unreadable, s->unreadable == 1 ? "" : "es");
 }
 
 void report(struct scan *s, const struct totals *t, const struct opts *o)

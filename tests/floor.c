@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,19 +33,28 @@ static uint64_t	sum, nent, nproc, ndenied;
 static unsigned long pagesz;
 static int	status;
 
-static int
-put(int fd, const char *s)
+/* Write the NULL-ended list of strings to fd in one go. */
+static int __attribute__((sentinel))
+say(int fd, ...)
 {
-	size_t n = strlen(s);
+	char buf[512];
+	const char *s;
+	size_t n = 0, off = 0;
 	ssize_t w;
+	va_list ap;
 
-	while (n > 0) {
-		if ((w = write(fd, s, n)) == -1 && errno != EINTR)
+	va_start(ap, fd);
+	while ((s = va_arg(ap, const char *)) != NULL)
+		while (*s != '\0' && n < sizeof(buf))
+			buf[n++] = *s++;
+	va_end(ap);
+	while (off < n) {
+		if ((w = write(fd, buf + off, n - off)) == -1) {
+			if (errno == EINTR)
+				continue;
 			return -1;
-		if (w > 0) {
-			s += w;
-			n -= w;
 		}
+		off += w;
 	}
 	return 0;
 }
@@ -59,21 +69,25 @@ fmtnum(uint64_t v, unsigned base, char *end)
 	return end;
 }
 
-/* "floor: WHAT NAME: strerror" on stderr; the run still goes on. */
+/* "floor: OP /proc/PID/FILE: why" (just "OP" if no pid); the scan goes on. */
 static void
-warn(const char *what, const char *name, int err)
+warn(const char *op, const char *pid, const char *file, int err)
 {
 	/* Nowhere left to report a failing stderr. */
-	(void)(put(2, "floor: ") | put(2, what) | put(2, " ") | put(2, name) |
-	    put(2, ": ") | put(2, strerror(err)) | put(2, "\n"));
+	if (pid == NULL)
+		(void)say(2, "floor: ", op, ": ", strerror(err), "\n",
+		    (char *)NULL);
+	else
+		(void)say(2, "floor: ", op, " /proc/", pid, *file ? "/" : "",
+		    file, ": ", strerror(err), "\n", (char *)NULL);
 	status = 1;
 }
 
 static void
-xclose(int fd, const char *pid)
+xclose(int fd, const char *pid, const char *file)
 {
 	if (close(fd) == -1)
-		warn("close", pid, errno);
+		warn("close", pid, file, errno);
 }
 
 /*
@@ -134,7 +148,7 @@ region(int fd, unsigned long start, unsigned long end, const char *pid)
 			continue;
 		if (r == -1) {
 			if (!gone(errno))
-				warn("pread pagemap", pid, errno);
+				warn("pread", pid, "pagemap", errno);
 			return -1;
 		}
 		if (r < 8)	/* [vsyscall]: beyond what pagemap covers */
@@ -159,13 +173,13 @@ process(int dfd, const char *pid)
 
 	if ((mfd = openat(dfd, "maps", O_RDONLY | O_CLOEXEC)) == -1) {
 		if (!gone(errno))
-			warn("open maps", pid, errno);
+			warn("open", pid, "maps", errno);
 		return;
 	}
 	if ((pfd = openat(dfd, "pagemap", O_RDONLY | O_CLOEXEC)) == -1) {
 		if (!gone(errno))
-			warn("open pagemap", pid, errno);
-		xclose(mfd, pid);
+			warn("open", pid, "pagemap", errno);
+		xclose(mfd, pid, "maps");
 		return;
 	}
 	for (;;) {
@@ -173,7 +187,7 @@ process(int dfd, const char *pid)
 		if (r == -1 && errno == EINTR)
 			continue;
 		if (r == -1 && !gone(errno))
-			warn("read maps", pid, errno);
+			warn("read", pid, "maps", errno);
 		if (r <= 0)
 			break;
 		have += r;
@@ -190,14 +204,14 @@ process(int dfd, const char *pid)
 		memmove(maps, p, len);
 		have = len;
 		if (have == sizeof(maps)) {
-			warn("read maps", pid, ENAMETOOLONG);
+			warn("read", pid, "maps", ENAMETOOLONG);
 			break;
 		}
 	}
 out:
 	nproc += have_any;
-	xclose(pfd, pid);
-	xclose(mfd, pid);
+	xclose(pfd, pid, "pagemap");
+	xclose(mfd, pid, "maps");
 }
 
 static void
@@ -217,15 +231,15 @@ scan(int procfd, pid_t self)
 			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			if (dfd == -1) {
 				if (!gone(errno))
-					warn("open /proc", d->d_name, errno);
+					warn("open", d->d_name, "", errno);
 				continue;
 			}
 			process(dfd, d->d_name);
-			xclose(dfd, d->d_name);
+			xclose(dfd, d->d_name, "");
 		}
 	}
 	if (n == -1)
-		warn("getdents64", "/proc", errno);
+		warn("getdents64 /proc", NULL, NULL, errno);
 }
 
 int
@@ -233,29 +247,24 @@ main(void)
 {
 	char b1[24], b2[24], b3[24], b4[24];
 	long ps;
-	int procfd, err;
+	int procfd;
 
 	if ((ps = sysconf(_SC_PAGESIZE)) == -1) {
-		warn("sysconf", "_SC_PAGESIZE", errno);
+		warn("sysconf _SC_PAGESIZE", NULL, NULL, errno);
 		return 2;
 	}
 	pagesz = ps;
 	if ((procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
-		warn("open", "/proc", errno);
+		warn("open /proc", NULL, NULL, errno);
 		return 2;
 	}
 	scan(procfd, getpid());
-	err = put(1, "floor: processes ");
-	err |= put(1, fmtnum(nproc, 10, b1 + sizeof(b1)));
-	err |= put(1, " entries ");
-	err |= put(1, fmtnum(nent, 10, b2 + sizeof(b2)));
-	err |= put(1, " denied ");
-	err |= put(1, fmtnum(ndenied, 10, b4 + sizeof(b4)));
-	err |= put(1, " checksum ");
-	err |= put(1, fmtnum(sum, 16, b3 + sizeof(b3)));
-	err |= put(1, "\n");
-	if (err) {
-		warn("write", "stdout", errno);
+	if (say(1, "floor: processes ", fmtnum(nproc, 10, b1 + sizeof(b1)),
+	    " entries ", fmtnum(nent, 10, b2 + sizeof(b2)),
+	    " denied ", fmtnum(ndenied, 10, b3 + sizeof(b3)),
+	    " checksum ", fmtnum(sum, 16, b4 + sizeof(b4)), "\n",
+	    (char *)NULL) == -1) {
+		warn("write stdout", NULL, NULL, errno);
 		return 2;
 	}
 	return status;

@@ -1,0 +1,240 @@
+#!/bin/sh
+# Integration tests on this machine, run as root: a workload whose sharing we
+# constructed, checked against the kernel's own figures (smaps_rollup) and
+# against tests/truth.py, which reads pagemap by itself.
+# Environment: EXMAP (the binary), WORKLOAD, README. Last line: N passed, N failed.
+set -u
+: "${EXMAP:?}" "${WORKLOAD:?}" "${README:?}"
+HERE=$(cd "$(dirname "$0")" && pwd)
+TRUTH="python3 $HERE/truth.py"
+T=$(mktemp -d /tmp/exmap-test.XXXXXX)
+chmod 755 "$T"
+pass=0
+fail=0
+WL_PID=
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+no() { fail=$((fail + 1)); echo "FAIL $1${2:+: $2}"; }
+
+cleanup() {
+	[ -n "$WL_PID" ] && kill -TERM "$WL_PID" 2>/dev/null && wait "$WL_PID" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 2' INT TERM
+
+# equal NAME GOT WANT [TOLERANCE]: integers, |GOT - WANT| <= TOLERANCE
+equal() {
+	if [ -z "$2" ] || [ -z "$3" ]; then
+		no "$1" "missing value (got '$2', want '$3')"
+		return
+	fi
+	d=$(($2 - $3))
+	[ $d -lt 0 ] && d=$((-d))
+	if [ $d -le "${4:-0}" ]; then ok "$1"; else no "$1" "got $2, want $3 (tolerance ${4:-0})"; fi
+}
+
+# rollup PID FIELD: a /proc/PID/smaps_rollup field, in bytes
+rollup() { awk -v f="$2:" '$1 == f { print $2 * 1024 }' "/proc/$1/smaps_rollup"; }
+
+# col CSVFILE KEYCOL KEY FIELD: FIELD of the row whose KEYCOL is KEY (no quoted commas)
+col() {
+	awk -F, -v kc="$2" -v k="$3" -v f="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h[kc] == k { print $h[f]; exit }' "$1"
+}
+
+start_workload() {	# CHILDREN FILE_KIB COW_KIB PRIV_KIB
+	"$WORKLOAD" -n "$1" -f "$2" -c "$3" -p "$4" -d "$T" >"$T/wl.out" 2>"$T/wl.err" &
+	WL_PID=$!
+	i=0
+	until grep -q '^ready' "$T/wl.out"; do
+		i=$((i + 1))
+		if [ $i -gt 600 ] || ! kill -0 "$WL_PID" 2>/dev/null; then
+			echo "workload did not start:"; cat "$T/wl.err"; exit 2
+		fi
+		sleep 0.1
+	done
+	set -- $(grep '^ready' "$T/wl.out")
+	WL_PARENT=$2
+	shift 2
+	WL_CHILDREN="$*"
+	WL_FILE=$(sed -n 's/^file //p' "$T/wl.out")
+}
+
+stop_workload() {
+	kill -TERM "$WL_PID" && wait "$WL_PID"
+	WL_PID=
+}
+
+# --- the binary itself ------------------------------------------------------
+if nm "$EXMAP" | grep -qwE 'malloc|calloc|realloc|free'; then
+	no "links no allocator" "$(nm "$EXMAP" | grep -wE 'malloc|calloc|realloc|free' | tr '\n' ' ')"
+else
+	ok "links no allocator (malloc, calloc, realloc, free)"
+fi
+nm "$EXMAP" | grep -qw main && ok "symbol table kept" || no "symbol table kept"
+if readelf -lW "$EXMAP" | grep -q INTERP; then no "static binary" "has an INTERP header"; else ok "static binary"; fi
+
+# --- usage, options, exit codes ---------------------------------------------
+awk '/^<!-- usage: end -->/ { p = 0 } p && !/^```/ { print } /^<!-- usage: begin -->/ { p = 1 }' \
+	"$README" >"$T/usage.readme"
+"$EXMAP" -h >"$T/usage.bin"; rc=$?
+if [ $rc -eq 0 ] && [ -s "$T/usage.readme" ] && cmp -s "$T/usage.readme" "$T/usage.bin"; then
+	ok "-h prints the usage that README shows"
+else
+	no "-h prints the usage that README shows" "$(diff "$T/usage.readme" "$T/usage.bin" | head -5)"
+fi
+"$EXMAP" -V | grep -q '^exmap-mini [0-9]' && ok "-V prints the version" || no "-V prints the version"
+for args in "-Z" "maps" "maps 12x" "-n 0" "-n x" "-s bogus" "-s path procs" "-p 1,,2" \
+	    "-p 0" "-m 10" "-m 1Q" "-t 0" "procs extra" "nosuchview"; do
+	# shellcheck disable=SC2086
+	"$EXMAP" $args >/dev/null 2>"$T/err"; rc=$?
+	if [ $rc -eq 2 ] && [ -s "$T/err" ]; then ok "misuse '$args' exits 2 with a message"
+	else no "misuse '$args' exits 2 with a message" "rc $rc"; fi
+done
+
+"$EXMAP" -p $$ >/dev/full 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q 'write error' "$T/err"; then ok "a failed write to stdout fails the run"
+else no "a failed write to stdout fails the run" "rc $rc: $(cat "$T/err")"; fi
+
+cp "$EXMAP" "$T/exmap-mini" && chmod 755 "$T/exmap-mini"
+setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+	"$T/exmap-mini" >/dev/null 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q 'run exmap-mini as root' "$T/err"; then
+	ok "non-root run gets the clear error"
+else
+	no "non-root run gets the clear error" "rc $rc: $(cat "$T/err")"
+fi
+
+"$EXMAP" -m 1M >/dev/null 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q -- '-m SIZE' "$T/err"; then ok "a full arena names -m"
+else no "a full arena names -m" "rc $rc: $(cat "$T/err")"; fi
+
+# --- the sharing workload ---------------------------------------------------
+N=10 FILE_KIB=1024 COW_KIB=512 PRIV_KIB=256
+start_workload $N $FILE_KIB $COW_KIB $PRIV_KIB
+set -- $WL_CHILDREN
+C1=$1 C2=$2
+ALL="$WL_PARENT,$(echo "$WL_CHILDREN" | tr ' ' ',')"
+
+"$EXMAP" -t 16 >/dev/null 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q -- '-t PAGES' "$T/err"; then ok "a full page table names -t"
+else no "a full page table names -t" "rc $rc: $(cat "$T/err")"; fi
+
+# Every process scanned: the kernel's Pss is each page over all its mappers.
+"$EXMAP" -c >"$T/all.csv" 2>"$T/all.err"; rc=$?
+if [ $rc -eq 0 ] || { [ $rc -eq 1 ] && grep -q 'could not be read' "$T/all.err"; }; then
+	ok "full scan exits 0, or 1 naming unreadable processes (rc $rc)"
+else
+	no "full scan exits 0, or 1 naming unreadable processes" "rc $rc: $(cat "$T/all.err")"
+fi
+head -1 "$T/all.csv" | grep -qx 'pid,name,vm,mapped,resident,eff_mapped,eff_resident,sole,writable,swap' &&
+	ok "procs CSV header" || no "procs CSV header" "$(head -1 "$T/all.csv")"
+for pid in $WL_PARENT $WL_CHILDREN; do
+	equal "pid $pid eff_resident = Pss" "$(col "$T/all.csv" pid "$pid" eff_resident)" \
+		"$(rollup "$pid" Pss)" 8192
+	equal "pid $pid resident = Rss" "$(col "$T/all.csv" pid "$pid" resident)" "$(rollup "$pid" Rss)"
+	equal "pid $pid sole = Private_Clean + Private_Dirty" "$(col "$T/all.csv" pid "$pid" sole)" \
+		"$(( $(rollup "$pid" Private_Clean) + $(rollup "$pid" Private_Dirty) ))"
+	equal "pid $pid swap = Swap" "$(col "$T/all.csv" pid "$pid" swap)" "$(rollup "$pid" Swap)"
+done
+
+# writable: a child wrote half its cow pages and all its private ones, plus
+# its own stack and data; a child's written pages are exactly its dirty ones.
+for pid in $C1 $C2; do
+	w=$(col "$T/all.csv" pid "$pid" writable)
+	equal "pid $pid writable = Private_Dirty" "$w" "$(rollup "$pid" Private_Dirty)" 8192
+	least=$(( (COW_KIB / 2 + PRIV_KIB) * 1024 ))
+	[ "$w" -ge $least ] && ok "pid $pid writable covers what it wrote" ||
+		no "pid $pid writable covers what it wrote" "$w < $least"
+done
+
+"$EXMAP" >"$T/all.txt" 2>/dev/null
+grep -q '^check: eff_mapped total = [0-9]* distinct pages x [0-9]* B: ok$' "$T/all.txt" &&
+	ok "self-check line holds" || no "self-check line holds" "$(grep '^check' "$T/all.txt")"
+
+# The sum of eff_mapped over a set is its distinct pages, counted by truth.py.
+"$EXMAP" -c -p "$ALL" >"$T/set.csv"; rc=$?
+$TRUTH $(echo "$ALL" | tr ',' ' ') >"$T/truth.csv"
+sum=$(awk -F, 'NR > 1 { s += $6 } END { print s }' "$T/set.csv")
+distinct=$(awk -F, 'NR == 2 { print $5 }' "$T/truth.csv")
+equal "-p set: exit 0" $rc 0
+equal "-p set: sum of eff_mapped = truth's distinct pages x page size" "$sum" \
+	"$((distinct * $(getconf PAGESIZE)))" $((N + 1))
+for pid in $WL_PARENT $WL_CHILDREN; do
+	equal "-p set: pid $pid eff_resident = truth" "$(col "$T/set.csv" pid "$pid" eff_resident)" \
+		"$(col "$T/truth.csv" pid "$pid" eff_resident)" 2
+done
+
+# Two scanned children of ten: what they share counts 1/2 for each.
+"$EXMAP" -c -p "$C1,$C2" maps "$C1" >"$T/two.csv"; rc=$?
+equal "-p two: exit 0" $rc 0
+file_eff=$(awk -F, -v f="$WL_FILE" 'NR > 1 && $8 == f { print $13 }' "$T/two.csv")
+equal "-p two: the file, read by both, counts half" "$file_eff" $((FILE_KIB * 1024 / 2)) 1
+"$EXMAP" -c -p "$C1,$C2" >"$T/two-procs.csv"
+$TRUTH "$C1" "$C2" >"$T/truth2.csv"
+for pid in $C1 $C2; do
+	equal "-p two: pid $pid eff_resident = truth over the two" \
+		"$(col "$T/two-procs.csv" pid "$pid" eff_resident)" "$(col "$T/truth2.csv" pid "$pid" eff_resident)" 2
+	equal "-p two: pid $pid sole = truth over the two" \
+		"$(col "$T/two-procs.csv" pid "$pid" sole)" "$(col "$T/truth2.csv" pid "$pid" sole)"
+done
+
+# files: the workload's file is mapped by the parent and every child.
+"$EXMAP" -c -p "$ALL" files >"$T/files.csv"
+equal "files: nproc of the workload file" "$(col "$T/files.csv" path "$WL_FILE" nproc)" $((N + 1))
+equal "files: resident, summed over the children that read it" \
+	"$(col "$T/files.csv" path "$WL_FILE" resident)" $((N * FILE_KIB * 1024))
+equal "files: its eff_resident is the file's size" "$(col "$T/files.csv" path "$WL_FILE" eff_resident)" \
+	$((FILE_KIB * 1024)) $N
+
+# Text views fit 80 columns.
+for v in procs files "maps $C1"; do
+	# shellcheck disable=SC2086
+	"$EXMAP" -p "$ALL" $v >"$T/view.txt" 2>/dev/null
+	w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/view.txt")
+	[ "$w" -le 80 ] && [ "$(wc -l <"$T/view.txt")" -gt 1 ] && ok "text $v fits 80 columns" ||
+		no "text $v fits 80 columns" "widest line $w"
+done
+"$EXMAP" -p "$ALL" maps "$C1" >"$T/maps.txt"
+grep -q -- "$(printf %s "$WL_FILE" | tail -c 9)\$" "$T/maps.txt" && ok "maps shows the mapped file" ||
+	no "maps shows the mapped file" "$(cat "$T/maps.txt")"
+
+# Options that shape the rows.
+equal "-n 3 prints 3 rows" "$("$EXMAP" -c -n 3 -p "$ALL" | wc -l)" 4
+equal "-q drops the header" "$("$EXMAP" -c -q -n 3 -p "$ALL" | wc -l)" 3
+"$EXMAP" -c -q -s pid -p "$ALL" | cut -d, -f1 >"$T/pids"
+sort -n "$T/pids" | cmp -s - "$T/pids" && ok "-s pid sorts by pid" || no "-s pid sorts by pid"
+"$EXMAP" -c -q -p "$ALL" | cut -d, -f7 >"$T/eres"
+sort -rn "$T/eres" | cmp -s - "$T/eres" && ok "procs sort by eff_resident by default" ||
+	no "procs sort by eff_resident by default"
+
+stop_workload
+
+# --- a process that exits mid-scan ------------------------------------------
+# strace holds the victim's first pagemap read while the victim is killed.
+sleep 300 &
+victim=$!
+sleep 300 &
+survivor=$!
+( sleep 1; kill -KILL $victim ) &
+killer=$!
+strace -qq -o /dev/null -P "/proc/$victim/pagemap" -e trace=pread64 \
+	-e inject=pread64:delay_enter=2000000 "$EXMAP" -p "$victim,$survivor" >"$T/van.txt" 2>"$T/van.err"
+rc=$?
+wait $killer 2>/dev/null
+kill $survivor 2>/dev/null
+wait $victim $survivor 2>/dev/null
+equal "vanished mid-scan: exit 0" $rc 0
+grep -q '^vanished: 1 process' "$T/van.txt" && ok "vanished mid-scan: noted" ||
+	no "vanished mid-scan: noted" "$(cat "$T/van.txt" "$T/van.err")"
+grep -q "^ *$survivor " "$T/van.txt" && ! grep -q "^ *$victim " "$T/van.txt" &&
+	ok "vanished mid-scan: dropped, the rest reported" || no "vanished mid-scan: dropped, the rest reported"
+[ -s "$T/van.err" ] && no "vanished mid-scan: no error message" "$(cat "$T/van.err")" ||
+	ok "vanished mid-scan: no error message"
+"$EXMAP" -p 2147483647 >"$T/van.txt" 2>&1; rc=$?
+equal "a pid gone before the scan: exit 0" $rc 0
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
