@@ -36,7 +36,7 @@ $(BUILD)/floor: tests/floor.c | $(BUILD)/obj
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 build/host/%: tests/%.c | build/host
-	$(HOSTCC) -O2 -Wall -Wextra -Werror -o $@ $<
+	$(HOSTCC) -static -O2 -Wall -Wextra -Werror -o $@ $<
 
 $(BUILD)/obj build/host:
 	mkdir -p $@

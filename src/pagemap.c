@@ -116,7 +116,8 @@ int pagemap_probe(struct probe *p, uint64_t page_size)
 	if (hsz > page_size) {
 		h = mmap(NULL, 2 * hsz, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (h != MAP_FAILED) {
-			volatile char *a = (char *)(((uintptr_t)h + hsz - 1) & ~(uintptr_t)(hsz - 1));
+			volatile char *a = (char *)(((uintptr_t)h + (uintptr_t)hsz - 1) &
+						     ~((uintptr_t)hsz - 1));
 
 			madvise((void *)a, hsz, MADV_HUGEPAGE);
 			(void)a[0];

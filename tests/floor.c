@@ -113,11 +113,12 @@ numeric(const char *s)
 	return 1;
 }
 
-static unsigned long
+/* 64-bit even on 32-bit builds: qemu-user may show them a 64-bit /proc. */
+static uint64_t
 hex(const char **sp)
 {
 	const char *s = *sp;
-	unsigned long v = 0;
+	uint64_t v = 0;
 	int d;
 
 	for (;; s++) {
@@ -135,7 +136,7 @@ hex(const char **sp)
 
 /* Read the pagemap entries of [start, end); -1 when the process is gone. */
 static int
-region(int fd, unsigned long start, unsigned long end, const char *pid)
+region(int fd, uint64_t start, uint64_t end, const char *pid)
 {
 	uint64_t vpn = start / pagesz, last = end / pagesz;
 	size_t n, i;
@@ -166,7 +167,7 @@ static void
 process(int dfd, const char *pid)
 {
 	size_t have = 0, len;
-	unsigned long start, end;
+	uint64_t start, end;
 	const char *p, *nl;
 	int mfd, pfd, have_any = 0;
 	ssize_t r;

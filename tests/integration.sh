@@ -107,7 +107,7 @@ else
 	no "non-root run gets the clear error" "rc $rc: $(cat "$T/err")"
 fi
 
-"$EXMAP" -m 1M >/dev/null 2>"$T/err"; rc=$?
+"$EXMAP" -t 1000000 -m 1M >/dev/null 2>"$T/err"; rc=$?
 if [ $rc -eq 2 ] && grep -q -- '-m SIZE' "$T/err"; then ok "a full arena names -m"
 else no "a full arena names -m" "rc $rc: $(cat "$T/err")"; fi
 
