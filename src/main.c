@@ -54,7 +54,8 @@ static void parse_pids(const char *arg)
 		if (parse_u64(buf, INT32_MAX, &v) < 0 || v == 0)
 			die("-p: bad pid: %s", buf);
 		if (npid_list == PID_LIST_MAX)
-			die("-p: more than %d pids", PID_LIST_MAX);
+			die("-p: more than %d pids: scan every process (no -p) instead",
+			    PID_LIST_MAX);
 		pid_list[npid_list++] = (pid_t)v;
 		arg += n + (arg[n] == ',');
 	}

@@ -91,6 +91,10 @@ static void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe, siz
 			} else if (e & PE_EXCLUSIVE) {
 				kind = RUN_EXCL << RUN_KIND_SHIFT;
 			} else {
+				/* pfn 0 means hidden pfns: grouping by it would merge pages */
+				if (frame == 0)
+					die("pagemap reads page frame number 0: pfns are hidden "
+					    "from this user; run exmap-mini as root");
 				kind = RUN_SHARED << RUN_KIND_SHIFT;
 				if ((id = ptab_ref(&s->pt, frame)) == UINT32_MAX)
 					table_full(s);

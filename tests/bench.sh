@@ -61,10 +61,10 @@ start_workload() {
 
 # Pages mapped by all processes, counting a shared page once per mapper.
 mapped_pages() {
-	ps=$(getconf PAGESIZE) || die "getconf PAGESIZE failed"
+	pgsz=$(getconf PAGESIZE) || die "getconf PAGESIZE failed"
 	cat /proc/[0-9]*/smaps_rollup 2>/dev/null |
-	    awk -v ps="$ps" '$1 == "Rss:" { kb += $2 }
-		END { printf "%d\n", kb * 1024 / ps }'
+	    awk -v ps="$pgsz" '$1 == "Rss:" { kb += $2 }
+		END { printf "%.0f\n", kb * 1024 / ps }'
 }
 
 # run NAME CMD...: one timed run, its line appended to $tmp/NAME.
@@ -108,6 +108,8 @@ while [ "$i" -lt "$ROUNDS" ]; do
 	run smem smem -t
 	i=$((i + 1))
 done
+# A workload killed midway (say by the OOM killer) would void the figures.
+kill -0 "$wpid" 2>/dev/null || die "workload died during the rounds"
 
 read -r ew erss emax <<EOF
 $(stats "$tmp/exmap")
