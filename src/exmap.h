@@ -172,6 +172,7 @@ struct ptab {
 size_t ptab_bytes(uint32_t cap);
 void ptab_init(struct ptab *t, struct arena *a, uint32_t cap);
 uint32_t ptab_ref(struct ptab *t, uint64_t cookie);	/* UINT32_MAX when full */
+uint32_t ptab_ref_hint(struct ptab *t, uint64_t cookie, uint32_t hint);
 uint32_t ptab_find(const struct ptab *t, uint64_t cookie);	/* UINT32_MAX if absent */
 
 /* procfs.c: /proc reading with fixed buffers */
@@ -221,6 +222,7 @@ struct scan {
 	struct proc **procs;		/* the same, as an array, after the scan */
 	uint32_t nproc;
 	uint64_t nrun;		/* runs stored from the top of the arena */
+	struct run pend;	/* the run being extended, not yet stored */
 	uint32_t vanished;	/* exited while or before being read */
 	uint32_t unreadable;	/* could not be read: the run is partial */
 };

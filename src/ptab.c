@@ -3,12 +3,13 @@
  * a mask and probed linearly; a slot holds id + 1 (0 is empty) and ids are
  * handed out in order, so keys and counts are dense arrays. Sized once; it
  * refuses an insert past its load limit instead of degrading or growing.
+ * Callers sizing it add slack to their bound, so 7/8 is rarely approached.
  */
 #include "exmap.h"
 
 static uint32_t slots_for(uint32_t cap)
 {
-	uint64_t want = (uint64_t)cap + cap / 3 + 1;	/* load at most 3/4 */
+	uint64_t want = (uint64_t)cap + cap / 7 + 1;	/* load at most 7/8 */
 	uint64_t n = 16;
 
 	while (n < want)
@@ -68,6 +69,19 @@ uint32_t ptab_ref(struct ptab *t, uint64_t cookie)
 	t->count[id] = 1;
 	t->slot[i] = id + 1;
 	return id;
+}
+
+/*
+ * The same, trying id `hint` first: pages that one process met in order are
+ * usually met in the same order by the next, so the hint skips the probe.
+ */
+uint32_t ptab_ref_hint(struct ptab *t, uint64_t cookie, uint32_t hint)
+{
+	if (hint < t->n && t->key[hint] == cookie) {
+		t->count[hint]++;
+		return hint;
+	}
+	return ptab_ref(t, cookie);
 }
 
 uint32_t ptab_find(const struct ptab *t, uint64_t cookie)

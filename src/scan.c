@@ -45,27 +45,38 @@ static enum outcome gone_or_bad(pid_t pid, int err, const char *what)
 	return P_UNREADABLE;
 }
 
-static void add_run(struct scan *s, struct mapping *m, uint32_t kind,
-		    uint32_t id, uint32_t n)
+static void store_run(struct scan *s, struct mapping *m)
 {
-	if (m->nrun) {
-		struct run *last = scan_run(s, s->nrun - 1);
-		uint32_t ln = last->nk & RUN_N_MASK;
+	struct run *r = arena_alloc_top(s->arena, sizeof(*r), sizeof(*r));
 
-		if ((last->nk & ~RUN_N_MASK) == kind && ln <= RUN_PAGES_MAX - n &&
-		    ((kind >> RUN_KIND_SHIFT & 7) < RUN_SHARED || id == last->id + ln)) {
-			last->nk += n;
-			return;
-		}
-	}
-	{
-		struct run *r = arena_alloc_top(s->arena, sizeof(*r), sizeof(*r));
+	*r = s->pend;
+	s->pend.nk = 0;
+	m->nrun++;
+	s->nrun++;
+}
 
-		r->id = id;
-		r->nk = kind | n;
-		m->nrun++;
-		s->nrun++;
+/* Extend the pending run by n pages of kind (and ids from id), or store it and start anew. */
+static inline void add_run(struct scan *s, struct mapping *m, uint32_t kind,
+			   uint32_t id, uint32_t n)
+{
+	struct run *p = &s->pend;
+	uint32_t pn = p->nk & RUN_N_MASK;
+
+	if (pn && (p->nk & ~RUN_N_MASK) == kind && pn <= RUN_PAGES_MAX - n &&
+	    ((kind >> RUN_KIND_SHIFT & 7) < RUN_SHARED || id == p->id + pn)) {
+		p->nk += n;
+		return;
 	}
+	if (pn)
+		store_run(s, m);
+	p->id = id;
+	p->nk = kind | n;
+}
+
+/* The id that would continue the pending run: the likeliest one for this page. */
+static inline uint32_t next_id(const struct scan *s)
+{
+	return s->pend.id + (s->pend.nk & RUN_N_MASK);
 }
 
 static _Noreturn void table_full(const struct scan *s)
@@ -96,7 +107,8 @@ static void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe, siz
 					die("pagemap reads page frame number 0: pfns are hidden "
 					    "from this user; run exmap-mini as root");
 				kind = RUN_SHARED << RUN_KIND_SHIFT;
-				if ((id = ptab_ref(&s->pt, frame)) == UINT32_MAX)
+				id = ptab_ref_hint(&s->pt, frame, next_id(s));
+				if (id == UINT32_MAX)
 					table_full(s);
 			}
 			/* Without the PTE's bit: a private anonymous page this
@@ -107,7 +119,8 @@ static void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe, siz
 				kind |= RUN_WRITE;
 		} else if (e & PE_SWAP) {
 			kind = RUN_SWAP << RUN_KIND_SHIFT;
-			if ((id = ptab_ref(&s->pt, frame | COOKIE_SWAP_TAG)) == UINT32_MAX)
+			id = ptab_ref_hint(&s->pt, frame | COOKIE_SWAP_TAG, next_id(s));
+			if (id == UINT32_MAX)
 				table_full(s);
 		} else {
 			kind = RUN_HOLE << RUN_KIND_SHIFT;
@@ -147,6 +160,8 @@ static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *m
 		va += (uint64_t)got << s->page_shift;
 		left -= got;
 	}
+	if (s->pend.nk)
+		store_run(s, m);
 	return P_OK;
 }
 
@@ -237,19 +252,24 @@ static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 	return o;
 }
 
+static void uncount(struct scan *s, const struct run *r)
+{
+	uint32_t k = r->nk >> RUN_KIND_SHIFT & 7, n = r->nk & RUN_N_MASK, j;
+
+	if (k == RUN_SHARED || k == RUN_SWAP)
+		for (j = 0; j < n; j++)
+			s->pt.count[r->id + j]--;
+}
+
 /* Take back the page counts of a process that could not be read whole. */
 static void unwind(struct scan *s, uint64_t nrun0)
 {
 	uint64_t i;
 
-	for (i = nrun0; i < s->nrun; i++) {
-		struct run *r = scan_run(s, i);
-		uint32_t k = r->nk >> RUN_KIND_SHIFT & 7, n = r->nk & RUN_N_MASK, j;
-
-		if (k == RUN_SHARED || k == RUN_SWAP)
-			for (j = 0; j < n; j++)
-				s->pt.count[r->id + j]--;
-	}
+	uncount(s, &s->pend);		/* a mapping cut short */
+	s->pend.nk = 0;
+	for (i = nrun0; i < s->nrun; i++)
+		uncount(s, scan_run(s, i));
 	s->nrun = nrun0;
 }
 

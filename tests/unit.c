@@ -269,7 +269,9 @@ static void test_ptab(void)
 		return;
 	}
 	ptab_init(&t, &a, 1000);
-	check(t.mask + 1 >= 1334 && ((t.mask + 1) & t.mask) == 0, "ptab: power of two, load <= 3/4", NULL);
+	check((uint64_t)(t.mask + 1) * 7 / 8 >= 1000 && ((t.mask + 1) & t.mask) == 0 &&
+	      t.shift == 64 - (unsigned)__builtin_ctz(t.mask + 1),
+	      "ptab: power of two, load <= 7/8", NULL);
 	/* cookie 0 is a valid key: emptiness is in the slot, not the key */
 	for (i = 0; i < 1000; i++) {
 		uint64_t cookie = i == 0 ? 0 : (uint64_t)i * 512 | (i & 1 ? COOKIE_SWAP_TAG : 0);
@@ -286,6 +288,11 @@ static void test_ptab(void)
 	check(ptab_find(&t, 1024 | COOKIE_SWAP_TAG) == UINT32_MAX && ptab_find(&t, 1024) == 2 &&
 	      ptab_find(&t, 512) == UINT32_MAX && ptab_find(&t, 512 | COOKIE_SWAP_TAG) == 1,
 	      "ptab: swap and pfn cookies never collide", NULL);
+	check(ptab_ref_hint(&t, 7 * 512 | COOKIE_SWAP_TAG, 7) == 7 && t.count[7] == 3,
+	      "ptab: a right hint finds the id", NULL);
+	check(ptab_ref_hint(&t, 7 * 512 | COOKIE_SWAP_TAG, 8) == 7 && t.count[7] == 4 &&
+	      ptab_ref_hint(&t, 8 * 512, 123456) == 8 && t.count[8] == 3,
+	      "ptab: a wrong or out-of-range hint falls back to the probe", NULL);
 	id = ptab_ref(&t, 999999);
 	check(id == UINT32_MAX && t.n == 1000, "ptab: full table refuses, unchanged", NULL);
 	check(ptab_ref(&t, 1024) == 2 && t.count[2] == 3, "ptab: full table still counts known pages", NULL);
