@@ -47,8 +47,10 @@ setup:
 unit: $(BUILD)/unit
 	$(QEMU) $(BUILD)/unit
 
+# A partial report (exit 1: some process unreadable, named on stderr) is
+# still the report; only a fatal error (2) fails the target.
 run: setup all
-	$(BUILD)/exmap-mini
+	$(BUILD)/exmap-mini || [ $$? -eq 1 ]
 
 test: setup
 	$(MAKE) all $(BUILD)/unit build/host/workload

@@ -27,7 +27,9 @@ static void map_figures(struct scan *s, struct mapping *m)
 			f->eff_resident.whole += (uint64_t)n * ps;
 			break;
 		case RUN_SHARED:
-		case RUN_SWAP:
+		case RUN_SWAP: {
+			uint64_t acc = 0;
+
 			f->mapped += n;
 			if (kind == RUN_SHARED)
 				f->resident += n;
@@ -41,11 +43,20 @@ static void map_figures(struct scan *s, struct mapping *m)
 					lastc = c;
 				}
 				f->sole += c == 1;
-				eff_add(&f->eff_mapped, share, 1);
-				if (kind == RUN_SHARED)
-					eff_add(&f->eff_resident, share, 1);
+				acc += share;
+				/* a share is at most ps << 32: fold before acc can overflow */
+				if (acc >> 62) {
+					eff_add(&f->eff_mapped, acc, 1);
+					if (kind == RUN_SHARED)
+						eff_add(&f->eff_resident, acc, 1);
+					acc = 0;
+				}
 			}
+			eff_add(&f->eff_mapped, acc, 1);
+			if (kind == RUN_SHARED)
+				eff_add(&f->eff_resident, acc, 1);
 			break;
+		}
 		default:
 			continue;
 		}

@@ -189,7 +189,7 @@ int parse_maps_line(const char *line, size_t len, struct mapping *m,
 		    const char **path, size_t *pathlen);
 int pid_iter(int (*fn)(pid_t pid, void *arg), void *arg);
 int meminfo_pages(uint64_t page_size, uint64_t *distinct_bound);
-int status_pages(int piddir, uint64_t page_size, uint64_t *pages);
+int status_pages(pid_t pid, uint64_t page_size, uint64_t *pages);
 
 /* pagesrc: where page entries come from (pagemap now, the module later) */
 struct pagesrc {

@@ -86,7 +86,7 @@ int pagemap_probe(struct probe *p, uint64_t page_size)
 	p->zero_pfn = UINT64_MAX;
 	p->hzero_pfn = UINT64_MAX;
 	p->hzero_n = 0;
-	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	fd = openat(AT_FDCWD, "/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	w = mmap(NULL, 2 * page_size, PROT_READ | PROT_WRITE,

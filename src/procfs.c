@@ -1,5 +1,5 @@
 /* /proc reading: fixed buffers, read(2) only, every field checked. */
-#include <dirent.h>
+#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -221,7 +221,7 @@ struct linux_dirent64 {
 int pid_iter(int (*fn)(pid_t pid, void *arg), void *arg)
 {
 	static char buf[32768];
-	int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = openat(AT_FDCWD, "/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	long r;
 	int err = 0;
 
@@ -294,11 +294,15 @@ int meminfo_pages(uint64_t page_size, uint64_t *bound)
 }
 
 /* Resident and swapped pages of one process, for sizing: VmRSS + VmSwap. */
-int status_pages(int piddir, uint64_t page_size, uint64_t *pages)
+int status_pages(pid_t pid, uint64_t page_size, uint64_t *pages)
 {
 	static char buf[8192];
+	char name[32];
 	uint64_t rss = 0, swap = 0;
-	ssize_t n = read_small(piddir, "status", buf, sizeof(buf));
+	ssize_t n;
+
+	snprintf(name, sizeof(name), "/proc/%d/status", (int)pid);
+	n = read_small(AT_FDCWD, name, buf, sizeof(buf));
 
 	if (n < 0)
 		return (int)n;

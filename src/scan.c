@@ -283,7 +283,8 @@ static void scan_one(struct scan *s, pid_t pid)
 	int piddir;
 
 	snprintf(dir, sizeof(dir), "/proc/%d", (int)pid);
-	piddir = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* openat, not open: musl's open adds an fcntl for O_CLOEXEC */
+	piddir = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (piddir < 0) {
 		o = gone_or_bad(pid, -errno, "opening its /proc directory");
 	} else {
