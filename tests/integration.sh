@@ -12,12 +12,14 @@ chmod 755 "$T"
 pass=0
 fail=0
 WL_PID=
+SWAPFILE=
 
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
 no() { fail=$((fail + 1)); echo "FAIL $1${2:+: $2}"; }
 
 cleanup() {
 	[ -n "$WL_PID" ] && kill -TERM "$WL_PID" 2>/dev/null && wait "$WL_PID" 2>/dev/null
+	[ -n "$SWAPFILE" ] && swapoff "$SWAPFILE"
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -44,8 +46,8 @@ col() {
 		$h[kc] == k { print $h[f]; exit }' "$1"
 }
 
-start_workload() {	# CHILDREN FILE_KIB COW_KIB PRIV_KIB
-	"$WORKLOAD" -n "$1" -f "$2" -c "$3" -p "$4" -d "$T" >"$T/wl.out" 2>"$T/wl.err" &
+start_workload() {	# CHILDREN FILE_KIB COW_KIB PRIV_KIB [-S]
+	"$WORKLOAD" ${5:-} -n "$1" -f "$2" -c "$3" -p "$4" -d "$T" >"$T/wl.out" 2>"$T/wl.err" &
 	WL_PID=$!
 	i=0
 	until grep -q '^ready' "$T/wl.out"; do
@@ -211,6 +213,48 @@ sort -rn "$T/eres" | cmp -s - "$T/eres" && ok "procs sort by eff_resident by def
 	no "procs sort by eff_resident by default"
 
 stop_workload
+
+# --- swap: the parent's cow pages go to swap before the fork --------------
+# The second half stays swap entries shared by all N + 1; each child's first
+# half was swapped in and copied. Checked against Swap and SwapPss.
+swap_on() {
+	[ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ] && return 0
+	SWAPFILE=$T/swapfile
+	{ fallocate -l 64M "$SWAPFILE" || dd if=/dev/zero of="$SWAPFILE" bs=1M count=64; } 2>/dev/null &&
+		chmod 600 "$SWAPFILE" && mkswap "$SWAPFILE" >/dev/null 2>&1 && swapon "$SWAPFILE" && return 0
+	SWAPFILE=
+	return 1
+}
+if swap_on; then
+	N=4
+	start_workload $N 256 512 128 -S
+	ALL="$WL_PARENT,$(echo "$WL_CHILDREN" | tr ' ' ',')"
+	"$EXMAP" -c >"$T/swap.csv" 2>/dev/null
+	for pid in $WL_PARENT $WL_CHILDREN; do
+		equal "swap: pid $pid swap = Swap" "$(col "$T/swap.csv" pid "$pid" swap)" "$(rollup "$pid" Swap)"
+		equal "swap: pid $pid eff_resident = Pss" "$(col "$T/swap.csv" pid "$pid" eff_resident)" \
+			"$(rollup "$pid" Pss)" 8192
+		equal "swap: pid $pid eff_mapped - eff_resident = SwapPss" \
+			"$(( $(col "$T/swap.csv" pid "$pid" eff_mapped) - $(col "$T/swap.csv" pid "$pid" eff_resident) ))" \
+			"$(rollup "$pid" SwapPss)" 8192
+		equal "swap: pid $pid mapped = Rss + Swap" "$(col "$T/swap.csv" pid "$pid" mapped)" \
+			"$(( $(rollup "$pid" Rss) + $(rollup "$pid" Swap) ))"
+	done
+	equal "swap: the parent holds 512 KiB swapped" "$(col "$T/swap.csv" pid "$WL_PARENT" swap)" 524288
+	"$EXMAP" -c -p "$ALL" >"$T/swapset.csv"
+	$TRUTH $(echo "$ALL" | tr ',' ' ') >"$T/swaptruth.csv"
+	for pid in $WL_PARENT $WL_CHILDREN; do
+		equal "swap -p set: pid $pid sole = truth" "$(col "$T/swapset.csv" pid "$pid" sole)" \
+			"$(col "$T/swaptruth.csv" pid "$pid" sole)"
+	done
+	sum=$(awk -F, 'NR > 1 { s += $6 } END { print s }' "$T/swapset.csv")
+	distinct=$(awk -F, 'NR == 2 { print $5 }' "$T/swaptruth.csv")
+	equal "swap -p set: sum of eff_mapped = distinct pages and swap entries" "$sum" \
+		"$((distinct * $(getconf PAGESIZE)))" $((N + 1))
+	stop_workload
+else
+	echo "skip swap tests: no swap is active and a swapfile cannot be enabled here"
+fi
 
 # --- a process that exits mid-scan ------------------------------------------
 # strace holds the victim's first pagemap read while the victim is killed.

@@ -1,7 +1,7 @@
 /*
  * workload - start a family of processes with a known page sharing pattern
  *
- * usage: workload [-n CHILDREN] [-f FILE_KIB] [-c COW_KIB] [-p PRIV_KIB]
+ * usage: workload [-S] [-n CHILDREN] [-f FILE_KIB] [-c COW_KIB] [-p PRIV_KIB]
  *                 [-d DIR]
  *
  * The parent maps a FILE_KIB file shared (never touching it) and writes
@@ -12,6 +12,8 @@
  *	cow pages, first half	private to each process (parent included)
  *	cow pages, second half	shared by the parent and the N children
  *	priv pages		private
+ * With -S the parent pages its cow pages out to swap (MADV_PAGEOUT) before
+ * forking, so the second half becomes swap entries shared by all N + 1.
  * Once every child is ready the parent prints "file PATH" and
  * "ready PARENT_PID CHILD_PID..." on stdout and waits for SIGTERM or SIGINT,
  * then kills the children, removes the file and exits 0.
@@ -22,6 +24,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -82,7 +85,7 @@ die(const char *fmt, ...)
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: %s [-n children] [-f file_kib] [-c cow_kib] "
+	fprintf(stderr, "usage: %s [-S] [-n children] [-f file_kib] [-c cow_kib] "
 	    "[-p priv_kib] [-d dir]\n", prog);
 	exit(2);
 }
@@ -270,6 +273,38 @@ report(void)
 		die("stdout");
 }
 
+/* Push the region out to swap; fail unless every page became a swap entry. */
+static void
+pageout(char *p, size_t len)
+{
+	size_t n = len / pagesz, i, left = n;
+	uint64_t *pe;
+	int try, fd;
+
+	if ((pe = malloc(n * sizeof(*pe) + 1)) == NULL)
+		die("malloc");
+	if ((fd = open("/proc/self/pagemap", O_RDONLY)) == -1)
+		die("/proc/self/pagemap");
+	for (try = 0; try < 10 && left > 0; try++) {
+		if (madvise(p, len, MADV_PAGEOUT) == -1)
+			die("madvise MADV_PAGEOUT");
+		if (pread(fd, pe, n * sizeof(*pe),
+		    (off_t)((uintptr_t)p / pagesz * sizeof(*pe))) !=
+		    (ssize_t)(n * sizeof(*pe)))
+			die("pagemap read");
+		for (i = 0, left = 0; i < n; i++)
+			left += !(pe[i] >> 62 & 1);	/* bit 62: swapped */
+		if (left)
+			usleep(100000);
+	}
+	close(fd);
+	free(pe);
+	if (left) {
+		errno = EAGAIN;
+		die("-S: %zu of %zu pages were not swapped out (is swap on?)", left, n);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -279,14 +314,15 @@ main(int argc, char **argv)
 	sigset_t set;
 	size_t i;
 	long ps;
-	int ch, sig;
+	int ch, sig, swap = 0;
 
 	if ((ps = sysconf(_SC_PAGESIZE)) == -1)
 		die("sysconf");
 	pagesz = ps;
 	pk = ps / 1024;
-	while ((ch = getopt(argc, argv, "n:f:c:p:d:")) != -1) {
+	while ((ch = getopt(argc, argv, "Sn:f:c:p:d:")) != -1) {
 		switch (ch) {
+		case 'S': swap = 1; break;
 		case 'n': n = num(optarg, ch, 1, MAXCHILD, 1); break;
 		case 'f': fkib = num(optarg, ch, pk, MAXKIB, pk); break;
 		case 'c': ckib = num(optarg, ch, 0, MAXKIB, pk); break;
@@ -311,6 +347,8 @@ main(int argc, char **argv)
 	cow = anon(ckib * 1024);
 	for (i = 0; i < (size_t)ckib * 1024 / pagesz; i++)
 		tag(cow, i, i + 1);
+	if (swap)
+		pageout(cow, ckib * 1024);
 	spawn(n, file, fkib * 1024, cow, ckib * 1024, pkib * 1024);
 	report();
 
