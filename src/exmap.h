@@ -224,6 +224,7 @@ struct scan {
 	uint64_t nrun;		/* runs stored from the top of the arena */
 	struct run pend;	/* the run being extended, not yet stored */
 	uint32_t vanished;	/* exited while or before being read */
+	uint32_t empty;		/* no user memory: kernel threads, zombies */
 	uint32_t unreadable;	/* could not be read: the run is partial */
 };
 struct run *scan_run(const struct scan *s, uint64_t i);

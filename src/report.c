@@ -333,6 +333,9 @@ static void notes(const struct scan *s, const struct totals *t, const struct opt
 		outf("check: eff_mapped total = %llu distinct pages x %llu B: %s\n",
 		     (unsigned long long)t->distinct, (unsigned long long)s->page_size,
 		     bad ? "FAILED" : "ok");
+		if (s->empty)
+			outf("no user memory: %u process%s (kernel threads, zombies)\n",
+			     s->empty, s->empty == 1 ? "" : "es");
 		if (s->vanished)
 			outf("vanished: %u process%s exited before or while being read\n",
 			     s->vanished, s->vanished == 1 ? "" : "es");

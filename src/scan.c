@@ -310,6 +310,8 @@ static void scan_one(struct scan *s, pid_t pid)
 		s->vanished++;
 	else if (o == P_UNREADABLE)
 		s->unreadable++;
+	else
+		s->empty++;
 }
 
 void scan_procs(struct scan *s, const pid_t *pids, size_t n)

@@ -280,5 +280,17 @@ grep -q "^ *$survivor " "$T/van.txt" && ! grep -q "^ *$victim " "$T/van.txt" &&
 "$EXMAP" -p 2147483647 >"$T/van.txt" 2>&1; rc=$?
 equal "a pid gone before the scan: exit 0" $rc 0
 
+# A kernel thread has no user memory: skipped, and said so.
+# PF_KTHREAD (0x200000) in the flags, field 9 of /proc/PID/stat (comm has no spaces there)
+kthread=$(awk '$9 % 4194304 >= 2097152 { print $1; exit }' /proc/[0-9]*/stat 2>/dev/null)
+if [ -n "$kthread" ]; then
+	"$EXMAP" -p "$kthread" >"$T/kt.txt" 2>&1; rc=$?
+	equal "kernel thread $kthread: exit 0" $rc 0
+	grep -q '^no user memory: 1 process' "$T/kt.txt" && ok "kernel thread: skipped and said so" ||
+		no "kernel thread: skipped and said so" "$(cat "$T/kt.txt")"
+else
+	echo "skip kernel thread test: no kernel thread is visible in /proc"
+fi
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
