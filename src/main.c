@@ -129,6 +129,9 @@ static void probe_or_die(struct probe *pr, uint64_t page_size)
 	if (err == -ENOENT)
 		die("/proc/self/pagemap does not exist: this kernel is built without "
 		    "CONFIG_PROC_PAGE_MONITOR");
+	if (err == -ENXIO)
+		die("/proc/self/pagemap does not show a page this process just wrote: "
+		    "is it running under an emulator such as qemu-user?");
 	if (err < 0)
 		dierr(-err, "cannot read /proc/self/pagemap");
 }

@@ -74,7 +74,8 @@ static uint64_t thp_size(void)
 /*
  * Learn from our own pagemap whether pfns are visible (root), and the pfns
  * of the zero page and of the huge zero page, which are not RAM to count.
- * 0; -EPERM when pfns are hidden; other -errno when pagemap cannot be read.
+ * 0; -EPERM when pfns are hidden; -ENXIO when our own pagemap does not show
+ * our own page; other -errno when pagemap cannot be read.
  */
 int pagemap_probe(struct probe *p, uint64_t page_size)
 {
@@ -100,8 +101,10 @@ int pagemap_probe(struct probe *p, uint64_t page_size)
 	(void)z[0];
 	if ((err = self_entry(fd, (void *)w, shift, &pe)) < 0)
 		goto out_unmap;
+	/* A page we just wrote must be present: if not, the pagemap we read is
+	 * not our address space's (qemu-user passes the host's through). */
 	if (!(pe & PE_PRESENT)) {
-		err = -EIO;
+		err = -ENXIO;
 		goto out_unmap;
 	}
 	if ((pe & PE_FRAME_MASK) == 0) {
