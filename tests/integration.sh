@@ -191,6 +191,13 @@ equal "files: resident, summed over the children that read it" \
 equal "files: its eff_resident is the file's size" "$(col "$T/files.csv" path "$WL_FILE" eff_resident)" \
 	$((FILE_KIB * 1024)) $N
 
+# The zero page that each child read is not RAM: in vm only.
+"$EXMAP" -c -p "$ALL" maps "$C1" >"$T/zmaps.csv"
+zrow=$(awk -F, 'NR > 1 && $8 == "[anon]" && $4 == "r--p" && $9 == 65536' "$T/zmaps.csv")
+[ -n "$zrow" ] && [ "$(echo "$zrow" | cut -d, -f10,11)" = "0,0" ] &&
+	ok "zero-page mapping: 64 KiB of vm, nothing mapped or resident" ||
+	no "zero-page mapping: 64 KiB of vm, nothing mapped or resident" "$zrow"
+
 # Text views fit 80 columns.
 for v in procs files "maps $C1"; do
 	# shellcheck disable=SC2086

@@ -14,16 +14,17 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 PRESENT = 1 << 63
 SWAP = 1 << 62
 FRAME = (1 << 55) - 1
+ODD_PAGES = 37      # a size no other read-only anonymous mapping has
 
 
-def mappings(pid):
+def mappings(pid, perms=False):
     out = []
     with open(f"/proc/{pid}/maps") as f:
         for line in f:
             parts = line.split(None, 5)
             lo, hi = (int(x, 16) for x in parts[0].split("-"))
             path = parts[5].strip() if len(parts) > 5 else ""
-            out.append((lo, hi, path))
+            out.append((lo, hi, path, parts[1]) if perms else (lo, hi, path))
     return out
 
 
@@ -52,7 +53,8 @@ def zero_page():
     if pid == 0:
         import mmap
         os.close(r)
-        m = mmap.mmap(-1, PAGE * 4, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
+        m = mmap.mmap(-1, PAGE * ODD_PAGES,
+                      flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
                       prot=mmap.PROT_READ)
         m[0]
         os.write(w, b"x")
@@ -64,8 +66,8 @@ def zero_page():
     os.read(r, 1)
     zero = None
     try:
-        for lo, hi, path in mappings(pid):
-            if hi - lo == PAGE * 4 and path == "":
+        for lo, hi, path, perms in mappings(pid, perms=True):
+            if hi - lo == PAGE * ODD_PAGES and path == "" and perms == "r--p":
                 with open(f"/proc/{pid}/pagemap", "rb") as pm:
                     pm.seek(lo // PAGE * 8)
                     e = struct.unpack("<Q", pm.read(8))[0]
@@ -80,6 +82,8 @@ def zero_page():
 def main():
     pids = [int(p) for p in sys.argv[1:]]
     zero = zero_page()
+    if zero is None:
+        sys.exit("truth.py: could not find the zero page's pfn (run as root)")
     per = {}
     count = {}
     for pid in pids:

@@ -2,7 +2,7 @@
  * workload - start a family of processes with a known page sharing pattern
  *
  * usage: workload [-S] [-n CHILDREN] [-f FILE_KIB] [-c COW_KIB] [-p PRIV_KIB]
- *                 [-d DIR]
+ *                 [-z ZERO_KIB] [-d DIR]
  *
  * The parent maps a FILE_KIB file shared (never touching it) and writes
  * COW_KIB of private anonymous memory, then forks CHILDREN children. Each
@@ -12,6 +12,8 @@
  *	cow pages, first half	private to each process (parent included)
  *	cow pages, second half	shared by the parent and the N children
  *	priv pages		private
+ *	zero pages		ZERO_KIB (64) of untouched anonymous memory that
+ *				each child reads: the shared zero page, not RAM
  * With -S the parent pages its cow pages out to swap (MADV_PAGEOUT) before
  * forking, so the second half becomes swap entries shared by all N + 1.
  * Once every child is ready the parent prints "file PATH" and
@@ -42,6 +44,7 @@ static char		 path[PATH_MAX];	/* file to unlink, if any */
 static pid_t		*kids;
 static int		 nkids;
 static size_t		 pagesz;
+static size_t		 zlen = 64 * 1024;	/* -z: read-only anon, zero page */
 
 static void
 cleanup(void)
@@ -86,7 +89,7 @@ static void __attribute__((noreturn))
 usage(void)
 {
 	fprintf(stderr, "usage: %s [-S] [-n children] [-f file_kib] [-c cow_kib] "
-	    "[-p priv_kib] [-d dir]\n", prog);
+	    "[-p priv_kib] [-z zero_kib] [-d dir]\n", prog);
 	exit(2);
 }
 
@@ -203,6 +206,15 @@ child(pid_t ppid, int wfd, const char *file, size_t flen, char *cow,
 	priv = anon(plen);
 	for (i = 0; i < plen / pagesz; i++)
 		tag(priv, i, (uint64_t)getpid() << 32 | (i + 1));
+	if (zlen) {
+		const char *zero = mmap(NULL, zlen, PROT_READ,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (zero == MAP_FAILED)
+			die("mmap zero");
+		for (i = 0; i < zlen; i += pagesz)
+			sum += (unsigned char)zero[i];
+	}
 
 	/* Closing our end lets the parent see EOF once every child is done. */
 	while (write(wfd, "r", 1) == -1)
@@ -320,13 +332,14 @@ main(int argc, char **argv)
 		die("sysconf");
 	pagesz = ps;
 	pk = ps / 1024;
-	while ((ch = getopt(argc, argv, "Sn:f:c:p:d:")) != -1) {
+	while ((ch = getopt(argc, argv, "Sn:f:c:p:z:d:")) != -1) {
 		switch (ch) {
 		case 'S': swap = 1; break;
 		case 'n': n = num(optarg, ch, 1, MAXCHILD, 1); break;
 		case 'f': fkib = num(optarg, ch, pk, MAXKIB, pk); break;
 		case 'c': ckib = num(optarg, ch, 0, MAXKIB, pk); break;
 		case 'p': pkib = num(optarg, ch, 0, MAXKIB, pk); break;
+		case 'z': zlen = num(optarg, ch, 0, MAXKIB, pk) * 1024; break;
 		case 'd': dir = optarg; break;
 		default: usage();
 		}
