@@ -20,6 +20,7 @@ enum {
 #define PID_LIST_MAX	4096	/* pids given with -p */
 #define PAGEMAP_CHUNK	8192	/* pagemap entries per read: 64 KiB */
 #define NAME_MAX_COMM	64	/* /proc/PID/comm, 16 on Linux, room to spare */
+#define ELF_NAME_MAX	4096	/* a section or symbol name; longer ones are cut, marked */
 #define RUN_PAGES_MAX	((1u << 28) - 1)	/* pages in one run record */
 
 /*
@@ -210,6 +211,54 @@ struct probe {
 };
 int pagemap_probe(struct probe *p, uint64_t page_size);
 
+/* elf.c: the ELF reader; everything read through one bounds-checked accessor */
+#define ELF_WINDOW	65536	/* the file is read through a window this big */
+#define ELF_BUILDID_MAX	64	/* longest build-id accepted (SHA-1 is 20) */
+#define ELF_SHN_SPECIAL	0x80000000u	/* st_shndx was a reserved index (ABS...) */
+struct elf {
+	int fd;			/* the file, read through the window... */
+	const unsigned char *mem;	/* ...or all of it in memory */
+	uint64_t size;
+	uint64_t woff;		/* what the window holds */
+	size_t wlen;
+	int is64, be;
+	uint16_t type, machine;
+	uint16_t phentsize, shentsize;
+	uint64_t entry, phoff, shoff;
+	uint32_t phnum, shnum, shstrndx;
+	uint64_t buildid_off;	/* file offset of the build-id, once found */
+	char err[192];		/* why the last call returned -1 */
+};
+struct elf_shdr {
+	uint32_t name, type, link, info;
+	uint64_t flags, addr, offset, size, addralign, entsize;
+};
+struct elf_phdr {
+	uint32_t type, flags;
+	uint64_t offset, vaddr, paddr, filesz, memsz, align;
+};
+struct elf_sym {
+	uint32_t name;
+	uint32_t shndx;		/* extended indexes resolved; ELF_SHN_SPECIAL | reserved */
+	uint8_t info, other;
+	uint64_t value, size;
+};
+struct elf_symtab {
+	uint32_t type, sec, strsec;
+	uint64_t offset, count;
+	uint64_t shndx_off;
+	int has_shndx;
+};
+int elf_open_fd(struct elf *e, int fd, uint64_t size);
+int elf_open_mem(struct elf *e, const void *buf, uint64_t size);
+int elf_shdr(struct elf *e, uint32_t i, struct elf_shdr *sh);
+int elf_phdr(struct elf *e, uint32_t i, struct elf_phdr *ph);
+int elf_str(struct elf *e, uint32_t strsec, uint64_t off, char *buf, size_t len);
+int elf_secname(struct elf *e, const struct elf_shdr *sh, char *buf, size_t len);
+int elf_symtab(struct elf *e, uint32_t type, struct elf_symtab *t);
+int elf_sym(struct elf *e, const struct elf_symtab *t, uint64_t i, struct elf_sym *s);
+int elf_buildid(struct elf *e, unsigned char *id, size_t *idlen);
+
 /* scan.c: pass one, reading every process */
 struct scan {
 	struct arena *arena;
@@ -242,10 +291,12 @@ struct file *files_build(struct scan *s, uint32_t *nfile);
 int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
 /* report.c and csv.c: the views */
-enum view { V_PROCS, V_FILES, V_MAPS };
+enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF };
 struct opts {
 	enum view view;
 	pid_t view_pid;
+	const char *view_file;	/* sections, symbols, elf */
+	const char *view_section;	/* symbols FILE SECTION */
 	int csv;
 	int kib;
 	int noheader;
@@ -256,5 +307,18 @@ int field_lookup(const char *name);
 void csv_field(const char *s, size_t n);
 void sort_items(void **items, size_t n, enum view v, int field);
 void report(struct scan *s, const struct totals *t, const struct opts *o);
+
+/* elfdump.c: the elf view, no scan */
+int open_regular(int dirfd, const char *path, uint64_t *size);
+void view_elf(const char *path, const struct opts *o);
+
+/* elfview.c: sections and symbols placed on the scanned pages */
+struct elf_item {
+	uint64_t lo, hi;	/* link-time addresses [lo, hi) */
+	const char *name;
+	const char *section;	/* a symbol's section */
+	struct fig fig;
+};
+void view_elf_items(struct scan *s, const struct opts *o);
 
 #endif

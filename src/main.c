@@ -9,12 +9,15 @@
 
 static const char usage_text[] =
 "usage: exmap-mini [-ckq] [-p pid[,pid...]] [-s field] [-n count] [-m size]\n"
-"                  [-t pages] [procs | files | maps pid]\n"
+"                  [-t pages] [view]\n"
 "       exmap-mini -h | -V\n"
 "views:\n"
-"  procs      one row per process, with totals (the default)\n"
-"  files      one row per mapped file, summed over processes\n"
-"  maps pid   one row per mapping of process pid\n"
+"  procs                  one row per process, with totals (the default)\n"
+"  files                  one row per mapped file, summed over processes\n"
+"  maps pid               one row per mapping of process pid\n"
+"  sections file          one row per allocated section of a mapped ELF file\n"
+"  symbols file [section] one row per symbol of a mapped ELF file\n"
+"  elf file               its sections, segments, symbols, build-id; no scan\n"
 "options:\n"
 "  -c         CSV, sizes in bytes\n"
 "  -k         text sizes in KiB instead of human units\n"
@@ -22,7 +25,7 @@ static const char usage_text[] =
 "  -p pids    scan only these processes: pages are shared among them alone\n"
 "  -s field   sort by: vm mapped resident eff_mapped eff_resident sole\n"
 "             writable swap, or pid name (procs), path nproc (files),\n"
-"             address path (maps)\n"
+"             address path (maps), address name (sections, symbols)\n"
 "  -n count   print only the first count rows\n"
 "  -m size    cap the working memory (the arena) at size bytes; K, M, G\n"
 "  -t pages   room in the page table for this many distinct shared pages\n"
@@ -70,7 +73,8 @@ static int valid_sort(enum view v, int f)
 	switch (v) {
 	case V_PROCS: return f == F_PID || f == F_NAME;
 	case V_FILES: return f == F_PATH || f == F_NPROC;
-	default: return f == F_ADDRESS || f == F_PATH;
+	case V_MAPS: return f == F_ADDRESS || f == F_PATH;
+	default: return f == F_ADDRESS || f == F_NAME;
 	}
 }
 
@@ -106,17 +110,20 @@ static int list_one(pid_t pid, void *arg)
 /*
  * The arena holds the page table, a run record (8 bytes) for every resident
  * or swapped page of every process at worst, and RECORD_BYTES for each process's
- * mappings and names, plus a fixed base. It is reserved, not committed.
+ * mappings and names, plus a fixed base, and ARENA_ELF for the sections and
+ * symbols views. It is reserved, not committed.
  */
 #define RECORD_BYTES	(128 * 1024)
 #define ARENA_BASE	(8u << 20)
+#define ARENA_ELF	(UINT64_C(64) << 20)	/* sections, symbols and their names */
 
-static uint64_t arena_bound(uint32_t cap, const struct census *c)
+static uint64_t arena_bound(uint32_t cap, const struct census *c, enum view v)
 {
 	uint64_t pages = c->pages + c->pages / 4 + 4096;
 
 	return ptab_bytes(cap) + pages * sizeof(struct run) +
-	       (c->nproc + 64) * (RECORD_BYTES + sizeof(pid_t)) + ARENA_BASE;
+	       (c->nproc + 64) * (RECORD_BYTES + sizeof(pid_t)) + ARENA_BASE +
+	       (v == V_SECTIONS || v == V_SYMBOLS ? ARENA_ELF : 0);
 }
 
 static void probe_or_die(struct probe *pr, uint64_t page_size)
@@ -193,6 +200,16 @@ int main(int argc, char **argv)
 			if (parse_u64(argv[1], INT32_MAX, &v) < 0 || v == 0)
 				die("maps: not a pid: %s", argv[1]);
 			o.view_pid = (pid_t)v;
+		} else if (strcmp(argv[0], "elf") == 0 && argc == 2) {
+			o.view = V_ELF;
+			o.view_file = argv[1];
+		} else if (strcmp(argv[0], "sections") == 0 && argc == 2) {
+			o.view = V_SECTIONS;
+			o.view_file = argv[1];
+		} else if (strcmp(argv[0], "symbols") == 0 && (argc == 2 || argc == 3)) {
+			o.view = V_SYMBOLS;
+			o.view_file = argv[1];
+			o.view_section = argc == 3 ? argv[2] : NULL;
 		} else {
 			usage();
 		}
@@ -200,6 +217,10 @@ int main(int argc, char **argv)
 	if (sort_name && !valid_sort(o.view, o.sort = field_lookup(sort_name)))
 		die("-s: %s is not a field of this view", sort_name);
 
+	if (o.view == V_ELF) {
+		view_elf(o.view_file, &o);
+		return exit_status;
+	}
 	probe_or_die(&probe, page_size);
 
 	if (npid_list)
@@ -214,7 +235,7 @@ int main(int argc, char **argv)
 		if (table > UINT32_MAX - 1)
 			table = UINT32_MAX - 1;
 	}
-	size = arena_bound((uint32_t)table, &census);
+	size = arena_bound((uint32_t)table, &census, o.view);
 	if (cap_mem && size > cap_mem)
 		size = cap_mem;
 	if (size != (size_t)size || (err = arena_init(&arena, size)) < 0)

@@ -37,8 +37,16 @@ static const struct fig *item_fig(const void *x)
 	switch (sort_view) {
 	case V_PROCS: return &((const struct proc *)x)->fig;
 	case V_FILES: return &((const struct file *)x)->fig;
-	default: return &((const struct mapping *)x)->fig;
+	case V_MAPS: return &((const struct mapping *)x)->fig;
+	default: return &((const struct elf_item *)x)->fig;
 	}
+}
+
+/* The address an item starts at: a mapping's, a section's or a symbol's. */
+static uint64_t item_addr(const void *x)
+{
+	return sort_view == V_MAPS ? ((const struct mapping *)x)->start
+				   : ((const struct elf_item *)x)->lo;
 }
 
 /* Ties fall back to the view's natural order, so output is deterministic. */
@@ -52,8 +60,7 @@ static int natural(const void *a, const void *b)
 	case V_FILES:
 		return strcmp(((const struct file *)a)->path, ((const struct file *)b)->path);
 	default: {
-		uint64_t x = ((const struct mapping *)a)->start;
-		uint64_t y = ((const struct mapping *)b)->start;
+		uint64_t x = item_addr(a), y = item_addr(b);
 		return (x > y) - (x < y);
 	}
 	}
@@ -64,7 +71,8 @@ static const char *item_text(const void *x)
 	switch (sort_view) {
 	case V_PROCS: return ((const struct proc *)x)->name;
 	case V_FILES: return ((const struct file *)x)->path;
-	default: return ((const struct mapping *)x)->path;
+	case V_MAPS: return ((const struct mapping *)x)->path;
+	default: return ((const struct elf_item *)x)->name;
 	}
 }
 
@@ -80,6 +88,10 @@ static int cmp_items(const void *pa, const void *pb)
 		c = (x < y) - (x > y);	/* largest first */
 	} else if (sort_field == F_NAME || sort_field == F_PATH) {
 		c = strcmp(item_text(a), item_text(b));
+	} else if (sort_field == F_ADDRESS) {
+		uint64_t x = item_addr(a), y = item_addr(b);
+
+		c = (x > y) - (x < y);
 	} else if (sort_field == F_NPROC) {
 		uint32_t x = ((const struct file *)a)->nproc;
 		uint32_t y = ((const struct file *)b)->nproc;
@@ -362,6 +374,12 @@ void report(struct scan *s, const struct totals *t, const struct opts *o)
 		break;
 	case V_MAPS:
 		view_maps(s, o);
+		break;
+	case V_SECTIONS:
+	case V_SYMBOLS:
+		view_elf_items(s, o);
+		break;
+	case V_ELF:
 		break;
 	}
 	notes(s, t, o);

@@ -1,0 +1,609 @@
+/*
+ * The sections and symbols views: a mapped ELF file's allocated sections (or
+ * its symbols) placed on each scanning process's pages, byte by byte. Each
+ * mapping's load bias comes from the PT_LOAD segment holding its file offset;
+ * the anonymous mapping right after the file's last mapping holds the rest of
+ * its .bss. Bytes of the file's mappings outside every section are holes, so
+ * the sections plus the holes add up to the file's mappings.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "exmap.h"
+
+#define SHF_WRITE	0x1
+#define SHF_ALLOC	0x2
+#define SHF_EXECINSTR	0x4
+#define SHF_TLS		0x400
+#define SHT_NOBITS	8
+#define PT_LOAD		1
+#define PF_X		1
+#define PF_W		2
+#define STT_SECTION	3
+#define STT_FILE	4
+#define STT_TLS		6
+
+struct target {
+	struct file *file;
+	uint32_t index;		/* in the file table */
+	struct elf elf;
+	int fd;
+	struct elf_phdr *load;	/* PT_LOAD segments */
+	uint32_t nload;
+	const char **secnames;	/* by section index */
+	struct elf_item *items;	/* sections or symbols, by address */
+	uint32_t nitem;
+	uint64_t maxlen;	/* longest item, for the search */
+	struct elf_item holes;
+	int sections;		/* the sections view, else symbols */
+	const char *only;	/* symbols of this section only, or NULL */
+	unsigned char buildid[ELF_BUILDID_MAX];
+	size_t buildid_len;
+	uint32_t skipped;	/* processes whose pages could not be placed */
+};
+
+/* The file the view names: a path, "PATH (deleted)", or a unique basename. */
+static uint32_t find_file(struct file *files, uint32_t n, const char *want)
+{
+	uint32_t i, found = UINT32_MAX, matches = 0;
+	size_t wl = strlen(want);
+	int want_deleted = wl > 10 && strcmp(want + wl - 10, " (deleted)") == 0;
+
+	for (i = 0; i < n; i++) {
+		const char *p = files[i].path, *base = strrchr(p, '/');
+		int del = (files[i].flags & MF_DELETED) != 0;
+		int hit;
+
+		if (p[0] != '/')
+			continue;
+		if (want_deleted)
+			hit = del && strlen(p) == wl - 10 && strncmp(p, want, wl - 10) == 0;
+		else if (strchr(want, '/'))
+			hit = strcmp(p, want) == 0;
+		else
+			hit = base && strcmp(base + 1, want) == 0;
+		if (!hit)
+			continue;
+		if (matches++ == 0)
+			found = i;
+		else if (matches == 2)
+			warnx("%s matches more than one mapped file:\n  %s%s\n  %s%s", want,
+			      files[found].path, files[found].flags & MF_DELETED ? " (deleted)" : "",
+			      p, del ? " (deleted)" : "");
+		else
+			warnx("  %s%s", p, del ? " (deleted)" : "");
+	}
+	if (matches == 0)
+		die("%s: no scanned process maps such a file", want);
+	if (matches > 1)
+		die("%s: ambiguous: give the whole path (add \" (deleted)\" for a deleted one)",
+		    want);
+	return found;
+}
+
+static int cmp_lo(const void *pa, const void *pb)
+{
+	const struct elf_item *a = pa, *b = pb;
+
+	return (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+/* The allocated sections that occupy memory, with every section's name. */
+static void load_sections(struct scan *s, struct target *t, int keep)
+{
+	struct elf *e = &t->elf;
+	char name[ELF_NAME_MAX];
+	uint32_t i;
+
+	t->secnames = arena_alloc(s->arena, (size_t)e->shnum * sizeof(char *) + 1, 8);
+	if (keep)
+		t->items = arena_alloc(s->arena, (size_t)e->shnum * sizeof(*t->items) + 1, 8);
+	for (i = 0; i < e->shnum; i++) {
+		struct elf_shdr sh;
+		int cut;
+
+		if (elf_shdr(e, i, &sh) < 0 || (cut = elf_secname(e, &sh, name, sizeof(name))) < 0)
+			die("%s: %s", t->file->path, e->err);
+		t->secnames[i] = arena_strdup(s->arena, name, strlen(name));
+		/* .tbss is a template: it takes no place in the image. */
+		if (!keep || !(sh.flags & SHF_ALLOC) || sh.size == 0 ||
+		    ((sh.flags & SHF_TLS) && sh.type == SHT_NOBITS))
+			continue;
+		if (sh.addr > UINT64_MAX - sh.size)
+			die("%s: section %s: address and size overflow", t->file->path, name);
+		memset(&t->items[t->nitem], 0, sizeof(t->items[0]));
+		t->items[t->nitem].lo = sh.addr;
+		t->items[t->nitem].hi = sh.addr + sh.size;
+		t->items[t->nitem].name = t->secnames[i];
+		t->nitem++;
+	}
+}
+
+/* Does symbol sym occupy bytes in memory (and is it in the section asked for)? */
+static int wanted(const struct target *t, const struct elf_sym *sym, uint64_t i)
+{
+	uint32_t type = sym->info & 0xf;
+
+	if (sym->size == 0 || sym->shndx == 0 || (sym->shndx & ELF_SHN_SPECIAL) ||
+	    type == STT_SECTION || type == STT_FILE || type == STT_TLS)
+		return 0;
+	if (sym->shndx >= t->elf.shnum)
+		die("%s: symbol %llu: section index %u is out of range", t->file->path,
+		    (unsigned long long)i, sym->shndx);
+	if (sym->value > UINT64_MAX - sym->size)
+		die("%s: symbol %llu: value and size overflow", t->file->path,
+		    (unsigned long long)i);
+	return !t->only || strcmp(t->secnames[sym->shndx], t->only) == 0;
+}
+
+/*
+ * Symbols with bytes in memory, from .symtab, else .dynsym. Counted first, so
+ * the items are one array and their names follow it.
+ */
+static void load_symbols(struct scan *s, struct target *t)
+{
+	struct elf *e = &t->elf;
+	char name[ELF_NAME_MAX];
+	struct elf_symtab tab;
+	struct elf_sym sym;
+	uint64_t i, n = 0;
+	int r = elf_symtab(e, 2, &tab);
+
+	if (r == 1)
+		r = elf_symtab(e, 11, &tab);
+	if (r < 0)
+		die("%s: %s", t->file->path, e->err);
+	if (r == 1) {
+		warnx("%s has no symbol table (stripped)", t->file->path);
+		return;
+	}
+	for (i = 0; i < tab.count; i++) {
+		if (elf_sym(e, &tab, i, &sym) < 0)
+			die("%s: %s", t->file->path, e->err);
+		n += wanted(t, &sym, i);
+	}
+	t->items = arena_alloc(s->arena, n * sizeof(*t->items) + 1, 8);
+	for (i = 0; i < tab.count && t->nitem < n; i++) {
+		struct elf_item *it = &t->items[t->nitem];
+		int cut;
+
+		if (elf_sym(e, &tab, i, &sym) < 0)
+			die("%s: %s", t->file->path, e->err);
+		if (!wanted(t, &sym, i))
+			continue;
+		if ((cut = elf_str(e, tab.strsec, sym.name, name, sizeof(name))) < 0)
+			die("%s: %s", t->file->path, e->err);
+		if (cut)
+			memcpy(name + sizeof(name) - 4, "...", 4);
+		memset(it, 0, sizeof(*it));
+		it->lo = sym.value;
+		it->hi = sym.value + sym.size;
+		it->section = t->secnames[sym.shndx];
+		t->nitem++;
+		it->name = arena_strdup(s->arena, name, strlen(name));
+	}
+}
+
+static void open_target(struct scan *s, struct target *t)
+{
+	struct elf *e = &t->elf;
+	uint32_t i;
+
+	if (elf_open_fd(e, t->fd, t->elf.size) < 0)
+		die("%s: %s", t->file->path, e->err);
+	t->load = arena_alloc(s->arena, (size_t)e->phnum * sizeof(*t->load) + 1, 8);
+	for (i = 0; i < e->phnum; i++) {
+		struct elf_phdr ph;
+
+		if (elf_phdr(e, i, &ph) < 0)
+			die("%s: %s", t->file->path, e->err);
+		if (ph.type != PT_LOAD)
+			continue;
+		if (ph.filesz > ph.memsz || ph.vaddr > UINT64_MAX - ph.memsz ||
+		    ph.offset > UINT64_MAX - ph.filesz)
+			die("%s: a PT_LOAD segment has impossible sizes", t->file->path);
+		t->load[t->nload++] = ph;
+	}
+	load_sections(s, t, t->sections);
+	if (!t->sections)
+		load_symbols(s, t);
+	if (elf_buildid(e, t->buildid, &t->buildid_len) < 0)
+		die("%s: %s", t->file->path, e->err);
+	qsort(t->items, t->nitem, sizeof(*t->items), cmp_lo);
+	for (i = 0; i < t->nitem; i++)
+		if (t->items[i].hi - t->items[i].lo > t->maxlen)
+			t->maxlen = t->items[i].hi - t->items[i].lo;
+}
+
+/* Could mapping m be segment ph, mapped at this bias? */
+static int fits_segment(const struct elf_phdr *ph, const struct mapping *m, uint64_t bias,
+			uint64_t ps)
+{
+	uint64_t end = (bias + ph->vaddr + ph->memsz + ps - 1) & ~(ps - 1);
+
+	if ((m->flags & MF_EXEC) && !(ph->flags & PF_X))
+		return 0;
+	if ((m->flags & MF_WRITE) && !(ph->flags & PF_W))
+		return 0;
+	return m->end <= end;
+}
+
+/*
+ * The PT_LOAD segment a file mapping comes from, and its bias: one whose
+ * file range holds the mapping's offset and that the mapping fits. Segments
+ * that share a page are told apart by permissions. NULL if none holds the
+ * offset (an mmap of the file as data); *bad if one holds it, none fits.
+ */
+static const struct elf_phdr *segment_of(const struct target *t, const struct mapping *m,
+					 uint64_t ps, uint64_t *bias, int *bad)
+{
+	uint32_t i;
+
+	*bad = 0;
+	for (i = 0; i < t->nload; i++) {
+		const struct elf_phdr *ph = &t->load[i];
+		uint64_t b = m->start - ph->vaddr - m->offset + ph->offset;
+
+		if (ph->filesz == 0 || m->offset < (ph->offset & ~(ps - 1)) ||
+		    (m->offset >= ph->offset && m->offset - ph->offset >= ph->filesz))
+			continue;
+		if (!fits_segment(ph, m, b, ps)) {
+			*bad = 1;
+			continue;
+		}
+		*bad = 0;
+		*bias = b;
+		return ph;
+	}
+	return NULL;
+}
+
+/* Figures of the bytes [a, z) of mapping m, added to f. */
+static void add_bytes(const struct scan *s, const struct mapping *m, uint64_t a, uint64_t z,
+		      struct fig *f)
+{
+	uint64_t ps = s->page_size, pa = m->start, i;
+
+	f->vm += z - a;
+	for (i = 0; i < m->nrun && pa < z; i++) {
+		const struct run *r = scan_run(s, m->run0 + i);
+		uint32_t kind = r->nk >> RUN_KIND_SHIFT & 7, n = r->nk & RUN_N_MASK, j;
+		uint64_t rend = pa + (uint64_t)n * ps;
+
+		if (rend <= a || kind == RUN_HOLE || kind == RUN_NOTRAM) {
+			pa = rend;
+			continue;
+		}
+		for (j = (a > pa ? (a - pa) / ps : 0); j < n; j++) {
+			uint64_t p0 = pa + (uint64_t)j * ps, lo, hi, c, share;
+
+			if (p0 >= z)
+				break;
+			lo = a > p0 ? a : p0;
+			hi = z < p0 + ps ? z : p0 + ps;
+			if (lo >= hi)
+				continue;
+			c = kind == RUN_EXCL ? 1 : s->pt.count[r->id + j];
+			share = ((hi - lo) << 32) / c;
+			f->mapped += hi - lo;
+			eff_add(&f->eff_mapped, share, 1);
+			if (kind == RUN_SWAP) {
+				f->swap += hi - lo;
+			} else {
+				f->resident += hi - lo;
+				eff_add(&f->eff_resident, share, 1);
+			}
+			if (c == 1)
+				f->sole += hi - lo;
+			if (r->nk & RUN_WRITE)
+				f->writable += hi - lo;
+		}
+		pa = rend;
+	}
+}
+
+/* Place every item on the region [r0, r1) of mapping m, at bias; holes too. */
+static void place(const struct scan *s, struct target *t, const struct mapping *m,
+		  uint64_t r0, uint64_t r1, uint64_t bias)
+{
+	int sections = t->sections;
+	uint64_t cover = r0;	/* for holes: sections are placed in order */
+	uint32_t lo = 0, hi = t->nitem;
+
+	/* first item that may reach r0: lo + bias + maxlen > r0 */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->items[mid].lo + bias + t->maxlen <= r0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < t->nitem && t->items[lo].lo + bias < r1; lo++) {
+		struct elf_item *it = &t->items[lo];
+		uint64_t a = it->lo + bias, z = it->hi + bias;
+
+		if (a < r0)
+			a = r0;
+		if (z > r1)
+			z = r1;
+		if (a >= z)
+			continue;
+		add_bytes(s, m, a, z, &it->fig);
+		if (sections) {
+			if (a > cover)
+				add_bytes(s, m, cover, a, &t->holes.fig);
+			if (z > cover)
+				cover = z;
+		}
+	}
+	if (sections && cover < r1)
+		add_bytes(s, m, cover, r1, &t->holes.fig);
+}
+
+/* Is the build-id the file has also what the process has in memory? */
+static int same_build(const struct scan *s, const struct target *t, int piddir,
+		      const struct mapping *m, uint64_t bias)
+{
+	unsigned char mem[ELF_BUILDID_MAX];
+	uint64_t addr = 0, pi;
+	uint32_t i;
+	int fd, ok = 1;
+
+	if (!t->buildid_len)
+		return 1;
+	for (i = 0; i < t->nload; i++) {
+		const struct elf_phdr *ph = &t->load[i];
+
+		if (t->elf.buildid_off >= ph->offset &&
+		    t->elf.buildid_off - ph->offset < ph->filesz)
+			addr = bias + ph->vaddr + (t->elf.buildid_off - ph->offset);
+	}
+	if (addr < m->start || addr + t->buildid_len > m->end)
+		return 1;	/* not in this mapping: nothing to compare here */
+	/* Only read what is resident: reading would fault the page in. */
+	pi = (addr - m->start) / s->page_size;
+	for (i = 0; i < m->nrun; i++) {
+		const struct run *r = scan_run(s, m->run0 + i);
+		uint32_t n = r->nk & RUN_N_MASK, kind = r->nk >> RUN_KIND_SHIFT & 7;
+
+		if (pi < n) {
+			if (kind != RUN_EXCL && kind != RUN_SHARED)
+				return 1;
+			break;
+		}
+		pi -= n;
+	}
+	if ((fd = openat(piddir, "mem", O_RDONLY | O_CLOEXEC)) < 0)
+		return 1;
+	if (pread(fd, mem, t->buildid_len, (off_t)addr) == (ssize_t)t->buildid_len)
+		ok = memcmp(mem, t->buildid, t->buildid_len) == 0;
+	close(fd);
+	return ok;
+}
+
+/*
+ * Open the file p maps: through map_files (the very inode mapped, even
+ * deleted or in another mount namespace), else through the process's root,
+ * checked against the inode and device the mapping names.
+ */
+static int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char **why)
+{
+	char name[64 + 4096];
+	struct stat st;
+	int fd;
+
+	snprintf(name, sizeof(name), "map_files/%llx-%llx", (unsigned long long)m->start,
+		 (unsigned long long)m->end);
+	fd = open_regular(piddir, name, size);
+	if (fd >= 0 || fd == -EINVAL) {
+		*why = "not a regular file";
+		return fd;
+	}
+	if (m->flags & MF_DELETED) {
+		*why = "deleted, and /proc/PID/map_files cannot be read";
+		return -1;
+	}
+	snprintf(name, sizeof(name), "root%s", m->path);
+	if ((fd = open_regular(piddir, name, size)) < 0) {
+		*why = "cannot be opened";
+		return fd;
+	}
+	if (fstat(fd, &st) < 0 || st.st_ino != m->inode ||
+	    major(st.st_dev) != m->dev >> 20 || minor(st.st_dev) != (m->dev & 0xfffff)) {
+		close(fd);
+		*why = "the file at that path is no longer the one mapped";
+		return -1;
+	}
+	return fd;
+}
+
+/* Place the items on one process's mappings of the file. */
+static void place_proc(struct scan *s, struct target *t, const struct proc *p)
+{
+	uint64_t ps = s->page_size, bias;
+	const struct elf_phdr *ph;
+	const struct mapping *m;
+	char dir[32];
+	int piddir, bad;
+
+	snprintf(dir, sizeof(dir), "/proc/%d", (int)p->pid);
+	if ((piddir = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		warnx("%s: pid %d exited before its mappings could be read: left out",
+		      t->file->path, (int)p->pid);
+		t->skipped++;
+		return;
+	}
+	if (t->fd < 0) {
+		const char *why = "";
+
+		for (m = p->map; m->file != t->index; m = m->next)
+			;
+		if ((t->fd = open_mapped(piddir, m, &t->elf.size, &why)) < 0) {
+			close(piddir);
+			die("%s: %s", t->file->path, why);
+		}
+		open_target(s, t);
+	}
+	/* Check every mapping first: a file changed since it was mapped must
+	 * not have its pages given to the wrong sections. */
+	for (m = p->map; m; m = m->next) {
+		if (m->file != t->index)
+			continue;
+		ph = segment_of(t, m, ps, &bias, &bad);
+		if (bad || (ph && !same_build(s, t, piddir, m, bias))) {
+			warnx("%s: pid %d maps it unlike its program headers or build-id "
+			      "say (changed since it was mapped?): left out", t->file->path,
+			      (int)p->pid);
+			t->skipped++;
+			close(piddir);
+			return;
+		}
+	}
+	close(piddir);
+	for (m = p->map; m; m = m->next) {
+		if (m->file != t->index)
+			continue;
+		if (!(ph = segment_of(t, m, ps, &bias, &bad))) {
+			if (t->sections)	/* not a loaded segment: all holes */
+				add_bytes(s, m, m->start, m->end, &t->holes.fig);
+			continue;
+		}
+		place(s, t, m, m->start, m->end, bias);
+		/* .bss past the file's last page: the anonymous mapping after it */
+		if (ph->memsz > ph->filesz && m->next && m->next->start == m->end &&
+		    m->next->inode == 0 && m->next->path[0] == '\0') {
+			uint64_t bend = (bias + ph->vaddr + ph->memsz + ps - 1) & ~(ps - 1);
+			const struct mapping *a = m->next;
+
+			if (bend > a->start)
+				place(s, t, a, a->start, bend < a->end ? bend : a->end, bias);
+		}
+	}
+}
+
+static void put_item(const struct opts *o, const struct elf_item *it, int symbols)
+{
+	static const int figs[NFIGS] = {
+		F_VM, F_MAPPED, F_RESIDENT, F_EFF_MAPPED, F_EFF_RESIDENT,
+		F_SOLE, F_WRITABLE, F_SWAP,
+	};
+	int i;
+
+	if (o->csv) {
+		csv_field(it->name, strlen(it->name));
+		if (symbols) {
+			out(",", 1);
+			csv_field(it->section, strlen(it->section));
+		}
+		if (it->hi > it->lo)
+			outf(",0x%llx,%llu", (unsigned long long)it->lo,
+			     (unsigned long long)(it->hi - it->lo));
+		else
+			outs(",,");
+	} else {
+		char name[32];
+		size_t w = symbols ? 24 : 18, n = strlen(it->name);
+
+		if (n > w) {	/* cut on the right, and say so */
+			memcpy(name, it->name, w - 3);
+			memcpy(name + w - 3, "...", 4);
+		} else {
+			memcpy(name, it->name, n + 1);
+		}
+		outf("%-*s", (int)w, name);
+	}
+	for (i = 0; i < NFIGS; i++) {
+		uint64_t v = fig_get(&it->fig, figs[i]);
+		char buf[32];
+
+		if (o->csv) {
+			outf(",%llu", (unsigned long long)v);
+			continue;
+		}
+		if (o->kib)
+			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)((v + 512) / 1024));
+		else
+			fmt_human(buf, sizeof(buf), v);
+		outf(" %*s", o->kib ? 6 : 5, buf);
+	}
+	outs("\n");
+}
+
+void view_elf_items(struct scan *s, const struct opts *o)
+{
+	static const char *const heads[NFIGS] = {
+		"VM", "MAPPD", "RESID", "EFMAP", "EFRES", "SOLE", "WRITE", "SWAP",
+	};
+	int sections = o->view == V_SECTIONS;
+	struct target t;
+	uint32_t nfile, i;
+	struct file *files = files_build(s, &nfile);
+	void **rows;
+	size_t n;
+
+	memset(&t, 0, sizeof(t));
+	t.fd = -1;
+	t.index = find_file(files, nfile, o->view_file);
+	t.file = &files[t.index];
+	t.sections = sections;
+	t.only = o->view_section;
+	t.holes.name = "[holes]";
+	t.holes.section = "";
+	for (i = 0; i < s->nproc; i++) {
+		const struct mapping *m;
+
+		for (m = s->procs[i]->map; m && m->file != t.index; m = m->next)
+			;
+		if (m)
+			place_proc(s, &t, s->procs[i]);
+	}
+	if (t.fd < 0)
+		die("%s: no scanned process could be read", o->view_file);
+	rows = arena_alloc(s->arena, (t.nitem + 1) * sizeof(void *), 8);
+	for (i = 0; i < t.nitem; i++)
+		rows[i] = &t.items[i];
+	n = t.nitem;
+	if (o->sort >= 0 || !sections)
+		sort_items(rows, n, sections ? V_SECTIONS : V_SYMBOLS,
+			   o->sort >= 0 ? o->sort : F_EFF_RESIDENT);
+	if (!o->noheader) {
+		if (o->csv) {
+			outs(sections ? "section,addr,size" : "symbol,section,addr,size");
+			for (i = 0; i < NFIGS; i++)
+				outf(",%s", field_names[i]);
+		} else {
+			outf("%-*s", sections ? 18 : 24, sections ? "SECTION" : "SYMBOL");
+			for (i = 0; i < NFIGS; i++)
+				outf(" %*s", o->kib ? 6 : 5, heads[i]);
+		}
+		outs("\n");
+	}
+	if (o->top && o->top < n)
+		n = o->top;
+	for (i = 0; i < n; i++)
+		put_item(o, rows[i], !sections);
+	if (sections)
+		put_item(o, &t.holes, 0);
+	if (!o->csv && sections) {
+		struct elf_item total = { .name = "(file total)" };
+
+		for (i = 0; i < t.nitem; i++)
+			fig_add(&total.fig, &t.items[i].fig);
+		fig_add(&total.fig, &t.holes.fig);
+		put_item(o, &total, 0);
+	}
+	if (t.skipped) {
+		warnx("%s: %u process%s left out: figures are partial", t.file->path, t.skipped,
+		      t.skipped == 1 ? "" : "es");
+		if (exit_status == EX_OK)
+			exit_status = EX_PARTIAL;
+	}
+	close(t.fd);
+}
