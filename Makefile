@@ -41,6 +41,9 @@ build/host/%: tests/%.c | build/host
 $(BUILD)/obj build/host:
 	mkdir -p $@
 
+# Test areas bring their own rules.
+include $(wildcard tests/*.mk)
+
 setup:
 	toolchain/setup
 
