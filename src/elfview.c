@@ -264,19 +264,33 @@ static const struct elf_phdr *segment_of(const struct target *t, const struct ma
 	return NULL;
 }
 
-/* Figures of the bytes [a, z) of mapping m, added to f. */
-static void add_bytes(const struct scan *s, const struct mapping *m, uint64_t a, uint64_t z,
-		      struct fig *f)
+/* Where in a mapping's runs the last placement started: placements ascend. */
+struct cursor {
+	uint64_t i;		/* run index */
+	uint64_t pa;		/* address of its first page */
+};
+
+/* Figures of the bytes [a, z) of mapping m, added to f; a >= the cursor's. */
+static void add_bytes(const struct scan *s, const struct mapping *m, struct cursor *cur,
+		      uint64_t a, uint64_t z, struct fig *f)
 {
-	uint64_t ps = s->page_size, pa = m->start, i;
+	uint64_t ps = s->page_size, pa, i;
 
 	f->vm += z - a;
-	for (i = 0; i < m->nrun && pa < z; i++) {
+	/* move the cursor to the run holding a */
+	for (; cur->i < m->nrun; cur->i++) {
+		uint32_t n = scan_run(s, m->run0 + cur->i)->nk & RUN_N_MASK;
+
+		if (cur->pa + (uint64_t)n * ps > a)
+			break;
+		cur->pa += (uint64_t)n * ps;
+	}
+	for (i = cur->i, pa = cur->pa; i < m->nrun && pa < z; i++) {
 		const struct run *r = scan_run(s, m->run0 + i);
 		uint32_t kind = r->nk >> RUN_KIND_SHIFT & 7, n = r->nk & RUN_N_MASK, j;
 		uint64_t rend = pa + (uint64_t)n * ps;
 
-		if (rend <= a || kind == RUN_HOLE || kind == RUN_NOTRAM) {
+		if (kind == RUN_HOLE || kind == RUN_NOTRAM) {
 			pa = rend;
 			continue;
 		}
@@ -287,8 +301,6 @@ static void add_bytes(const struct scan *s, const struct mapping *m, uint64_t a,
 				break;
 			lo = a > p0 ? a : p0;
 			hi = z < p0 + ps ? z : p0 + ps;
-			if (lo >= hi)
-				continue;
 			c = kind == RUN_EXCL ? 1 : s->pt.count[r->id + j];
 			share = ((hi - lo) << 32) / c;
 			f->mapped += hi - lo;
@@ -312,8 +324,8 @@ static void add_bytes(const struct scan *s, const struct mapping *m, uint64_t a,
 static void place(const struct scan *s, struct target *t, const struct mapping *m,
 		  uint64_t r0, uint64_t r1, uint64_t bias)
 {
-	int sections = t->sections;
-	uint64_t cover = r0;	/* for holes: sections are placed in order */
+	struct cursor cur = { 0, m->start };
+	uint64_t cover = r0;	/* sections are placed in order: holes lie between */
 	uint32_t lo = 0, hi = t->nitem;
 
 	/* first item that may reach r0: lo + bias + maxlen > r0 */
@@ -335,16 +347,14 @@ static void place(const struct scan *s, struct target *t, const struct mapping *
 			z = r1;
 		if (a >= z)
 			continue;
-		add_bytes(s, m, a, z, &it->fig);
-		if (sections) {
-			if (a > cover)
-				add_bytes(s, m, cover, a, &t->holes.fig);
-			if (z > cover)
-				cover = z;
-		}
+		if (t->sections && a > cover)
+			add_bytes(s, m, &cur, cover, a, &t->holes.fig);
+		add_bytes(s, m, &cur, a, z, &it->fig);
+		if (z > cover)
+			cover = z;
 	}
-	if (sections && cover < r1)
-		add_bytes(s, m, cover, r1, &t->holes.fig);
+	if (t->sections && cover < r1)
+		add_bytes(s, m, &cur, cover, r1, &t->holes.fig);
 }
 
 /* Is the build-id the file has also what the process has in memory? */
@@ -471,8 +481,10 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 		if (m->file != t->index)
 			continue;
 		if (!(ph = segment_of(t, m, ps, &bias, &bad))) {
+			struct cursor cur = { 0, m->start };
+
 			if (t->sections)	/* not a loaded segment: all holes */
-				add_bytes(s, m, m->start, m->end, &t->holes.fig);
+				add_bytes(s, m, &cur, m->start, m->end, &t->holes.fig);
 			continue;
 		}
 		place(s, t, m, m->start, m->end, bias);
