@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,19 @@ struct target {
 	unsigned char buildid[ELF_BUILDID_MAX];
 	size_t buildid_len;
 	uint32_t skipped;	/* processes whose pages could not be placed */
+	int broken;		/* the file is damaged: e->err says how */
 };
+
+/* The file is damaged: say so in e->err, for the caller to report. */
+static int bad(struct target *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->elf.err, sizeof(t->elf.err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
 
 /* The file the view names: a path, "PATH (deleted)", or a unique basename. */
 static uint32_t find_file(struct file *files, uint32_t n, const char *want)
@@ -95,7 +108,7 @@ static int cmp_lo(const void *pa, const void *pb)
 }
 
 /* The allocated sections that occupy memory, with every section's name. */
-static void load_sections(struct scan *s, struct target *t, int keep)
+static int load_sections(struct scan *s, struct target *t, int keep)
 {
 	struct elf *e = &t->elf;
 	char name[ELF_NAME_MAX];
@@ -109,24 +122,25 @@ static void load_sections(struct scan *s, struct target *t, int keep)
 		int cut;
 
 		if (elf_shdr(e, i, &sh) < 0 || (cut = elf_secname(e, &sh, name, sizeof(name))) < 0)
-			die("%s: %s", t->file->path, e->err);
+			return -1;
 		t->secnames[i] = arena_strdup(s->arena, name, strlen(name));
 		/* .tbss is a template: it takes no place in the image. */
 		if (!keep || !(sh.flags & SHF_ALLOC) || sh.size == 0 ||
 		    ((sh.flags & SHF_TLS) && sh.type == SHT_NOBITS))
 			continue;
 		if (sh.addr > UINT64_MAX - sh.size)
-			die("%s: section %s: address and size overflow", t->file->path, name);
+			return bad(t, "section %s: address and size overflow", name);
 		memset(&t->items[t->nitem], 0, sizeof(t->items[0]));
 		t->items[t->nitem].lo = sh.addr;
 		t->items[t->nitem].hi = sh.addr + sh.size;
 		t->items[t->nitem].name = t->secnames[i];
 		t->nitem++;
 	}
+	return 0;
 }
 
 /* Does symbol sym occupy bytes in memory (and is it in the section asked for)? */
-static int wanted(const struct target *t, const struct elf_sym *sym, uint64_t i)
+static int wanted(struct target *t, const struct elf_sym *sym, uint64_t i)
 {
 	uint32_t type = sym->info & 0xf;
 
@@ -134,11 +148,10 @@ static int wanted(const struct target *t, const struct elf_sym *sym, uint64_t i)
 	    type == STT_SECTION || type == STT_FILE || type == STT_TLS)
 		return 0;
 	if (sym->shndx >= t->elf.shnum)
-		die("%s: symbol %llu: section index %u is out of range", t->file->path,
-		    (unsigned long long)i, sym->shndx);
+		return bad(t, "symbol %llu: section index %u is out of range",
+			   (unsigned long long)i, sym->shndx);
 	if (sym->value > UINT64_MAX - sym->size)
-		die("%s: symbol %llu: value and size overflow", t->file->path,
-		    (unsigned long long)i);
+		return bad(t, "symbol %llu: value and size overflow", (unsigned long long)i);
 	return !t->only || strcmp(t->secnames[sym->shndx], t->only) == 0;
 }
 
@@ -146,39 +159,39 @@ static int wanted(const struct target *t, const struct elf_sym *sym, uint64_t i)
  * Symbols with bytes in memory, from .symtab, else .dynsym. Counted first, so
  * the items are one array and their names follow it.
  */
-static void load_symbols(struct scan *s, struct target *t)
+static int load_symbols(struct scan *s, struct target *t)
 {
 	struct elf *e = &t->elf;
 	char name[ELF_NAME_MAX];
 	struct elf_symtab tab;
 	struct elf_sym sym;
 	uint64_t i, n = 0;
-	int r = elf_symtab(e, 2, &tab);
+	int r = elf_symtab(e, 2, &tab), w;
 
 	if (r == 1)
 		r = elf_symtab(e, 11, &tab);
 	if (r < 0)
-		die("%s: %s", t->file->path, e->err);
+		return -1;
 	if (r == 1) {
 		warnx("%s has no symbol table (stripped)", t->file->path);
-		return;
+		return 0;
 	}
 	for (i = 0; i < tab.count; i++) {
-		if (elf_sym(e, &tab, i, &sym) < 0)
-			die("%s: %s", t->file->path, e->err);
-		n += wanted(t, &sym, i);
+		if (elf_sym(e, &tab, i, &sym) < 0 || (w = wanted(t, &sym, i)) < 0)
+			return -1;
+		n += w;
 	}
 	t->items = arena_alloc(s->arena, n * sizeof(*t->items) + 1, 8);
 	for (i = 0; i < tab.count && t->nitem < n; i++) {
 		struct elf_item *it = &t->items[t->nitem];
 		int cut;
 
-		if (elf_sym(e, &tab, i, &sym) < 0)
-			die("%s: %s", t->file->path, e->err);
-		if (!wanted(t, &sym, i))
+		if (elf_sym(e, &tab, i, &sym) < 0 || (w = wanted(t, &sym, i)) < 0)
+			return -1;
+		if (!w)
 			continue;
 		if ((cut = elf_str(e, tab.strsec, sym.name, name, sizeof(name))) < 0)
-			die("%s: %s", t->file->path, e->err);
+			return -1;
 		if (cut)
 			memcpy(name + sizeof(name) - 4, "...", 4);
 		memset(it, 0, sizeof(*it));
@@ -188,37 +201,37 @@ static void load_symbols(struct scan *s, struct target *t)
 		t->nitem++;
 		it->name = arena_strdup(s->arena, name, strlen(name));
 	}
+	return 0;
 }
 
-static void open_target(struct scan *s, struct target *t)
+static int open_target(struct scan *s, struct target *t)
 {
 	struct elf *e = &t->elf;
 	uint32_t i;
 
 	if (elf_open_fd(e, t->fd, t->elf.size) < 0)
-		die("%s: %s", t->file->path, e->err);
+		return -1;
 	t->load = arena_alloc(s->arena, (size_t)e->phnum * sizeof(*t->load) + 1, 8);
 	for (i = 0; i < e->phnum; i++) {
 		struct elf_phdr ph;
 
 		if (elf_phdr(e, i, &ph) < 0)
-			die("%s: %s", t->file->path, e->err);
+			return -1;
 		if (ph.type != PT_LOAD)
 			continue;
 		if (ph.filesz > ph.memsz || ph.vaddr > UINT64_MAX - ph.memsz ||
 		    ph.offset > UINT64_MAX - ph.filesz)
-			die("%s: a PT_LOAD segment has impossible sizes", t->file->path);
+			return bad(t, "a PT_LOAD segment has impossible sizes");
 		t->load[t->nload++] = ph;
 	}
-	load_sections(s, t, t->sections);
-	if (!t->sections)
-		load_symbols(s, t);
-	if (elf_buildid(e, t->buildid, &t->buildid_len) < 0)
-		die("%s: %s", t->file->path, e->err);
+	if (load_sections(s, t, t->sections) < 0 || (!t->sections && load_symbols(s, t) < 0) ||
+	    elf_buildid(e, t->buildid, &t->buildid_len) < 0)
+		return -1;
 	qsort(t->items, t->nitem, sizeof(*t->items), cmp_lo);
 	for (i = 0; i < t->nitem; i++)
 		if (t->items[i].hi - t->items[i].lo > t->maxlen)
 			t->maxlen = t->items[i].hi - t->items[i].lo;
+	return 0;
 }
 
 /* Could mapping m be segment ph, mapped at this bias? */
@@ -456,10 +469,18 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 		for (m = p->map; m->file != t->index; m = m->next)
 			;
 		if ((t->fd = open_mapped(piddir, m, &t->elf.size, &why)) < 0) {
+			warnx("%s: as pid %d maps it: %s: left out", t->file->path,
+			      (int)p->pid, why);
+			t->fd = -1;
+			t->skipped++;
 			close(piddir);
-			die("%s: %s", t->file->path, why);
+			return;
 		}
-		open_target(s, t);
+		if (open_target(s, t) < 0) {
+			close(piddir);
+			t->broken = 1;
+			return;
+		}
 	}
 	/* Check every mapping first: a file changed since it was mapped must
 	 * not have its pages given to the wrong sections. */
@@ -575,6 +596,13 @@ void view_elf_items(struct scan *s, const struct opts *o)
 			;
 		if (m)
 			place_proc(s, &t, s->procs[i]);
+		if (t.broken) {
+			/* no rows rather than rows made up from a damaged file */
+			warnx("%s: %s", t.file->path, t.elf.err);
+			exit_status = EX_PARTIAL;
+			close(t.fd);
+			return;
+		}
 	}
 	if (t.fd < 0)
 		die("%s: no scanned process could be read", o->view_file);
