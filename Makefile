@@ -56,7 +56,7 @@ run: setup all
 	$(BUILD)/exmap-mini || [ $$? -eq 1 ]
 
 test: setup
-	$(MAKE) all $(BUILD)/unit build/host/workload
+	$(MAKE) all $(BUILD)/unit build/host/workload fixture
 	tests/run $(BUILD)
 
 bench: setup

@@ -250,12 +250,16 @@ static int fits_segment(const struct elf_phdr *ph, const struct mapping *m, uint
 /*
  * The PT_LOAD segment a file mapping comes from, and its bias: one whose
  * file range holds the mapping's offset and that the mapping fits. Segments
- * that share a page are told apart by permissions. NULL if none holds the
- * offset (an mmap of the file as data); *bad if one holds it, none fits.
+ * can share a file page (read-only data and the RELRO start of the data
+ * segment, say), so one whose bias is *bias (the load's, when known) wins.
+ * NULL if no segment holds the offset (an mmap of the file as data); *bad if
+ * some segment holds it and none fits.
  */
 static const struct elf_phdr *segment_of(const struct target *t, const struct mapping *m,
-					 uint64_t ps, uint64_t *bias, int *bad)
+					 uint64_t ps, int known, uint64_t *bias, int *bad)
 {
+	const struct elf_phdr *first = NULL;
+	uint64_t first_bias = 0;
 	uint32_t i;
 
 	*bad = 0;
@@ -267,14 +271,21 @@ static const struct elf_phdr *segment_of(const struct target *t, const struct ma
 		    (m->offset >= ph->offset && m->offset - ph->offset >= ph->filesz))
 			continue;
 		if (!fits_segment(ph, m, b, ps)) {
-			*bad = 1;
+			*bad = !first;
 			continue;
 		}
-		*bad = 0;
-		*bias = b;
-		return ph;
+		if (known && b == *bias)
+			return ph;
+		if (!first) {
+			first = ph;
+			first_bias = b;
+		}
 	}
-	return NULL;
+	if (first) {
+		*bad = 0;
+		*bias = first_bias;	/* a new load of the file starts here */
+	}
+	return first;
 }
 
 /* Where in a mapping's runs the last placement started: placements ascend. */
@@ -450,11 +461,11 @@ static int open_mapped(int piddir, const struct mapping *m, uint64_t *size, cons
 /* Place the items on one process's mappings of the file. */
 static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 {
-	uint64_t ps = s->page_size, bias;
+	uint64_t ps = s->page_size, bias = 0;
 	const struct elf_phdr *ph;
 	const struct mapping *m;
 	char dir[32];
-	int piddir, bad;
+	int piddir, bad, known;
 
 	snprintf(dir, sizeof(dir), "/proc/%d", (int)p->pid);
 	if ((piddir = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
@@ -484,10 +495,12 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 	}
 	/* Check every mapping first: a file changed since it was mapped must
 	 * not have its pages given to the wrong sections. */
+	known = 0;
 	for (m = p->map; m; m = m->next) {
 		if (m->file != t->index)
 			continue;
-		ph = segment_of(t, m, ps, &bias, &bad);
+		ph = segment_of(t, m, ps, known, &bias, &bad);
+		known |= ph != NULL;
 		if (bad || (ph && !same_build(s, t, piddir, m, bias))) {
 			warnx("%s: pid %d maps it unlike its program headers or build-id "
 			      "say (changed since it was mapped?): left out", t->file->path,
@@ -498,26 +511,26 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 		}
 	}
 	close(piddir);
+	known = 0;
 	for (m = p->map; m; m = m->next) {
 		if (m->file != t->index)
 			continue;
-		if (!(ph = segment_of(t, m, ps, &bias, &bad))) {
+		if (!(ph = segment_of(t, m, ps, known, &bias, &bad))) {
 			struct cursor cur = { 0, m->start };
 
 			if (t->sections)	/* not a loaded segment: all holes */
 				add_bytes(s, m, &cur, m->start, m->end, &t->holes.fig);
 			continue;
 		}
+		known = 1;
 		place(s, t, m, m->start, m->end, bias);
-		/* .bss past the file's last page: the anonymous mapping after it */
+		/* .bss past the file's last page is in the anonymous mapping right
+		 * after it; all of that mapping counts as the file's, and what lies
+		 * past the image (a later mmap the kernel merged in) is holes. */
 		if (ph->memsz > ph->filesz && m->next && m->next->start == m->end &&
-		    m->next->inode == 0 && m->next->path[0] == '\0') {
-			uint64_t bend = (bias + ph->vaddr + ph->memsz + ps - 1) & ~(ps - 1);
-			const struct mapping *a = m->next;
-
-			if (bend > a->start)
-				place(s, t, a, a->start, bend < a->end ? bend : a->end, bias);
-		}
+		    m->next->inode == 0 && m->next->path[0] == '\0' &&
+		    bias + ph->vaddr + ph->memsz > m->end)
+			place(s, t, m->next, m->next->start, m->next->end, bias);
 	}
 }
 
