@@ -61,11 +61,37 @@ static int bad(struct target *t, const char *fmt, ...)
 	return -1;
 }
 
+/*
+ * A path as the kernel prints it in maps: relative paths and symbolic links
+ * resolved (through the open file, as realpath would, but without malloc).
+ */
+static const char *kernel_path(const char *path)
+{
+	static char buf[4096];
+	char link[32];
+	ssize_t n;
+	int fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
+
+	if (fd < 0)
+		return path;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0 || (size_t)n >= sizeof(buf) - 1)
+		return path;
+	buf[n] = '\0';
+	return buf;
+}
+
 /* The file the view names: a path, "PATH (deleted)", or a unique basename. */
 static uint32_t find_file(struct file *files, uint32_t n, const char *want)
 {
 	uint32_t i, found = UINT32_MAX, matches = 0;
-	size_t wl = strlen(want);
+	size_t wl;
+
+	if (strchr(want, '/'))
+		want = kernel_path(want);
+	wl = strlen(want);
 	int want_deleted = wl > 10 && strcmp(want + wl - 10, " (deleted)") == 0;
 
 	for (i = 0; i < n; i++) {
