@@ -63,6 +63,16 @@ bench: setup
 	$(MAKE) all $(BUILD)/floor build/host/workload build/host/runstat
 	tests/bench.sh $(BUILD)
 
+# make kmod KDIR=/path/to/kernel/build: the module for that kernel, built out
+# of tree in $(BUILD)/kmod/<KDIR's name>/ so that kmod/ stays clean.
+KMOD_OUT = $(BUILD)/kmod/$(notdir $(abspath $(KDIR)))
+kmod:
+	@test -n "$(KDIR)" || { echo "make kmod: give KDIR=/path/to/kernel/build" >&2; exit 2; }
+	mkdir -p $(KMOD_OUT)
+	cp kmod/Kbuild kmod/*.c kmod/*.h $(KMOD_OUT)/
+	$(MAKE) -C $(KDIR) M=$(abspath $(KMOD_OUT)) ARCH=$(KARCH) \
+		$(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE)) modules
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BUILD)/exmap-mini $(DESTDIR)$(PREFIX)/bin/exmap-mini
@@ -71,4 +81,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all setup unit run test bench install clean
+.PHONY: all setup unit run test bench kmod install clean

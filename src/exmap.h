@@ -60,6 +60,7 @@ extern const char *const field_names[NFIELDS];
 #define PE_FRAME_MASK	((UINT64_C(1) << 55) - 1)	/* pfn, or swap type+offset */
 #define PE_WRITE	(UINT64_C(1) << 55)	/* exact PTE write bit, if the source has it */
 #define PE_EXCLUSIVE	(UINT64_C(1) << 56)	/* mapped by exactly one PTE */
+#define PE_NOTRAM	(UINT64_C(1) << 59)	/* present but not RAM (zero page, no struct page) */
 #define PE_FILE		(UINT64_C(1) << 61)	/* page cache or shared anon */
 #define PE_SWAP		(UINT64_C(1) << 62)
 #define PE_PRESENT	(UINT64_C(1) << 63)
@@ -196,7 +197,7 @@ int status_pages(pid_t pid, uint64_t page_size, uint64_t *pages);
 struct pagesrc {
 	const char *name;
 	int exact_write;	/* PE_WRITE is the PTE's bit */
-	int (*open)(struct pagesrc *s, int piddir);
+	int (*open)(struct pagesrc *s, int piddir, pid_t pid);
 	/* entries for n pages from vaddr; 0 past the task size or after exit */
 	ssize_t (*read)(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n);
 	void (*close)(struct pagesrc *s);
@@ -204,12 +205,13 @@ struct pagesrc {
 	int page_shift;
 };
 extern struct pagesrc pagemap_source;
+extern struct pagesrc kmod_source;	/* kmodsrc.c */
 struct probe {
 	uint64_t zero_pfn;
 	uint64_t hzero_pfn;	/* first pfn of the huge zero page, or zero_pfn */
 	uint64_t hzero_n;
 };
-int pagemap_probe(struct probe *p, uint64_t page_size);
+int source_probe(struct pagesrc *src, struct probe *p, uint64_t page_size);
 
 /* elf.c: the ELF reader; everything read through one bounds-checked accessor */
 #define ELF_WINDOW	65536	/* the file is read through a window this big */

@@ -8,8 +8,8 @@
 #include "exmap.h"
 
 static const char usage_text[] =
-"usage: exmap-mini [-ckq] [-p pid[,pid...]] [-s field] [-n count] [-m size]\n"
-"                  [-t pages] [view]\n"
+"usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-s field] [-n count]\n"
+"                  [-m size] [-t pages] [view]\n"
 "       exmap-mini -h | -V\n"
 "views:\n"
 "  procs                  one row per process, with totals (the default)\n"
@@ -19,6 +19,8 @@ static const char usage_text[] =
 "  symbols file [section] one row per symbol of a mapped ELF file\n"
 "  elf file               its sections, segments, symbols, build-id; no scan\n"
 "options:\n"
+"  -b source  where page information comes from: auto (the default: the\n"
+"             module if loaded, else pagemap), kmod or pagemap\n"
 "  -c         CSV, sizes in bytes\n"
 "  -k         text sizes in KiB instead of human units\n"
 "  -q         no header row\n"
@@ -126,21 +128,45 @@ static uint64_t arena_bound(uint32_t cap, const struct census *c, enum view v)
 	       (v == V_SECTIONS || v == V_SYMBOLS ? ARENA_ELF : 0);
 }
 
-static void probe_or_die(struct probe *pr, uint64_t page_size)
+/*
+ * The page source: -b kmod, -b pagemap, or auto: the module when its entry
+ * exists, else pagemap. With neither, say what to load or enable.
+ */
+static struct pagesrc *choose_source(const char *b)
 {
-	int err = pagemap_probe(pr, page_size);
+	int have_kmod = access("/proc/exmap-mini", F_OK) == 0;
+	int have_pagemap = access("/proc/self/pagemap", F_OK) == 0;
 
-	if (err == -EPERM)
-		die("page frame numbers are hidden from this user: run exmap-mini as root "
-		    "(reading them needs CAP_SYS_ADMIN)");
-	if (err == -ENOENT)
-		die("/proc/self/pagemap does not exist: this kernel is built without "
-		    "CONFIG_PROC_PAGE_MONITOR");
+	if (strcmp(b, "kmod") == 0 || (strcmp(b, "auto") == 0 && have_kmod)) {
+		if (!have_kmod)
+			die("-b kmod: /proc/exmap-mini does not exist: load the module "
+			    "(insmod exmap_mini.ko; see README)");
+		return &kmod_source;
+	}
+	if (strcmp(b, "pagemap") != 0 && strcmp(b, "auto") != 0)
+		die("-b: not auto, kmod or pagemap: %s", b);
+	if (!have_pagemap)
+		die("no page source: this kernel has no /proc/PID/pagemap "
+		    "(CONFIG_PROC_PAGE_MONITOR is off) and the exmap-mini module is not "
+		    "loaded: build it (make kmod KDIR=...) and insmod exmap_mini.ko");
+	return &pagemap_source;
+}
+
+static void probe_or_die(struct pagesrc *src, struct probe *pr, uint64_t page_size)
+{
+	int err = source_probe(src, pr, page_size);
+
+	if (err == -EPERM || (err == -EACCES && src == &kmod_source))
+		die("%s: page frame numbers are for root only: run exmap-mini as root "
+		    "(reading them needs CAP_SYS_ADMIN)", src->name);
 	if (err == -ENXIO)
-		die("/proc/self/pagemap does not show a page this process just wrote: "
-		    "is it running under an emulator such as qemu-user?");
+		die("%s does not show a page this process just wrote: is it running under "
+		    "an emulator such as qemu-user?", src->name);
+	if (err == -EPROTO)
+		die("kmod: /proc/exmap-mini speaks another version of the protocol: "
+		    "load the exmap_mini.ko built with this exmap-mini");
 	if (err < 0)
-		dierr(-err, "cannot read /proc/self/pagemap");
+		dierr(-err, "%s: cannot read our own pages", src->name);
 }
 
 int main(int argc, char **argv)
@@ -151,14 +177,16 @@ int main(int argc, char **argv)
 	uint64_t page_size = (uint64_t)sysconf(_SC_PAGESIZE), cap_mem = 0, v;
 	uint64_t table = 0, size;
 	struct census census = { .page_size = page_size };
-	const char *sort_name = NULL;
+	const char *sort_name = NULL, *backend = "auto";
+	struct pagesrc *src;
 	struct probe probe;
 	pid_t *pids;
 	size_t npid = 0;
 	int c, err;
 
-	while ((c = getopt(argc, argv, "ckqp:s:n:m:t:hV")) != -1) {
+	while ((c = getopt(argc, argv, "b:ckqp:s:n:m:t:hV")) != -1) {
 		switch (c) {
+		case 'b': backend = optarg; break;
 		case 'c': o.csv = 1; break;
 		case 'k': o.kib = 1; break;
 		case 'q': o.noheader = 1; break;
@@ -221,7 +249,8 @@ int main(int argc, char **argv)
 		view_elf(o.view_file, &o);
 		return exit_status;
 	}
-	probe_or_die(&probe, page_size);
+	src = choose_source(backend);
+	probe_or_die(src, &probe, page_size);
 
 	if (npid_list)
 		for (size_t i = 0; i < npid_list; i++)
@@ -252,7 +281,7 @@ int main(int argc, char **argv)
 			dierr(-err, "cannot list /proc");
 	}
 
-	scan_init(&scan, &arena, &pagemap_source, (uint32_t)table, &probe);
+	scan_init(&scan, &arena, src, (uint32_t)table, &probe);
 	scan_procs(&scan, pids, npid);
 	{
 		struct totals t;

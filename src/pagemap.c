@@ -11,8 +11,9 @@
 
 #include "exmap.h"
 
-static int pm_open(struct pagesrc *s, int piddir)
+static int pm_open(struct pagesrc *s, int piddir, pid_t pid)
 {
+	(void)pid;
 	s->fd = openat(piddir, "pagemap", O_RDONLY | O_CLOEXEC);
 	return s->fd < 0 ? -errno : 0;
 }
@@ -48,13 +49,14 @@ struct pagesrc pagemap_source = {
 	.fd = -1,
 };
 
-static int self_entry(int fd, const void *addr, int shift, uint64_t *pe)
+/* Our own entry for addr, through the source. */
+static int self_entry(struct pagesrc *src, const volatile void *addr, uint64_t *pe)
 {
-	ssize_t r = pread(fd, pe, 8, (off_t)((uintptr_t)addr >> shift) * 8);
+	ssize_t r = src->read(src, (uintptr_t)addr, pe, 1);
 
 	if (r < 0)
-		return -errno;
-	return r == 8 ? 0 : -EIO;
+		return (int)r;
+	return r == 1 ? 0 : -EIO;
 }
 
 static uint64_t thp_size(void)
@@ -72,24 +74,28 @@ static uint64_t thp_size(void)
 }
 
 /*
- * Learn from our own pagemap whether pfns are visible (root), and the pfns
- * of the zero page and of the huge zero page, which are not RAM to count.
- * 0; -EPERM when pfns are hidden; -ENXIO when our own pagemap does not show
- * our own page; other -errno when pagemap cannot be read.
+ * Learn from our own pages, through the page source, whether pfns are visible
+ * (root), and the pfns of the zero page and of the huge zero page, which are
+ * not RAM to count. 0; -EPERM when pfns are hidden; -ENXIO when the source
+ * does not show a page we just wrote; other -errno when it cannot be read.
  */
-int pagemap_probe(struct probe *p, uint64_t page_size)
+int source_probe(struct pagesrc *src, struct probe *p, uint64_t page_size)
 {
-	int shift = __builtin_ctzll(page_size), fd, err = 0;
 	uint64_t pe, hsz = thp_size();
 	volatile char *w, *z;
 	char *h = MAP_FAILED;
+	int dir, err;
 
 	p->zero_pfn = UINT64_MAX;
 	p->hzero_pfn = UINT64_MAX;
 	p->hzero_n = 0;
-	fd = openat(AT_FDCWD, "/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	src->page_shift = __builtin_ctzll(page_size);
+	if ((dir = openat(AT_FDCWD, "/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -errno;
+	err = src->open(src, dir, getpid());
+	close(dir);
+	if (err < 0)
+		return err;
 	w = mmap(NULL, 2 * page_size, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (w == MAP_FAILED) {
@@ -99,7 +105,7 @@ int pagemap_probe(struct probe *p, uint64_t page_size)
 	z = w + page_size;
 	w[0] = 1;
 	(void)z[0];
-	if ((err = self_entry(fd, (void *)w, shift, &pe)) < 0)
+	if ((err = self_entry(src, w, &pe)) < 0)
 		goto out_unmap;
 	/* A page we just wrote must be present: if not, the pagemap we read is
 	 * not our address space's (qemu-user passes the host's through). */
@@ -111,7 +117,7 @@ int pagemap_probe(struct probe *p, uint64_t page_size)
 		err = -EPERM;
 		goto out_unmap;
 	}
-	if ((err = self_entry(fd, (void *)z, shift, &pe)) < 0)
+	if ((err = self_entry(src, z, &pe)) < 0)
 		goto out_unmap;
 	if (pe & PE_PRESENT)
 		p->zero_pfn = pe & PE_FRAME_MASK;
@@ -124,7 +130,7 @@ int pagemap_probe(struct probe *p, uint64_t page_size)
 
 			madvise((void *)a, hsz, MADV_HUGEPAGE);
 			(void)a[0];
-			if (self_entry(fd, (void *)a, shift, &pe) == 0 && (pe & PE_PRESENT) &&
+			if (self_entry(src, a, &pe) == 0 && (pe & PE_PRESENT) &&
 			    (pe & PE_FRAME_MASK) != p->zero_pfn) {
 				p->hzero_n = hsz / page_size;
 				p->hzero_pfn = (pe & PE_FRAME_MASK) & ~(p->hzero_n - 1);
@@ -135,6 +141,6 @@ int pagemap_probe(struct probe *p, uint64_t page_size)
 out_unmap:
 	munmap((void *)w, 2 * page_size);
 out:
-	close(fd);
+	src->close(src);
 	return err;
 }

@@ -97,7 +97,8 @@ static void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe, siz
 		uint32_t kind, id = 0;
 
 		if (e & PE_PRESENT) {
-			if (frame == pr->zero_pfn || frame - pr->hzero_pfn < pr->hzero_n) {
+			if ((e & PE_NOTRAM) || frame == pr->zero_pfn ||
+			    frame - pr->hzero_pfn < pr->hzero_n) {
 				kind = RUN_NOTRAM << RUN_KIND_SHIFT;
 			} else if (e & PE_EXCLUSIVE) {
 				kind = RUN_EXCL << RUN_KIND_SHIFT;
@@ -239,7 +240,7 @@ static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 	memcpy(p->name, comm, n + 1);
 	if ((o = read_maps(s, p, piddir)) != P_OK)
 		return o;
-	if ((err = s->src->open(s->src, piddir)) < 0)
+	if ((err = s->src->open(s->src, piddir, p->pid)) < 0)
 		return gone_or_bad(p->pid, err, "opening page entries");
 	for (m = p->map; m; m = m->next) {
 		m->run0 = s->nrun;

@@ -2,8 +2,9 @@
 # The ELF reader against readelf, file by file. Both are turned into the same
 # plain lines and compared: every section's name, address and size (index 0
 # too: readelf shows it as NULL with an empty name, and so do we), every
-# symbol of the first .symtab and the first .dynsym (name, value, size and the
-# name of its section), and the first GNU build-id.
+# segment's offset, address and sizes, every symbol of the first .symtab and
+# the first .dynsym (name, value, size and the name of its section), and the
+# first GNU build-id.
 #
 # usage: tests/elf_readelf.sh [-x] FILE...
 #   -x: the files must also use extended section numbering (e_shnum 0,
@@ -69,8 +70,8 @@ function symname(type, name, sec) {
 }
 '
 
-# readelf -hSsnW, to lines: S idx name addr size / Y table idx name value size
-# section / B buildid, tab-separated.
+# readelf -hSlsnW, to lines: S idx name addr size / P idx offset vaddr filesz
+# memsz / Y table idx name value size section / B buildid, tab-separated.
 readelf_awk=$common'
 function trim(s) {
 	sub(/^ +/, "", s)
@@ -91,6 +92,13 @@ function ndxname(n) {
 }
 BEGIN { OFS = "\t"; mode = "" }
 /^Section Headers:/ { mode = "sec"; next }
+/^Program Headers:/ { mode = "seg"; nseg = 0; next }
+mode == "seg" && /^$/ { mode = ""; next }
+# Type Offset VirtAddr PhysAddr FileSiz MemSiz Flg Align (INTERP adds a line)
+mode == "seg" && /^ +[^ ]+ +0x[0-9a-f]+ 0x[0-9a-f]+ 0x[0-9a-f]+ 0x[0-9a-f]+ 0x[0-9a-f]+ / {
+	print "P", nseg++, hex2dec($2), hexnorm($3), hex2dec($5), hex2dec($6)
+	next
+}
 /^Key to Flags:/ { mode = ""; next }
 /^Symbol table .* contains [0-9]+ entr/ {
 	t = $0
@@ -240,6 +248,8 @@ NR == 1 { next }
 	csv($0, f)
 	if (f[1] == "section")
 		print "S", f[2], f[3], hexnorm(f[5]), decnorm(f[7])
+	else if (f[1] == "segment")
+		print "P", f[2], decnorm(f[6]), hexnorm(f[5]), decnorm(f[8]), decnorm(f[7])
 	else if (f[1] == "symbol")
 		sym[f[13], ++nsym[f[13]]] = "Y" OFS f[13] OFS f[2] OFS \
 		    symname(f[4], f[3], f[12]) OFS hexnorm(f[5]) OFS decnorm(f[7]) OFS \
@@ -269,6 +279,7 @@ BEGIN {
 	FS = "\t"
 	split("kind index name addr size", fs_S, " ")
 	split("kind table index name value size section", fs_Y, " ")
+	split("kind index offset vaddr filesz memsz", fs_P, " ")
 	split("kind build-id", fs_B, " ")
 }
 NR == FNR { want[NR] = $0; nwant = NR; next }
@@ -291,8 +302,19 @@ END {
 		}
 		for (k = 1; k <= nw && w[k] == h[k]; k++)
 			;
-		what = w[1] == "S" ? "section " w[2] : w[1] == "Y" ? w[2] " symbol " w[3] : "build-id"
-		field = w[1] == "S" ? fs_S[k] : w[1] == "Y" ? fs_Y[k] : fs_B[k]
+		if (w[1] == "S") {
+			what = "section " w[2]
+			field = fs_S[k]
+		} else if (w[1] == "P") {
+			what = "segment " w[2]
+			field = fs_P[k]
+		} else if (w[1] == "Y") {
+			what = w[2] " symbol " w[3]
+			field = fs_Y[k]
+		} else {
+			what = "build-id"
+			field = fs_B[k]
+		}
 		for (at = 1; substr(w[k], at, 1) == substr(h[k], at, 1); at++)
 			;
 		printf "%s: %s: readelf %s, exmap-mini %s\n", what, field, show(w[k], at), show(h[k], at)
@@ -324,7 +346,7 @@ for f in "$@"; do
 		fi
 		continue
 	fi
-	"$READELF" -hSsnW "$f" >"$tmp/r.out" 2>"$tmp/r.err"
+	"$READELF" -hSlsnW "$f" >"$tmp/r.out" 2>"$tmp/r.err"
 	rc=$?
 	if [ $rc -ne 0 ] || grep -q -i 'error' "$tmp/r.err"; then
 		echo "skip readelf $f: readelf rejects it: $(head -n 1 "$tmp/r.err")"
@@ -359,17 +381,20 @@ for f in "$@"; do
 		result FAIL "$f" "internal: awk failed"
 		continue
 	fi
-	# an empty comparison proves nothing: every file here has sections
-	if ! grep -q '^S' "$tmp/r.lines"; then
-		result FAIL "$f" "readelf shows no sections"
+	# an empty comparison proves nothing
+	if ! [ -s "$tmp/r.lines" ]; then
+		result FAIL "$f" "readelf shows nothing to compare"
 		continue
 	fi
 	if why=$(awk "$diff_awk" "$tmp/r.lines" "$tmp/x.lines"); then
 		nsec=$(grep -c '^S' "$tmp/r.lines")
+		nseg=$(grep -c '^P' "$tmp/r.lines")
 		nsym=$(grep -c '^Y' "$tmp/r.lines")
-		result pass "$f" "$nsec sections, $nsym symbols$([ $xnum -eq 1 ] && echo ", extended numbering")"
+		result pass "$f" "$nsec sections, $nseg segments, $nsym symbols$(
+		    grep -q '^B' "$tmp/r.lines" && echo ", build-id")$(
+		    [ $xnum -eq 1 ] && echo ", extended numbering")"
 	else
-		result FAIL "$f" "$why"
+		result FAIL "$f" "${why:-internal: the comparison failed}"
 	fi
 done
 

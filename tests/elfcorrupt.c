@@ -26,6 +26,7 @@
  *			pnxnum-...: that with bad values
  *   valid-shndx	the symbols' section indexes moved to a new
  *			SYMTAB_SHNDX table; shndx-...: that table broken
+ *   valid-nosec	no section headers (e_shoff, e_shnum, e_shstrndx 0)
  *   trunc-LEN		the file cut at every header and section boundary
  * The valid-* variants are still correct files (readelf agrees with them).
  * Exit status: 0, or 2 when the input cannot be used.
@@ -771,6 +772,18 @@ static void shndx_variants(void)
 	emit("shndx-trunc-table");
 }
 
+/* No section headers at all: what is left is the program headers. */
+static void nosec_variant(void)
+{
+	if (phnum == 0)
+		return;
+	begin();
+	fset(0, &ehdr_fields[E_SHOFF], 0);
+	fset(0, &ehdr_fields[E_SHNUM], 0);
+	fset(0, &ehdr_fields[E_SHSTRNDX], 0);
+	emit("valid-nosec");
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -863,6 +876,7 @@ int main(int argc, char **argv)
 	note_variants();
 	xnum_variants();
 	shndx_variants();
+	nosec_variant();
 	trunc_variants();
 	printf("%lu\n", nvariants);
 	return 0;

@@ -5,7 +5,8 @@
  * tell apart: functions and objects, local, global and weak, defined and
  * undefined, initialised, zeroed and read-only data, TLS, a common symbol,
  * an absolute one, a section of our own, a note that is not a build-id, a
- * COMDAT group, and names too long for the reader's buffers.
+ * COMDAT group, names too long for the reader's buffers, and names that CSV
+ * must quote.
  *
  * -DELFOBJ_MANY builds instead one object with more than 65280 sections (one
  * per variable), so the assembler has to use extended section numbering:
@@ -85,8 +86,8 @@ int elfobj_func(int a)
 /*
  * What C cannot say, said to the assembler: an absolute symbol, a note with
  * an owner that is not GNU (the build-id search must step over it), a COMDAT
- * group, and the two long names. %progbits and %note work on every target
- * (ARM takes @ as a comment).
+ * group, names with a comma, a quote or a leading '=', and the two long
+ * names. %progbits and %note work on every target (ARM takes @ as a comment).
  */
 __asm__(
 	".globl elfobj_abs\n"
@@ -106,6 +107,15 @@ __asm__(
 	"elfobj_group:\n"
 	".long 0\n"
 	".size elfobj_group, 4\n"
+	".popsection\n"
+	/* names a CSV writer must quote or guard: a comma, a quote, a formula */
+	".pushsection \".exmap,csv\",\"a\",%progbits\n"
+	".globl \"elfobj,csv \\\"quoted\\\"\"\n"
+	"\"elfobj,csv \\\"quoted\\\"\":\n"
+	".long 3\n"
+	".globl \"=elfobj_formula\"\n"
+	"\"=elfobj_formula\":\n"
+	".long 4\n"
 	".popsection\n"
 	".pushsection .data.elfobj_names,\"aw\",%progbits\n"
 	".globl " NAME300 "\n"

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * exmap_mini: page information for exmap-mini, for kernels built without
+ * /proc/PID/pagemap, with what pagemap cannot give: the PTE's write, dirty
+ * and young bits and each page's map count. The protocol is described in
+ * exmap_mini_abi.h.
+ *
+ * The walk holds mmap_lock for reading over a bounded number of entries, fills
+ * a kernel buffer, drops the lock, copies the buffer out and reschedules.
+ */
+#include <linux/capability.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/proc_fs.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "compat.h"
+#include "exmap_mini_abi.h"
+
+#define XM_BUF_RECS	4096	/* records copied out at a time: 64 KiB */
+#define XM_BUDGET	1024	/* page table entries examined per hold of mmap_lock */
+#define XM_HOLE_MAX	0xffffffffUL	/* pages in one hole record */
+
+struct xm_rec {
+	u64 frame;
+	u32 count;
+	u32 flags;
+};
+
+struct xm_file {
+	struct mutex lock;
+	struct mm_struct *mm;	/* pinned (mmgrab) when the pid was written */
+	struct xm_rec *buf;
+};
+
+/* The walk's state over one hold of mmap_lock. */
+struct xm_walk {
+	struct mm_struct *mm;
+	unsigned long addr;	/* next page to report */
+	unsigned long end;	/* the task size */
+	struct xm_rec *rec;
+	unsigned int n, max;	/* records filled, room */
+	unsigned int budget;	/* entries left to examine */
+};
+
+static bool xm_full(const struct xm_walk *w)
+{
+	return w->n >= w->max || w->budget == 0;
+}
+
+/* Report pages [w->addr, to) as a hole, merged with a hole just before. */
+static void xm_hole(struct xm_walk *w, unsigned long to, u32 kind)
+{
+	while (w->addr < to && w->n < w->max) {
+		unsigned long pages = (to - w->addr) >> PAGE_SHIFT;
+		struct xm_rec *last = w->n ? &w->rec[w->n - 1] : NULL;
+
+		if (last && last->flags == kind && last->count < XM_HOLE_MAX) {
+			unsigned long room = XM_HOLE_MAX - last->count;
+
+			if (pages > room)
+				pages = room;
+			last->count += pages;
+		} else {
+			if (pages > XM_HOLE_MAX)
+				pages = XM_HOLE_MAX;
+			w->rec[w->n].frame = 0;
+			w->rec[w->n].count = pages;
+			w->rec[w->n].flags = kind;
+			w->n++;
+		}
+		w->addr += pages << PAGE_SHIFT;
+	}
+}
+
+static void xm_page(struct xm_walk *w, u64 frame, u32 count, u32 flags)
+{
+	w->rec[w->n].frame = frame;
+	w->rec[w->n].count = count;
+	w->rec[w->n].flags = EXMAP_MINI_PAGE | flags;
+	w->n++;
+	w->addr += PAGE_SIZE;
+}
+
+/* A present page: its struct page, if it has one, gives kind and map count. */
+static void xm_present(struct xm_walk *w, unsigned long pfn, struct page *page, u32 flags)
+{
+	u32 count = 0;
+
+	if (is_zero_pfn(pfn)) {
+		flags |= EXMAP_MINI_ZERO;
+	} else if (!page) {
+		flags |= EXMAP_MINI_NOPAGE;
+	} else {
+		flags |= PageAnon(page) ? EXMAP_MINI_ANON : EXMAP_MINI_FILE;
+		count = xm_page_mapcount(page);
+	}
+	xm_page(w, pfn, count, EXMAP_MINI_PRESENT | flags);
+}
+
+/* A non-present, non-empty PTE: swap, or an entry whose page is not to be touched. */
+static void xm_swap(struct xm_walk *w, swp_entry_t entry)
+{
+	u32 flags = EXMAP_MINI_SWAP;
+
+	if (non_swap_entry(entry)) {
+		if (is_migration_entry(entry))
+			flags |= EXMAP_MINI_MIGRATION;
+		else if (is_device_private_entry(entry))
+			flags |= EXMAP_MINI_DEVICE;
+		else if (is_hwpoison_entry(entry))
+			flags |= EXMAP_MINI_HWPOISON;
+	}
+	xm_page(w, (u64)swp_type(entry) | (u64)swp_offset(entry) << 5, 0, flags);
+}
+
+static void xm_pte(struct xm_walk *w, pte_t pte)
+{
+	if (pte_none(pte) || (!pte_present(pte) && xm_pte_marker(pte))) {
+		xm_hole(w, w->addr + PAGE_SIZE, EXMAP_MINI_HOLE);
+	} else if (pte_present(pte)) {
+		unsigned long pfn = pte_pfn(pte);
+		u32 flags = (pte_write(pte) ? EXMAP_MINI_WRITE : 0) |
+			    (pte_dirty(pte) ? EXMAP_MINI_DIRTY : 0) |
+			    (pte_young(pte) ? EXMAP_MINI_YOUNG : 0);
+		struct page *page = NULL;
+
+		/* pte_special: no struct page to look at (vm_normal_page's rule) */
+		if (!pte_special(pte) && pfn_valid(pfn))
+			page = pfn_to_page(pfn);
+		xm_present(w, pfn, page, flags);
+	} else {
+		xm_swap(w, pte_to_swp_entry(pte));
+	}
+}
+
+/* The PTEs under pmd, from w->addr to end, with the table mapped and locked. */
+static void xm_pte_range(struct xm_walk *w, pmd_t *pmd, unsigned long end)
+{
+	spinlock_t *ptl;
+	pte_t *start, *pte;
+
+	start = pte = xm_pte_map_lock(w->mm, pmd, w->addr, &ptl);
+	if (!pte) {
+		xm_hole(w, end, EXMAP_MINI_HOLE);
+		return;
+	}
+	for (; w->addr < end && !xm_full(w); pte++, w->budget--)
+		xm_pte(w, ptep_get(pte));
+	xm_pte_unmap_unlock(start, ptl);
+}
+
+/* A PMD (or PUD) that maps a huge page: report its 4 KiB pages. */
+static void xm_huge(struct xm_walk *w, unsigned long pfn0, unsigned long base,
+		    unsigned long end, u32 flags)
+{
+	while (w->addr < end && !xm_full(w)) {
+		unsigned long pfn = pfn0 + ((w->addr - base) >> PAGE_SHIFT);
+
+		xm_present(w, pfn, pfn_valid(pfn) ? pfn_to_page(pfn) : NULL,
+			   flags | EXMAP_MINI_HUGE);
+		w->budget--;
+	}
+}
+
+static void xm_pmd_range(struct xm_walk *w, pud_t *pud, unsigned long end)
+{
+	pmd_t *pmd = pmd_offset(pud, w->addr);
+
+	while (w->addr < end && !xm_full(w)) {
+		unsigned long next = pmd_addr_end(w->addr, end);
+		pmd_t val = READ_ONCE(*pmd);
+
+		w->budget--;
+		if (pmd_none(val) || !pmd_present(val)) {
+			/* empty, or a PMD migration entry: its page is not ours to touch */
+			xm_hole(w, next, EXMAP_MINI_HOLE);
+		} else if (pmd_leaf(val) || pmd_trans_huge(val)) {
+			spinlock_t *ptl = pmd_lock(w->mm, pmd);
+
+			val = *pmd;
+			if (pmd_present(val) && (pmd_leaf(val) || pmd_trans_huge(val))) {
+				u32 flags = (pmd_write(val) ? EXMAP_MINI_WRITE : 0) |
+					    (pmd_dirty(val) ? EXMAP_MINI_DIRTY : 0) |
+					    (pmd_young(val) ? EXMAP_MINI_YOUNG : 0);
+
+				xm_huge(w, pmd_pfn(val), w->addr & PMD_MASK, next, flags);
+				spin_unlock(ptl);
+			} else {
+				/* split (or gone) while we took the lock */
+				spin_unlock(ptl);
+				xm_pte_range(w, pmd, next);
+			}
+		} else {
+			xm_pte_range(w, pmd, next);
+		}
+		if (w->addr >= next)
+			pmd++;
+	}
+}
+
+static void xm_pud_range(struct xm_walk *w, p4d_t *p4d, unsigned long end)
+{
+	pud_t *pud = pud_offset(p4d, w->addr);
+
+	while (w->addr < end && !xm_full(w)) {
+		unsigned long next = pud_addr_end(w->addr, end);
+		pud_t val = READ_ONCE(*pud);
+
+		w->budget--;
+		if (pud_none(val) || !pud_present(val) || unlikely(pud_bad(val) && !pud_leaf(val)))
+			xm_hole(w, next, EXMAP_MINI_HOLE);
+		else if (pud_leaf(val))
+			xm_huge(w, pud_pfn(val), w->addr & PUD_MASK, next,
+				pud_write(val) ? EXMAP_MINI_WRITE : 0);
+		else
+			xm_pmd_range(w, pud, next);
+		if (w->addr >= next)
+			pud++;
+	}
+}
+
+/* Walk the page tables of one VMA's range [w->addr, end). */
+static void xm_range(struct xm_walk *w, unsigned long end)
+{
+	pgd_t *pgd = pgd_offset(w->mm, w->addr);
+
+	while (w->addr < end && !xm_full(w)) {
+		unsigned long next = pgd_addr_end(w->addr, end);
+		p4d_t *p4d;
+
+		w->budget--;
+		/* a bad entry is reported, not cleared: this walk only reads */
+		if (pgd_none(*pgd) || unlikely(pgd_bad(*pgd))) {
+			xm_hole(w, next, EXMAP_MINI_HOLE);
+		} else {
+			p4d = p4d_offset(pgd, w->addr);
+			while (w->addr < next && !xm_full(w)) {
+				unsigned long pnext = p4d_addr_end(w->addr, next);
+
+				if (p4d_none(*p4d) || unlikely(p4d_bad(*p4d)))
+					xm_hole(w, pnext, EXMAP_MINI_HOLE);
+				else
+					xm_pud_range(w, p4d, pnext);
+				if (w->addr >= pnext)
+					p4d++;
+			}
+		}
+		if (w->addr >= next)
+			pgd++;
+	}
+}
+
+/* Fill w->rec from w->addr on, VMA by VMA, within the budget. mmap_lock is held. */
+static void xm_walk_vmas(struct xm_walk *w)
+{
+	while (w->addr < w->end && !xm_full(w)) {
+		struct vm_area_struct *vma = find_vma(w->mm, w->addr);
+
+		if (!vma) {
+			xm_hole(w, w->end, EXMAP_MINI_HOLE);
+			break;
+		}
+		if (w->addr < vma->vm_start) {
+			xm_hole(w, vma->vm_start, EXMAP_MINI_HOLE);
+			continue;
+		}
+		/* no struct page behind these: say so, do not walk */
+		if (vma->vm_flags & (VM_PFNMAP | VM_IO))
+			xm_hole(w, vma->vm_end, EXMAP_MINI_SPECIAL);
+		else
+			xm_range(w, vma->vm_end);
+	}
+}
+
+static ssize_t xm_read(struct file *file, char __user *ubuf, size_t len, loff_t *ppos)
+{
+	struct xm_file *xf = file->private_data;
+	struct xm_walk w = { .rec = xf->buf };
+	u32 hdr[EXMAP_MINI_HDR / 4] = { 0 };
+	ssize_t out = EXMAP_MINI_HDR;
+	struct mm_struct *mm;
+	int err = 0;
+
+	if (len < EXMAP_MINI_HDR + EXMAP_MINI_REC || *ppos < 0)
+		return -EINVAL;
+	mutex_lock(&xf->lock);
+	mm = xf->mm;
+	if (!mm) {
+		mutex_unlock(&xf->lock);
+		return -EINVAL;		/* no pid written yet */
+	}
+	if (!mmget_not_zero(mm)) {
+		mutex_unlock(&xf->lock);
+		return 0;		/* the process has exited */
+	}
+	w.mm = mm;
+	w.addr = (unsigned long)*ppos & PAGE_MASK;
+	w.end = mm->task_size;
+	if ((u64)*ppos >= mm->task_size) {
+		out = 0;
+		goto done;
+	}
+	hdr[0] = EXMAP_MINI_MAGIC;
+	hdr[1] = EXMAP_MINI_VERSION | EXMAP_MINI_REC << 16;
+	hdr[2] = PAGE_SHIFT;
+	memcpy(&hdr[4], &(u64){ w.addr }, sizeof(u64));
+	if (copy_to_user(ubuf, hdr, sizeof(hdr))) {
+		err = -EFAULT;
+		goto done;
+	}
+	while (w.addr < w.end && len - out >= EXMAP_MINI_REC) {
+		size_t room = (len - out) / EXMAP_MINI_REC;
+
+		unsigned long before = w.addr;
+
+		w.n = 0;
+		w.max = room < XM_BUF_RECS ? room : XM_BUF_RECS;
+		w.budget = XM_BUDGET;
+		if (mmap_read_lock_killable(mm)) {
+			err = -EINTR;
+			break;
+		}
+		xm_walk_vmas(&w);
+		mmap_read_unlock(mm);
+		if (w.addr == before) {
+			/* no progress would loop for ever: a bug, said once */
+			WARN_ONCE(1, "exmap_mini: walk stuck at %lx\n", w.addr);
+			err = -EIO;
+			break;
+		}
+		/* never copy to user space with mmap_lock held */
+		if (copy_to_user(ubuf + out, w.rec, (size_t)w.n * EXMAP_MINI_REC)) {
+			err = -EFAULT;
+			break;
+		}
+		out += (ssize_t)w.n * EXMAP_MINI_REC;
+		if (fatal_signal_pending(current)) {
+			err = -EINTR;
+			break;
+		}
+		cond_resched();
+	}
+	*ppos = w.addr;
+done:
+	mmput(mm);
+	mutex_unlock(&xf->lock);
+	return err && out == EXMAP_MINI_HDR ? err : out;
+}
+
+/* Choose the process: once per open file; its mm is pinned, not looked up again. */
+static ssize_t xm_write(struct file *file, const char __user *ubuf, size_t len, loff_t *ppos)
+{
+	struct xm_file *xf = file->private_data;
+	struct task_struct *task;
+	struct mm_struct *mm;
+	struct pid *pid;
+	char buf[16];
+	int nr, err;
+
+	if (len == 0 || len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (kstrtoint(strim(buf), 10, &nr) || nr <= 0)
+		return -EINVAL;
+	pid = find_get_pid(nr);
+	if (!pid)
+		return -ESRCH;
+	task = get_pid_task(pid, PIDTYPE_PID);
+	put_pid(pid);
+	if (!task)
+		return -ESRCH;
+	mm = get_task_mm(task);
+	/* no mm: a kernel thread, or a process that has exited */
+	err = mm ? 0 : (task->flags & PF_KTHREAD) ? -EINVAL : -ESRCH;
+	put_task_struct(task);
+	if (err)
+		return err;
+	mutex_lock(&xf->lock);
+	if (xf->mm) {
+		mutex_unlock(&xf->lock);
+		mmput(mm);
+		return -EBUSY;
+	}
+	mmgrab(mm);
+	xf->mm = mm;
+	mutex_unlock(&xf->lock);
+	mmput(mm);
+	return len;
+}
+
+static int xm_open(struct inode *inode, struct file *file)
+{
+	struct xm_file *xf;
+
+	/* pfns help Rowhammer attacks: as pagemap, only CAP_SYS_ADMIN sees them */
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	xf = kzalloc(sizeof(*xf), GFP_KERNEL);
+	if (!xf)
+		return -ENOMEM;
+	xf->buf = kvmalloc_array(XM_BUF_RECS, sizeof(*xf->buf), GFP_KERNEL);
+	if (!xf->buf) {
+		kfree(xf);
+		return -ENOMEM;
+	}
+	mutex_init(&xf->lock);
+	file->private_data = xf;
+	return 0;
+}
+
+static int xm_release(struct inode *inode, struct file *file)
+{
+	struct xm_file *xf = file->private_data;
+
+	if (xf->mm)
+		mmdrop(xf->mm);
+	kvfree(xf->buf);
+	kfree(xf);
+	return 0;
+}
+
+static const XM_PROC_OPS xm_ops = {
+	XM_OP(open) = xm_open,
+	XM_OP(read) = xm_read,
+	XM_OP(write) = xm_write,
+	XM_OP(release) = xm_release,
+	XM_OP(lseek) = default_llseek,
+};
+
+static int __init xm_init(void)
+{
+	if (!proc_create(EXMAP_MINI_ENTRY, 0600, NULL, &xm_ops))
+		return -ENOMEM;
+	BUILD_BUG_ON(sizeof(struct xm_rec) != EXMAP_MINI_REC);
+	return 0;
+}
+
+static void __exit xm_exit(void)
+{
+	remove_proc_entry(EXMAP_MINI_ENTRY, NULL);
+}
+
+module_init(xm_init);
+module_exit(xm_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Page information for exmap-mini");
