@@ -8,7 +8,8 @@
  *  6.5   pte_offset_map() may fail, page tables may be freed under RCU, and
  *        the helpers that handle that (__pte_offset_map_lock) are not
  *        exported: xm_pte_map_lock() does what they do;
- *  6.12  page_mapcount() is gone: the count comes from the folio.
+ *  6.12  page_mapcount() is gone: the count comes from the folio;
+ * and one configuration difference: huge user mappings (no THP on armmp).
  */
 #ifndef EXMAP_MINI_COMPAT_H
 #define EXMAP_MINI_COMPAT_H
@@ -123,6 +124,30 @@ static inline pte_t *xm_pte_map_lock(struct mm_struct *mm, pmd_t *pmd,
 }
 
 #define xm_pte_unmap_unlock(pte, ptl)	pte_unmap_unlock(pte, ptl)
+#endif
+
+/*
+ * Huge user mappings (THP, hugetlb) exist only where the kernel has them;
+ * elsewhere (armmp) the pmd and pud accessors for them are not even defined.
+ */
+#if defined(CONFIG_TRANSPARENT_HUGEPAGE) || defined(CONFIG_HUGETLB_PAGE)
+#define xm_pmd_huge(pmd)	(pmd_leaf(pmd) || pmd_trans_huge(pmd))
+#define xm_pmd_pfn(pmd)		pmd_pfn(pmd)
+#define xm_pmd_write(pmd)	pmd_write(pmd)
+#define xm_pmd_dirty(pmd)	pmd_dirty(pmd)
+#define xm_pmd_young(pmd)	pmd_young(pmd)
+#define xm_pud_huge(pud)	pud_leaf(pud)
+#define xm_pud_pfn(pud)		pud_pfn(pud)
+#define xm_pud_write(pud)	pud_write(pud)
+#else
+#define xm_pmd_huge(pmd)	false
+#define xm_pmd_pfn(pmd)		0UL
+#define xm_pmd_write(pmd)	false
+#define xm_pmd_dirty(pmd)	false
+#define xm_pmd_young(pmd)	false
+#define xm_pud_huge(pud)	false
+#define xm_pud_pfn(pud)		0UL
+#define xm_pud_write(pud)	false
 #endif
 
 /* How many PTEs and PMDs map this page (the kernel's precise count). */

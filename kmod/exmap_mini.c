@@ -181,16 +181,16 @@ static void xm_pmd_range(struct xm_walk *w, pud_t *pud, unsigned long end)
 		if (pmd_none(val) || !pmd_present(val)) {
 			/* empty, or a PMD migration entry: its page is not ours to touch */
 			xm_hole(w, next, EXMAP_MINI_HOLE);
-		} else if (pmd_leaf(val) || pmd_trans_huge(val)) {
+		} else if (xm_pmd_huge(val)) {
 			spinlock_t *ptl = pmd_lock(w->mm, pmd);
 
 			val = *pmd;
-			if (pmd_present(val) && (pmd_leaf(val) || pmd_trans_huge(val))) {
-				u32 flags = (pmd_write(val) ? EXMAP_MINI_WRITE : 0) |
-					    (pmd_dirty(val) ? EXMAP_MINI_DIRTY : 0) |
-					    (pmd_young(val) ? EXMAP_MINI_YOUNG : 0);
+			if (pmd_present(val) && xm_pmd_huge(val)) {
+				u32 flags = (xm_pmd_write(val) ? EXMAP_MINI_WRITE : 0) |
+					    (xm_pmd_dirty(val) ? EXMAP_MINI_DIRTY : 0) |
+					    (xm_pmd_young(val) ? EXMAP_MINI_YOUNG : 0);
 
-				xm_huge(w, pmd_pfn(val), w->addr & PMD_MASK, next, flags);
+				xm_huge(w, xm_pmd_pfn(val), w->addr & PMD_MASK, next, flags);
 				spin_unlock(ptl);
 			} else {
 				/* split (or gone) while we took the lock */
@@ -214,11 +214,11 @@ static void xm_pud_range(struct xm_walk *w, p4d_t *p4d, unsigned long end)
 		pud_t val = READ_ONCE(*pud);
 
 		w->budget--;
-		if (pud_none(val) || !pud_present(val) || unlikely(pud_bad(val) && !pud_leaf(val)))
+		if (pud_none(val) || !pud_present(val) || unlikely(pud_bad(val) && !xm_pud_huge(val)))
 			xm_hole(w, next, EXMAP_MINI_HOLE);
-		else if (pud_leaf(val))
-			xm_huge(w, pud_pfn(val), w->addr & PUD_MASK, next,
-				pud_write(val) ? EXMAP_MINI_WRITE : 0);
+		else if (xm_pud_huge(val))
+			xm_huge(w, xm_pud_pfn(val), w->addr & PUD_MASK, next,
+				xm_pud_write(val) ? EXMAP_MINI_WRITE : 0);
 		else
 			xm_pmd_range(w, pud, next);
 		if (w->addr >= next)
