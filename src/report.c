@@ -345,6 +345,7 @@ static void notes(const struct scan *s, const struct totals *t, const struct opt
 		outf("check: eff_mapped total = %llu distinct pages x %llu B: %s\n",
 		     (unsigned long long)t->distinct, (unsigned long long)s->page_size,
 		     bad ? "FAILED" : "ok");
+		outf("source: %s\n", s->src->name);
 		if (s->empty)
 			outf("no user memory: %u process%s (kernel threads, zombies)\n",
 			     s->empty, s->empty == 1 ? "" : "es");

@@ -114,16 +114,21 @@ num(const char *s, char opt, long long lo, long long hi, long long mult)
 
 /* Anonymous private memory, NULL for an empty region. */
 static char *
-anon(size_t len)
+anon(size_t len, int prot)
 {
 	char *p;
 
 	if (len == 0)
 		return NULL;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	/* A PROT_NONE page each side: no neighbour merges into the region,
+	 * so a test finds it in the maps as one mapping of exactly len. */
+	p = mmap(NULL, len + 2 * pagesz, PROT_NONE,
 	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		die("mmap anonymous");
+	p += pagesz;
+	if (mprotect(p, len, prot) == -1)
+		die("mprotect");
 	return p;
 }
 
@@ -203,15 +208,12 @@ child(pid_t ppid, int wfd, const char *file, size_t flen, char *cow,
 	/* Flipping the bits changes every byte written: a true private copy. */
 	for (i = 0; i < clen / pagesz / 2; i++)
 		tag(cow, i, ~*(uint64_t *)(cow + i * pagesz));
-	priv = anon(plen);
+	priv = anon(plen, PROT_READ | PROT_WRITE);
 	for (i = 0; i < plen / pagesz; i++)
 		tag(priv, i, (uint64_t)getpid() << 32 | (i + 1));
 	if (zlen) {
-		const char *zero = mmap(NULL, zlen, PROT_READ,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		const char *zero = anon(zlen, PROT_READ);
 
-		if (zero == MAP_FAILED)
-			die("mmap zero");
 		for (i = 0; i < zlen; i += pagesz)
 			sum += (unsigned char)zero[i];
 	}
@@ -357,7 +359,7 @@ main(int argc, char **argv)
 		die("calloc");
 
 	file = mkfile(dir, fkib * 1024);
-	cow = anon(ckib * 1024);
+	cow = anon(ckib * 1024, PROT_READ | PROT_WRITE);
 	for (i = 0; i < (size_t)ckib * 1024 / pagesz; i++)
 		tag(cow, i, i + 1);
 	if (swap)

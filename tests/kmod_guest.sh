@@ -1,0 +1,61 @@
+# The module's system test, guest side: run as /test/run.sh in a qemu guest
+# (busybox sh) with exmap-mini, exmap_mini.ko, workload, churn and runas in
+# /test. Everything goes back to the host framed (tests/qemu/frame.sh) and is
+# checked there (tests/kmod_test.sh). /test/params may set the knobs below.
+N=4 FILE_KIB=512 COW_KIB=384 PRIV_KIB=128 STRESS=30
+[ -f /test/params ] && . /test/params
+X=/test/exmap-mini
+. /test/frame.sh
+
+frame_begin kmod
+frame_cmd uname uname -r
+frame_cmd pagemap sh -c 'test -e /proc/self/pagemap && echo yes || echo no'
+frame_cmd insmod insmod /test/exmap_mini.ko
+frame_cmd entry sh -c 'ls -ln /proc/exmap-mini'
+
+# The quiescent workload: both sources must agree on it.
+mkdir -p /tmp
+/test/workload -n "$N" -f "$FILE_KIB" -c "$COW_KIB" -p "$PRIV_KIB" -d /tmp >/tmp/wl.out 2>/tmp/wl.err &
+i=0
+while ! grep -q '^ready' /tmp/wl.out && [ $i -lt 120 ]; do
+	sleep 1
+	i=$((i + 1))
+done
+frame_file workload /tmp/wl.out
+pids=$(sed -n 's/^ready //p' /tmp/wl.out | tr ' ' ',')
+frame_cmd auto $X -n 1
+frame_cmd kmod_all $X -b kmod -c
+if [ -e /proc/self/pagemap ]; then
+	frame_cmd pagemap_all $X -b pagemap -c
+fi
+for pid in $(echo "$pids" | tr ',' ' '); do
+	frame_file "rollup_$pid" "/proc/$pid/smaps_rollup"
+	frame_cmd "kmod_maps_$pid" $X -b kmod -c maps "$pid"
+done
+frame_cmd nonroot /test/runas 65534 $X -b kmod
+
+# Stress: scan with every source while processes and mappings churn.
+/test/churn "$STRESS" >/tmp/churn.out 2>&1 &
+churn=$!
+runs=0 bad=0
+: >/tmp/scan.errs
+while kill -0 $churn 2>/dev/null; do
+	for b in kmod pagemap; do
+		[ $b = pagemap ] && [ ! -e /proc/self/pagemap ] && continue
+		# a scan that hangs is a failure, not a stuck test
+		timeout 60 $X -b $b -c >/dev/null 2>/tmp/scan.err
+		rc=$?
+		runs=$((runs + 1))
+		[ $rc -le 1 ] || { bad=$((bad + 1)); cat /tmp/scan.err >>/tmp/scan.errs; }
+	done
+done
+wait $churn
+frame_text stress "runs=$runs bad=$bad"
+frame_file stress_errors /tmp/scan.errs
+frame_file churn /tmp/churn.out
+kill $(sed -n 's/^ready \([0-9]*\).*/\1/p' /tmp/wl.out) 2>/dev/null
+sleep 1
+frame_cmd rmmod rmmod exmap_mini
+frame_cmd lsmod sh -c 'lsmod | grep exmap_mini || echo gone'
+frame_cmd dmesg dmesg
+frame_end

@@ -1,0 +1,162 @@
+#!/bin/sh
+# The kernel module's system test: for each target kernel, build exmap_mini.ko
+# against it, boot it in qemu (TCG) with a busybox initramfs holding the
+# module, exmap-mini and the workloads (tests/kmod_guest.sh runs there), and
+# check on the host what comes back framed over the serial console:
+#   - the module loads, its entry is root's, mode 0600;
+#   - on the quiescent workload, kmod and pagemap agree on every figure but
+#     writable; eff_resident is the kernel's Pss within 8 KiB;
+#   - writable (the PTE's bit, from the module) is exactly what was written;
+#   - a non-root user is refused, with a clear message;
+#   - scans during 30 s of fork/exit/mmap/munmap churn all end, and leave no
+#     oops, WARN, BUG, lockdep report or hung task in dmesg;
+#   - auto picks the module; rmmod succeeds.
+# usage: tests/kmod_test.sh [DIST-ARCH...]   (default: the three amd64 kernels)
+# Environment: EXMAP, WORKLOAD, CHURN, RUNAS (the guest's binaries), KMOD_STRESS
+# (seconds of churn, 30), KMOD_KERNEL_IMAGE/KMOD_KDIR (a kernel of our own,
+# e.g. one without pagemap: target "custom"). Last line: N passed, N failed.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+cd "$repo" || exit 2
+targets=${*:-bullseye-amd64 bookworm-amd64 trixie-amd64}
+EXMAP=${EXMAP:-build/exmap-mini}
+WORKLOAD=${WORKLOAD:-build/host/workload}
+CHURN=${CHURN:-build/host/churn}
+RUNAS=${RUNAS:-build/host/runas}
+N=4 FILE_KIB=512 COW_KIB=384 PRIV_KIB=128
+STRESS=${KMOD_STRESS:-30}
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $target: $1"; }
+no() { fail=$((fail + 1)); echo "FAIL $target: $1${2:+: $2}"; }
+check() { if eval "$2"; then ok "$1"; else no "$1" "${3:-}"; fi; }
+
+# field CSV KEYCOL KEY FIELD (no quoted commas in the rows looked at)
+field() {
+	awk -F, -v kc="$2" -v k="$3" -v f="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h[kc] == k { print $h[f]; exit }' "$1"
+}
+rollup() { awk -v f="$2:" '$1 == f { print $2 * 1024 }' "$1"; }
+
+# Every figure but writable, for the given pids, as "pid figures" lines.
+figures() {
+	awk -F, -v pids=" $2 " '
+		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		index(pids, " " $1 " ") {
+			print $1, $h["vm"], $h["mapped"], $h["resident"], $h["eff_mapped"],
+			      $h["eff_resident"], $h["sole"], $h["swap"]
+		}' "$1" | sort
+}
+
+run_target() {
+	w=build/qemu/kmod/$target
+	rm -rf "$w" && mkdir -p "$w/test" || return 1
+	case $target in
+	custom-*)
+		image=$KMOD_KERNEL_IMAGE kdir=$KMOD_KDIR arch=${target#custom-} ;;
+	*)
+		dist=${target%-*} arch=${target#*-}
+		toolchain/kernel fetch "$dist" "$arch" >"$w/fetch.log" 2>&1 ||
+			{ cat "$w/fetch.log"; no "kernel fetch"; return 1; }
+		eval "$(toolchain/kernel path "$dist" "$arch")" ;;
+	esac
+	case $arch in
+	amd64) karch= ;;
+	armhf) karch=arm ;;
+	*) karch=$arch ;;
+	esac
+	make kmod ${karch:+ARCH=$karch} KDIR="$kdir" >"$w/kmod.log" 2>&1 ||
+		{ tail -20 "$w/kmod.log"; no "module build"; return 1; }
+	ok "module built against $(basename "$kdir")"
+	ko=$(ls build/*/kmod/"$(basename "$kdir")"/exmap_mini.ko build/kmod/"$(basename "$kdir")"/exmap_mini.ko 2>/dev/null | head -1)
+	cp "$ko" "$EXMAP" "$WORKLOAD" "$CHURN" "$RUNAS" "$w/test/" &&
+		cp tests/kmod_guest.sh "$w/test/run.sh" || return 1
+	printf 'N=%s FILE_KIB=%s COW_KIB=%s PRIV_KIB=%s STRESS=%s\n' \
+		$N $FILE_KIB $COW_KIB $PRIV_KIB "$STRESS" >"$w/test/params"
+	tests/qemu/initramfs "$arch" "$w/initramfs.cpio.gz" "$w"/test/* >"$w/initramfs.log" 2>&1 ||
+		{ cat "$w/initramfs.log"; no "initramfs"; return 1; }
+	tests/qemu/boot "$arch" "$image" "$w/initramfs.cpio.gz" "$w/console.log" $((STRESS + 240))
+	rc=$?
+	check "guest booted and powered off" "[ $rc -eq 0 ]" "boot exit $rc, see $w/console.log"
+	[ $rc -eq 0 ] || return 1
+	o=$w/out
+	if ! tests/qemu/unframe "$w/console.log" "$o" >"$w/unframe.log" 2>&1; then
+		no "results came back whole" "$(cat "$w/unframe.log")"
+		return 1
+	fi
+	ok "results came back whole over the serial console"
+	checks "$o"
+}
+
+checks() {
+	o=$1
+	check "insmod" "[ \"\$(cat $o/insmod.rc)\" = 0 ]" "$(cat "$o/insmod.stderr" 2>/dev/null)"
+	check "entry is root's, mode 0600" "grep -q '^-rw------- *1 0 *0 ' $o/entry" "$(cat "$o/entry")"
+	set -- $(sed -n 's/^ready //p' "$o/workload")
+	parent=$1
+	shift
+	children="$*"
+	check "workload ready" "[ -n \"$children\" ]"
+	check "auto picks the module" "grep -q '^source: kmod$' $o/auto"
+
+	for pid in $parent $children; do
+		kfile=$o/kmod_all
+		check "pid $pid: eff_resident = Pss (kmod)" \
+			"[ \$(( \$(field $kfile pid $pid eff_resident) - \$(rollup $o/rollup_$pid Pss) )) -le 8192 ] &&
+			 [ \$(( \$(rollup $o/rollup_$pid Pss) - \$(field $kfile pid $pid eff_resident) )) -le 8192 ]" \
+			"eff_resident $(field "$kfile" pid "$pid" eff_resident), Pss $(rollup "$o/rollup_$pid" Pss)"
+		check "pid $pid: resident = Rss (kmod)" \
+			"[ \"\$(field $kfile pid $pid resident)\" = \"\$(rollup $o/rollup_$pid Rss)\" ]"
+	done
+	if [ "$(cat "$o/pagemap")" = yes ]; then
+		figures "$o/kmod_all" "$parent $children" >"$o/fig.kmod"
+		figures "$o/pagemap_all" "$parent $children" >"$o/fig.pagemap"
+		check "kmod and pagemap agree on all figures but writable" \
+			"[ -s $o/fig.kmod ] && cmp -s $o/fig.kmod $o/fig.pagemap" \
+			"$(diff "$o/fig.kmod" "$o/fig.pagemap" | head -4)"
+	else
+		check "no pagemap here: only the module can see pages" "[ ! -s $o/pagemap_all ]"
+	fi
+
+	# The PTE's write bit: each region holds exactly what was written.
+	for pid in $children; do
+		m=$o/kmod_maps_$pid
+		cow=$(awk -F, -v v=$((COW_KIB * 1024)) '$8 == "[anon]" && $4 == "rw-p" && $9 == v { print $15 }' "$m")
+		priv=$(awk -F, -v v=$((PRIV_KIB * 1024)) '$8 == "[anon]" && $4 == "rw-p" && $9 == v { print $15 }' "$m")
+		wfile=$(awk -F, '$8 ~ /^\/tmp\/workload/ { print $15 }' "$m")
+		check "pid $pid: writable = the half of the cow pages it rewrote" \
+			"[ \"$cow\" = $((COW_KIB * 1024 / 2)) ]" "got '$cow'"
+		check "pid $pid: writable = its private pages" "[ \"$priv\" = $((PRIV_KIB * 1024)) ]" "got '$priv'"
+		check "pid $pid: writable = 0 for the file it only read" "[ \"$wfile\" = 0 ]" "got '$wfile'"
+	done
+	# The parent wrote its cow pages before forking, and not since: fork
+	# write-protected them all, so the PTE's bit is off even for the half
+	# that is the parent's alone again (pagemap's estimate counts that half).
+	pcow=$(awk -F, -v v=$((COW_KIB * 1024)) '$8 == "[anon]" && $4 == "rw-p" && $9 == v { print $15 }' \
+		"$o/kmod_maps_$parent")
+	check "parent: writable = 0 for its cow pages (write-protected since the fork)" \
+		"[ \"$pcow\" = 0 ]" "got '$pcow'"
+
+	check "non-root: refused with a clear message" \
+		"[ \"\$(cat $o/nonroot.rc)\" = 2 ] && grep -q 'root' $o/nonroot.stderr" \
+		"rc $(cat "$o/nonroot.rc"): $(cat "$o/nonroot.stderr" 2>/dev/null)"
+	set -- $(cat "$o/stress")
+	check "stress: scans ran and all ended ($1 $2)" "[ ${1#runs=} -ge 4 ] && [ ${2#bad=} -eq 0 ]" \
+		"$(head -5 "$o/stress_errors")"
+	check "stress: the churn ran" "grep -q '^churn: [1-9][0-9]* processes' $o/churn" "$(cat "$o/churn")"
+	check "dmesg: no oops, WARN, BUG, lockdep or hung task" \
+		"! grep -E -i 'BUG:|WARNING:|Oops|general protection|lockdep|possible circular|hung_task|blocked for more than|stuck' $o/dmesg" \
+		"$(grep -E -i 'BUG:|WARNING:|Oops|lockdep|blocked for' "$o/dmesg" | head -3)"
+	check "rmmod" "[ \"\$(cat $o/rmmod.rc)\" = 0 ] && grep -qx gone $o/lsmod" \
+		"$(cat "$o/rmmod.stderr" 2>/dev/null)"
+}
+
+for target in $targets; do
+	echo "== $target"
+	run_target || no "stopped early"
+done
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
