@@ -29,7 +29,9 @@ if [ -e /proc/self/pagemap ]; then
 	frame_cmd pagemap_all $X -b pagemap -c
 fi
 for pid in $(echo "$pids" | tr ',' ' '); do
-	frame_file "rollup_$pid" "/proc/$pid/smaps_rollup"
+	# smaps_rollup goes with pagemap (PROC_PAGE_MONITOR); statm is always there
+	[ -e "/proc/$pid/smaps_rollup" ] && frame_file "rollup_$pid" "/proc/$pid/smaps_rollup"
+	frame_file "statm_$pid" "/proc/$pid/statm"
 	frame_cmd "kmod_maps_$pid" $X -b kmod -c maps "$pid"
 done
 frame_cmd nonroot /test/runas 65534 $X -b kmod
