@@ -76,6 +76,10 @@ static ssize_t km_read(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n
 
 	if (n > PAGEMAP_CHUNK)
 		n = PAGEMAP_CHUNK, want = sizeof(kbuf);
+	/* Above 2^63 ([vsyscall]) an address is no file offset, and it is past
+	 * every task size: nothing there, as the module would say. */
+	if (vaddr > (uint64_t)INT64_MAX)
+		return 0;
 	do
 		r = pread(s->fd, kbuf, want, (off_t)vaddr);
 	while (r < 0 && errno == EINTR);
