@@ -407,6 +407,10 @@ int elf_sym(struct elf *e, const struct elf_symtab *t, uint64_t i, struct elf_sy
 		if (!(p = get(e, t->shndx_off + i * 4, 4, "extended section index")))
 			return -1;
 		s->shndx = u32(e, p);
+		/* checked here: a big value would read as ELF_SHN_SPECIAL */
+		if (s->shndx >= e->shnum)
+			return fail(e, "symbol %llu: extended section index %u is out of range "
+				    "(%u sections)", (unsigned long long)i, s->shndx, e->shnum);
 	} else if (s->shndx >= SHN_LORESERVE) {
 		s->shndx |= ELF_SHN_SPECIAL;	/* ABS, COMMON and the like */
 	}

@@ -83,10 +83,19 @@ static void seg_flags(uint32_t f, char *buf)
 	buf[3] = '\0';
 }
 
+/* Cut to fit, and say so: a name longer than its buffer ends in "...". */
+static void mark_cut(char *buf, size_t len, int cut)
+{
+	if (cut > 0)
+		memcpy(buf + len - 4, "...", 4);
+}
+
 /* The section a symbol is defined in: its name, or UND, ABS, COM. */
-static const char *sym_section(struct elf *e, uint32_t shndx, char *buf, size_t len)
+static const char *sym_section(const char *path, struct elf *e, uint32_t shndx,
+			       char *buf, size_t len)
 {
 	struct elf_shdr sh;
+	int cut;
 
 	if (shndx == 0)
 		return "UND";
@@ -100,10 +109,14 @@ static const char *sym_section(struct elf *e, uint32_t shndx, char *buf, size_t 
 		snprintf(buf, len, "0x%x", v);
 		return buf;
 	}
-	if (elf_shdr(e, shndx, &sh) < 0 || elf_secname(e, &sh, buf, len) < 0) {
+	if (elf_shdr(e, shndx, &sh) < 0 || (cut = elf_secname(e, &sh, buf, len)) < 0) {
+		/* the symbol is listed; the damage is said, and the exit says partial */
+		warnx("%s: %s", path, e->err);
+		exit_status = EX_PARTIAL;
 		snprintf(buf, len, "[%u]", shndx);
 		return buf;
 	}
+	mark_cut(buf, len, cut);
 	return buf;
 }
 
@@ -128,7 +141,8 @@ static void csv_row(const char *kind, uint64_t index, const char *name, const ch
 
 static void dump_sections(const char *path, struct elf *e, int csv)
 {
-	char name[256], tbuf[16], fl[16], off[24], al[24];
+	static char name[ELF_NAME_MAX];	/* not on the stack: small stacks on boards */
+	char tbuf[16], fl[16], off[24], al[24];
 	uint32_t i;
 
 	if (!csv)
@@ -142,6 +156,7 @@ static void dump_sections(const char *path, struct elf *e, int csv)
 			bad(path, e);
 			return;
 		}
+		mark_cut(name, sizeof(name), cut);
 		sec_flags(sh.flags, fl);
 		if (csv) {
 			snprintf(off, sizeof(off), "%llu", (unsigned long long)sh.offset);
@@ -192,7 +207,8 @@ static void dump_segments(const char *path, struct elf *e, int csv)
 static void dump_symbols(const char *path, struct elf *e, uint32_t type, int csv)
 {
 	const char *table = type == 2 ? "symtab" : "dynsym";
-	char name[ELF_NAME_MAX], sec[256], tbuf[16], bbuf[16];
+	static char name[ELF_NAME_MAX], sec[ELF_NAME_MAX];
+	char tbuf[16], bbuf[16];
 	struct elf_symtab t;
 	uint64_t i;
 	int r = elf_symtab(e, type, &t);
@@ -216,11 +232,10 @@ static void dump_symbols(const char *path, struct elf *e, uint32_t type, int csv
 			bad(path, e);
 			return;
 		}
-		if (cut)
-			memcpy(name + sizeof(name) - 4, "...", 4);
+		mark_cut(name, sizeof(name), cut);
 		st = LOOKUP(sym_types, s.info & 0xf, tbuf);
 		sb = LOOKUP(sym_binds, s.info >> 4, bbuf);
-		ss = sym_section(e, s.shndx, sec, sizeof(sec));
+		ss = sym_section(path, e, s.shndx, sec, sizeof(sec));
 		if (csv) {
 			csv_row("symbol", i, name, st, s.value, "", s.size, "", "", "", sb, ss, table);
 			continue;

@@ -137,7 +137,7 @@ static int cmp_lo(const void *pa, const void *pb)
 static int load_sections(struct scan *s, struct target *t, int keep)
 {
 	struct elf *e = &t->elf;
-	char name[ELF_NAME_MAX];
+	static char name[ELF_NAME_MAX];
 	uint32_t i;
 
 	t->secnames = arena_alloc(s->arena, (size_t)e->shnum * sizeof(char *) + 1, 8);
@@ -188,7 +188,7 @@ static int wanted(struct target *t, const struct elf_sym *sym, uint64_t i)
 static int load_symbols(struct scan *s, struct target *t)
 {
 	struct elf *e = &t->elf;
-	char name[ELF_NAME_MAX];
+	static char name[ELF_NAME_MAX];
 	struct elf_symtab tab;
 	struct elf_sym sym;
 	uint64_t i, n = 0;
@@ -455,7 +455,7 @@ static int same_build(const struct scan *s, const struct target *t, int piddir,
  */
 static int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char **why)
 {
-	char name[64 + 4096];
+	static char name[64 + 4096];
 	struct stat st;
 	int fd;
 

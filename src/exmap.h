@@ -215,7 +215,7 @@ int source_probe(struct pagesrc *src, struct probe *p, uint64_t page_size);
 
 /* elf.c: the ELF reader; everything read through one bounds-checked accessor */
 #define ELF_WINDOW	65536	/* the file is read through a window this big */
-#define ELF_BUILDID_MAX	64	/* longest build-id accepted (SHA-1 is 20) */
+#define ELF_BUILDID_MAX	256	/* longest build-id accepted (SHA-1 is 20; ld --build-id=0x... any) */
 #define ELF_SHN_SPECIAL	0x80000000u	/* st_shndx was a reserved index (ABS...) */
 struct elf {
 	int fd;			/* the file, read through the window... */
