@@ -56,7 +56,8 @@ run: setup all
 	$(BUILD)/exmap-mini || [ $$? -eq 1 ]
 
 test: setup
-	$(MAKE) all $(BUILD)/unit build/host/workload build/host/churn build/host/runas fixture
+	$(MAKE) all $(BUILD)/unit build/host/workload build/host/churn build/host/runas fixture \
+		elftest-deps
 	tests/run $(BUILD)
 
 # The module on our own kernel without pagemap: its first build takes minutes

@@ -28,33 +28,37 @@ ELFT_CFLAGS := -O1 -fcommon
 ELFT_LDFLAGS := -nostdlib -Wl,--build-id -Wl,-z,max-page-size=4096 \
 	-Wl,-z,common-page-size=4096
 ELFT_FILES := $(foreach a,$(ELFT_ARCHES),$(ELFT_OBJ)/$(a).o $(ELFT_OBJ)/$(a).exe \
-	$(ELFT_OBJ)/$(a).so) $(ELFT_OBJ)/longsec.o $(ELFT_OBJ)/xnum.o
+	$(ELFT_OBJ)/$(a).so) $(ELFT_OBJ)/longsec.o $(ELFT_OBJ)/xnum.o $(ELFT_OBJ)/big.o
 
-$(ELFT_OBJ)/%.o: tests/elfobj.c | $(ELFT_OBJ)
+$(ELFT_OBJ)/%.o: tests/elfobj.c tests/elf.mk | $(ELFT_OBJ)
 	$(ELFT_CC_$*) $(ELFT_CFLAGS) -c -o $@ $<
 
-$(ELFT_OBJ)/%.exe: tests/elfobj.c | $(ELFT_OBJ)
+$(ELFT_OBJ)/%.exe: tests/elfobj.c tests/elf.mk | $(ELFT_OBJ)
 	$(ELFT_CC_$*) $(ELFT_CFLAGS) -static -Wl,-e,_start $(ELFT_LDFLAGS) -o $@ $<
 
-$(ELFT_OBJ)/%.so: tests/elfobj.c | $(ELFT_OBJ)
+$(ELFT_OBJ)/%.so: tests/elfobj.c tests/elf.mk | $(ELFT_OBJ)
 	$(ELFT_CC_$*) $(ELFT_CFLAGS) -fPIC -shared $(ELFT_LDFLAGS) -o $@ $<
 
 # A section name longer than 255 bytes.
-$(ELFT_OBJ)/longsec.o: tests/elfobj.c | $(ELFT_OBJ)
+$(ELFT_OBJ)/longsec.o: tests/elfobj.c tests/elf.mk | $(ELFT_OBJ)
 	gcc $(ELFT_CFLAGS) -DELFOBJ_LONGSEC -c -o $@ $<
 
 # 66000 sections: extended numbering. -O0 keeps it to a second or two.
-$(ELFT_OBJ)/xnum.o: tests/elfobj.c | $(ELFT_OBJ)
+$(ELFT_OBJ)/xnum.o: tests/elfobj.c tests/elf.mk | $(ELFT_OBJ)
 	gcc -O0 -DELFOBJ_MANY -c -o $@ $<
 
-$(ELFT_DIR)/exmap-mini-san: $(SRCS) src/exmap.h | $(ELFT_DIR)
+# Section and symbol tables longer than the reader's 64 KiB window.
+$(ELFT_OBJ)/big.o: tests/elfobj.c tests/elf.mk | $(ELFT_OBJ)
+	gcc -O0 -DELFOBJ_BIG -c -o $@ $<
+
+$(ELFT_DIR)/exmap-mini-san: $(SRCS) src/exmap.h tests/elf.mk | $(ELFT_DIR)
 	$(ELFT_CLANG) $(ELFT_SANFLAGS) -o $@ $(SRCS)
 
-$(ELFT_DIR)/fuzz_elf: tests/fuzz_elf.c src/elf.c src/exmap.h | $(ELFT_DIR)
+$(ELFT_DIR)/fuzz_elf: tests/fuzz_elf.c src/elf.c src/exmap.h tests/elf.mk | $(ELFT_DIR)
 	$(ELFT_CLANG) -g -O1 -Wall -Wextra -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -Isrc -o $@ tests/fuzz_elf.c src/elf.c
 
-$(ELFT_DIR)/elfcorrupt: tests/elfcorrupt.c | $(ELFT_DIR)
+$(ELFT_DIR)/elfcorrupt: tests/elfcorrupt.c tests/elf.mk | $(ELFT_DIR)
 	$(HOSTCC) -O2 -Wall -Wextra -Werror -o $@ $<
 
 $(ELFT_DIR) $(ELFT_OBJ):

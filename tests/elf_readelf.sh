@@ -148,6 +148,8 @@ mode == "sec" && /^ +\[ *[0-9]+\] / {
 		sub(/ *[^ ]+$/, "", rest)
 	}
 	name = trim(rest)
+	if (length(name) >= 4096)	# cut and marked, as symbol names are
+		name = substr(name, 1, 4092) "..."
 	secname[idx + 0] = name
 	if (!(name in sectype))
 		sectype[name] = type
@@ -315,7 +317,7 @@ END {
 			what = "build-id"
 			field = fs_B[k]
 		}
-		for (at = 1; substr(w[k], at, 1) == substr(h[k], at, 1); at++)
+		for (at = 1; at <= length(w[k]) && substr(w[k], at, 1) == substr(h[k], at, 1); at++)
 			;
 		printf "%s: %s: readelf %s, exmap-mini %s\n", what, field, show(w[k], at), show(h[k], at)
 		exit 1

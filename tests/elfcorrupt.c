@@ -15,10 +15,12 @@
  *			holds no strings, names past the name table, types
  *			changed to ones the reader acts on
  *   phN-FIELD-VALUE	every field of every program header
- *   symT.I-FIELD-VALUE	a few symbols of each table: names past the string
+ *   symtab.I-FIELD-VALUE, dynsym.I-FIELD-VALUE
+ *			a few symbols of each table: names past the string
  *			table, reserved and out-of-range section indexes
  *   strN-unterminated	a string table's last NUL replaced; strN-nonul: none
- *   noteN-FIELD-VALUE	the first note of each note section or segment
+ *   note-shN-..., note-phN-...
+ *			the first note of each note section or segment
  *   valid-xnum		the same file with extended section numbering
  *			(e_shnum 0, e_shstrndx SHN_XINDEX, the real values in
  *			section 0); xnum-...: that with bad values
@@ -117,7 +119,10 @@ static int is64, be;
 static uint64_t phoff, shoff;
 static uint32_t phnum, shnum, shstrndx, phentsize, shentsize, ehsize;
 
-static void die(const char *fmt, ...)
+static _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static _Noreturn void die(const char *fmt, ...)
 {
 	va_list ap;
 
