@@ -12,7 +12,8 @@
 #include "exmap.h"
 #include "../kmod/exmap_mini_abi.h"
 
-static unsigned char kbuf[EXMAP_MINI_HDR + PAGEMAP_CHUNK * EXMAP_MINI_REC];
+#define KM_RECS	2048	/* records per pread: a 32 KiB buffer */
+static unsigned char kbuf[EXMAP_MINI_HDR + KM_RECS * EXMAP_MINI_REC];
 
 static int km_open(struct pagesrc *s, int piddir, pid_t pid)
 {
@@ -69,17 +70,15 @@ static uint64_t km_entry(uint64_t frame, uint32_t count, uint32_t flags)
 	return e;
 }
 
-static ssize_t km_read(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n)
+/* Up to n entries from vaddr, in one pread of at most KM_RECS records. */
+static ssize_t km_read_some(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n)
 {
-	size_t want = EXMAP_MINI_HDR + n * EXMAP_MINI_REC, got = 0, i;
+	size_t want, got = 0, i;
 	ssize_t r;
 
-	if (n > PAGEMAP_CHUNK)
-		n = PAGEMAP_CHUNK, want = sizeof(kbuf);
-	/* Above 2^63 ([vsyscall]) an address is no file offset, and it is past
-	 * every task size: nothing there, as the module would say. */
-	if (vaddr > (uint64_t)INT64_MAX)
-		return 0;
+	if (n > KM_RECS)
+		n = KM_RECS;
+	want = EXMAP_MINI_HDR + n * EXMAP_MINI_REC;
 	do
 		r = pread(s->fd, kbuf, want, (off_t)vaddr);
 	while (r < 0 && errno == EINTR);
@@ -106,6 +105,27 @@ static ssize_t km_read(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n
 			count = n - got;
 		memset(pe + got, 0, (size_t)count * sizeof(*pe));
 		got += count;
+	}
+	return got;
+}
+
+static ssize_t km_read(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n)
+{
+	size_t got = 0;
+
+	/* Above 2^63 ([vsyscall]) an address is no file offset, and it is past
+	 * every task size: nothing there, as the module would say. */
+	if (vaddr > (uint64_t)INT64_MAX)
+		return 0;
+	while (got < n) {
+		ssize_t r = km_read_some(s, vaddr + ((uint64_t)got << s->page_shift),
+					 pe + got, n - got);
+
+		if (r < 0)
+			return got ? (ssize_t)got : r;
+		if (r == 0)
+			break;
+		got += r;
 	}
 	return got;
 }
