@@ -22,7 +22,8 @@ LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 
 all: $(BUILD)/exmap-mini
 
-$(BUILD)/obj/%.o: src/%.c src/exmap.h | $(BUILD)/obj
+# TOOLCHAIN_DEPS: what a target's toolchain file needs built first (musl, say).
+$(BUILD)/obj/%.o: src/%.c src/exmap.h | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/exmap-mini: $(OBJS)
@@ -37,6 +38,11 @@ $(BUILD)/floor: tests/floor.c | $(BUILD)/obj
 
 build/host/%: tests/%.c | build/host
 	$(HOSTCC) -static -O2 -Wall -Wextra -Werror -o $@ $<
+
+# The test workloads for the target (workload, churn, runas), static with musl.
+$(BUILD)/tools/%: tests/%.c | $(TOOLCHAIN_DEPS)
+	@mkdir -p $(BUILD)/tools
+	$(CC) -static -O2 -Wall -Wextra -Werror -o $@ $<
 
 $(BUILD)/obj build/host:
 	mkdir -p $@
@@ -57,7 +63,7 @@ run: setup all
 
 test: setup
 	$(MAKE) all $(BUILD)/unit build/host/workload build/host/churn build/host/runas fixture \
-		elftest-deps
+		elftest-deps $(BUILD)/tools/workload
 	tests/run $(BUILD)
 
 # The module on our own kernel without pagemap: its first build takes minutes
@@ -65,6 +71,12 @@ test: setup
 test-tinykernel: setup
 	$(MAKE) all build/host/workload build/host/churn build/host/runas
 	tests/kmod_test.sh nopagemap-amd64
+
+# The board demo: the target's Debian kernel in qemu (-M virt for arm and
+# arm64), the module loaded, exmap-mini's report on the serial console.
+board: setup
+	$(MAKE) all $(BUILD)/tools/workload
+	tests/board.sh $(DEBARCH) $(BUILD) $(ARCH)
 
 bench: setup
 	$(MAKE) all $(BUILD)/floor build/host/workload build/host/runstat
@@ -88,4 +100,4 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all setup unit run test test-tinykernel bench kmod install clean
+.PHONY: all setup unit run test test-tinykernel board bench kmod install clean

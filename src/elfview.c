@@ -300,8 +300,10 @@ static const struct elf_phdr *segment_of(const struct target *t, const struct ma
 			*bad = !first;
 			continue;
 		}
-		if (known && b == *bias)
+		if (known && b == *bias) {
+			*bad = 0;	/* another segment sharing the page did not fit */
 			return ph;
+		}
 		if (!first) {
 			first = ph;
 			first_bias = b;

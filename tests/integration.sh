@@ -270,6 +270,30 @@ else
 	echo "skip swap tests: no swap is active and a swapfile cannot be enabled here"
 fi
 
+# --- sections of a static musl binary: its data segment starts in the last
+# file page of its read-only segment, so two segments hold that page.
+if [ -x "${MUSL_WORKLOAD:-}" ]; then
+	"$MUSL_WORKLOAD" -n 2 -d "$T" >"$T/mwl.out" 2>"$T/mwl.err" &
+	mwl=$!
+	i=0
+	until grep -q '^ready' "$T/mwl.out" || [ $i -gt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	mpids=$(sed -n 's/^ready //p' "$T/mwl.out" | tr ' ' ',')
+	"$EXMAP" -c -p "$mpids" sections "$MUSL_WORKLOAD" >"$T/msec.csv" 2>"$T/msec.err"; rc=$?
+	if [ $rc -eq 0 ] && [ ! -s "$T/msec.err" ]; then ok "musl binary: its sections are placed, no process left out"
+	else no "musl binary: its sections are placed, no process left out" "rc $rc: $(cat "$T/msec.err")"; fi
+	path=$(awk '/^ready/ { print "/proc/" $2 "/exe" }' "$T/mwl.out")
+	path=$(readlink "$path")
+	for pid in $(echo "$mpids" | tr ',' ' '); do
+		"$EXMAP" -c -p "$mpids" maps "$pid" >"$T/mmaps.csv"
+		# the file's mappings, and the anonymous one right after the last
+		files=$(awk -F, -v p="$path" 'NR > 1 && $8 == p { s += $11; e = $3 } NR > 1 && $8 == "[anon]" && $2 == e { s += $11 } END { print s }' "$T/mmaps.csv")
+		"$EXMAP" -c -p "$pid" sections "$MUSL_WORKLOAD" >"$T/msec1.csv" 2>/dev/null
+		secs=$(awk -F, 'NR > 1 { s += $6 } END { print s }' "$T/msec1.csv")
+		equal "musl binary, pid $pid: sections + holes = its mappings (resident)" "$secs" "$files"
+	done
+	kill -TERM $mwl && wait $mwl
+fi
+
 # --- a process that exits mid-scan ------------------------------------------
 # strace holds the victim's first pagemap read while the victim is killed.
 sleep 300 &

@@ -7,3 +7,4 @@ CC := $(CROSS_COMPILE)gcc $(if $(MUSL_SPECS),-specs $(MUSL_SPECS))
 BUILD := build/arm
 QEMU := qemu-arm-static
 KARCH := arm
+DEBARCH := armhf

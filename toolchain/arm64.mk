@@ -5,3 +5,4 @@ CC := $(CROSS_COMPILE)gcc $(if $(MUSL_SPECS),-specs $(MUSL_SPECS))
 BUILD := build/arm64
 QEMU := qemu-aarch64-static
 KARCH := arm64
+DEBARCH := arm64

@@ -3,3 +3,4 @@ CC := musl-gcc
 BUILD := build
 QEMU :=
 KARCH := x86
+DEBARCH := amd64
