@@ -29,6 +29,7 @@ echo "== board: $(uname -m), Linux $(uname -r), $(grep MemTotal /proc/meminfo)"
 echo "== insmod exmap_mini.ko"
 insmod ./exmap_mini.ko && ls -l /proc/exmap-mini
 mkdir -p /tmp
+: >/tmp/wl.out
 ./workload -n 3 -f 256 -c 256 -p 128 -d /tmp >/tmp/wl.out 2>&1 &
 i=0
 while ! grep -q '^ready' /tmp/wl.out && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done

@@ -11,10 +11,12 @@ frame_begin kmod
 frame_cmd uname uname -r
 frame_cmd pagemap sh -c 'test -e /proc/self/pagemap && echo yes || echo no'
 frame_cmd insmod insmod /test/exmap_mini.ko
+frame_file meminfo /proc/meminfo
 frame_cmd entry sh -c 'ls -ln /proc/exmap-mini'
 
 # The quiescent workload: both sources must agree on it.
 mkdir -p /tmp
+: >/tmp/wl.out
 /test/workload -n "$N" -f "$FILE_KIB" -c "$COW_KIB" -p "$PRIV_KIB" -d /tmp >/tmp/wl.out 2>/tmp/wl.err &
 i=0
 while ! grep -q '^ready' /tmp/wl.out && [ $i -lt 120 ]; do

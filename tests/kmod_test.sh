@@ -12,20 +12,19 @@
 #     oops, WARN, BUG, lockdep report or hung task in dmesg;
 #   - auto picks the module; rmmod succeeds.
 # usage: tests/kmod_test.sh [DIST-ARCH...]   (default: the three amd64 kernels)
+# ARCH is amd64, armhf (Debian's armmp, in qemu -M virt with 1.5 GiB so that
+# HIGHMEM, and with it HIGHPTE, is in play) or arm64; the guest's binaries are
+# the target's own: build/exmap-mini and build/host/* for amd64,
+# build/arm/exmap-mini and build/arm/tools/* for armhf, and so on.
 # Target nopagemap-amd64 is our own kernel without CONFIG_PROC_PAGE_MONITOR
 # (toolchain/tinykernel): there, with no smaps either, resident is checked
 # against /proc/PID/statm and sharing against what the workload built.
-# Environment: EXMAP, WORKLOAD, CHURN, RUNAS (the guest's binaries), KMOD_STRESS
-# (seconds of churn, 30). Last line: N passed, N failed.
+# Environment: KMOD_STRESS (seconds of churn, 30). Last line: N passed, N failed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 2
 targets=${*:-bullseye-amd64 bookworm-amd64 trixie-amd64}
-EXMAP=${EXMAP:-build/exmap-mini}
-WORKLOAD=${WORKLOAD:-build/host/workload}
-CHURN=${CHURN:-build/host/churn}
-RUNAS=${RUNAS:-build/host/runas}
 N=4 FILE_KIB=512 COW_KIB=384 PRIV_KIB=128
 STRESS=${KMOD_STRESS:-30}
 pass=0
@@ -69,21 +68,25 @@ run_target() {
 		eval "$(toolchain/kernel path "$dist" "$arch")" ;;
 	esac
 	case $arch in
-	amd64) karch= ;;
-	armhf) karch=arm ;;
-	*) karch=$arch ;;
+	amd64) karch= bin=build tools=build/host mem=512M ;;
+	armhf) karch=arm bin=build/arm tools=build/arm/tools mem=1536M ;;
+	*) karch=$arch bin=build/$arch tools=build/$arch/tools mem=512M ;;
 	esac
+	for f in "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas"; do
+		[ -x "$f" ] || { no "$f is not built (make test builds it)"; return 1; }
+	done
 	make kmod ${karch:+ARCH=$karch} KDIR="$kdir" >"$w/kmod.log" 2>&1 ||
 		{ tail -20 "$w/kmod.log"; no "module build"; return 1; }
 	ok "module built against $(basename "$kdir")"
 	ko=$(ls build/*/kmod/"$(basename "$kdir")"/exmap_mini.ko build/kmod/"$(basename "$kdir")"/exmap_mini.ko 2>/dev/null | head -1)
-	cp "$ko" "$EXMAP" "$WORKLOAD" "$CHURN" "$RUNAS" "$w/test/" &&
+	cp "$ko" "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$w/test/" &&
 		cp tests/kmod_guest.sh "$w/test/run.sh" || return 1
 	printf 'N=%s FILE_KIB=%s COW_KIB=%s PRIV_KIB=%s STRESS=%s\n' \
 		$N $FILE_KIB $COW_KIB $PRIV_KIB "$STRESS" >"$w/test/params"
 	tests/qemu/initramfs "$arch" "$w/initramfs.cpio.gz" "$w"/test/* >"$w/initramfs.log" 2>&1 ||
 		{ cat "$w/initramfs.log"; no "initramfs"; return 1; }
-	tests/qemu/boot "$arch" "$image" "$w/initramfs.cpio.gz" "$w/console.log" $((STRESS + 240))
+	QEMU_MEM=$mem tests/qemu/boot "$arch" "$image" "$w/initramfs.cpio.gz" "$w/console.log" \
+		$((STRESS + 300))
 	rc=$?
 	check "guest booted and powered off" "[ $rc -eq 0 ]" "boot exit $rc, see $w/console.log"
 	[ $rc -eq 0 ] || return 1
@@ -99,6 +102,10 @@ run_target() {
 checks() {
 	o=$1
 	check "insmod" "[ \"\$(cat $o/insmod.rc)\" = 0 ]" "$(cat "$o/insmod.stderr" 2>/dev/null)"
+	if [ "$arch" = armhf ]; then
+		check "HIGHMEM in use (page tables can live there)" \
+			"[ \$(awk '/^HighTotal:/ { print \$2 }' $o/meminfo) -gt 0 ]" "$(grep High "$o/meminfo")"
+	fi
 	check "entry is root's, mode 0600" "grep -q '^-rw------- *1 0 *0 ' $o/entry" "$(cat "$o/entry")"
 	set -- $(sed -n 's/^ready //p' "$o/workload")
 	parent=$1

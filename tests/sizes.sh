@@ -1,0 +1,25 @@
+#!/bin/sh
+# The binaries a board gets, stripped: each at most 128 KiB. Prints `size`
+# (text, data, bss: bss and data are RAM on a board) for each.
+# usage: tests/sizes.sh   Last line: N passed, N failed.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+limit=131072 pass=0 fail=0
+t=$(mktemp -d /tmp/exmap-sizes.XXXXXX)
+trap 'rm -rf "$t"' EXIT
+for spec in arm:arm-linux-gnueabihf-strip arm64:aarch64-linux-gnu-strip; do
+	arch=${spec%%:*} strip=${spec#*:}
+	bin=build/$arch/exmap-mini
+	if ! "$strip" -o "$t/$arch" "$bin"; then
+		echo "FAIL $arch: cannot strip $bin"; fail=$((fail + 1)); continue
+	fi
+	size "$bin" | tail -1
+	n=$(wc -c <"$t/$arch")
+	if [ "$n" -le $limit ]; then
+		echo "ok   $arch: stripped $n bytes (limit $limit)"; pass=$((pass + 1))
+	else
+		echo "FAIL $arch: stripped $n bytes, over $limit"; fail=$((fail + 1))
+	fi
+done
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
