@@ -11,7 +11,7 @@ include toolchain/$(TARGET).mk
 
 CFLAGS := -std=c11 -D_GNU_SOURCE -Os -Wall -Wextra -Werror \
 	-ffunction-sections -fdata-sections $(EXTRA_CFLAGS)
-LDFLAGS := -static -Wl,--gc-sections
+LDFLAGS := -static -Wl,--gc-sections $(TARGET_LDFLAGS)
 HOSTCC := gcc
 STRIP := $(if $(CROSS_COMPILE),$(CROSS_COMPILE)strip,strip)
 PREFIX ?= /usr/local
