@@ -1,11 +1,11 @@
-# exmap-mini. make: build/exmap-mini; make ARCH=arm|arm64: build/ARCH/exmap-mini.
+# exmap-mini. make: build/exmap-mini; make ARCH=arm|arm64|mips: build/ARCH/exmap-mini.
 # make run: scan this machine; make test: every test; make bench: the benchmark.
 
 ARCH ?=
 HOSTARCH := $(shell uname -m)
 TARGET := $(if $(filter-out $(HOSTARCH),$(ARCH)),$(ARCH),native)
 ifeq ($(wildcard toolchain/$(TARGET).mk),)
-$(error no toolchain/$(TARGET).mk: ARCH may be arm, arm64 or empty)
+$(error no toolchain/$(TARGET).mk: ARCH may be arm, arm64, mips or empty)
 endif
 include toolchain/$(TARGET).mk
 
@@ -33,7 +33,7 @@ $(BUILD)/unit: tests/unit.c $(LIBOBJS) src/exmap.h
 	$(CC) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ tests/unit.c $(LIBOBJS)
 
 # The benchmark's floor is built like exmap-mini, so the two compare fairly.
-$(BUILD)/floor: tests/floor.c | $(BUILD)/obj
+$(BUILD)/floor: tests/floor.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 build/host/%: tests/%.c | build/host
@@ -64,6 +64,9 @@ run: setup all
 test: setup
 	$(MAKE) all $(BUILD)/unit build/host/workload build/host/churn build/host/runas fixture \
 		elftest-deps $(BUILD)/tools/workload
+	for a in arm arm64; do $(MAKE) ARCH=$$a all build/$$a/unit build/$$a/tools/workload \
+		build/$$a/tools/churn build/$$a/tools/runas || exit 1; done
+	$(MAKE) ARCH=mips all build/mips/unit
 	tests/run $(BUILD)
 
 # The module on our own kernel without pagemap: its first build takes minutes

@@ -1,0 +1,35 @@
+# 32-bit MIPS, big-endian (Debian mips: o32, hard float): Debian has the
+# cross gcc (gcc-mips-linux-gnu) but no musl-dev:mips, so toolchain/musl
+# builds musl from Debian's musl source package, once (20-30 s on 2 cores),
+# into build/toolchain/musl-mips, and CC uses the specs file it installs.
+# Every object and tool waits for it: TOOLCHAIN_DEPS is its stamp.
+# A vendor toolchain: CROSS_COMPILE=prefix- (musl is then built with it), and
+# MUSL_SPECS= if it is musl-native already (then none is built). After
+# changing the compiler, rm -rf build/toolchain/musl-mips (the stamp is there).
+#
+# Another target Debian's musl lacks: copy this file to toolchain/ARCH.mk and
+# change the six lines below, up to "The same for every such target":
+#   mipsel.mk   mipsel-linux-gnu-   build/toolchain/musl-mipsel   build/mipsel
+#               qemu-mipsel-static  KARCH mips   DEBARCH mipsel
+#   riscv64.mk  riscv64-linux-gnu-  build/toolchain/musl-riscv64  build/riscv64
+#               qemu-riscv64-static KARCH riscv  DEBARCH riscv64
+# (the compilers: gcc-mipsel-linux-gnu, gcc-riscv64-linux-gnu; riscv64 made
+# this way built and passed make unit under qemu-riscv64-static).
+CROSS_COMPILE ?= mips-linux-gnu-
+MUSL_PREFIX := build/toolchain/musl-mips
+BUILD := build/mips
+QEMU := qemu-mips-static
+KARCH := mips
+DEBARCH := mips
+
+# The same for every such target.
+MUSL_SPECS ?= $(MUSL_PREFIX)/lib/musl-gcc.specs
+CC := $(CROSS_COMPILE)gcc $(if $(MUSL_SPECS),-specs $(MUSL_SPECS))
+TOOLCHAIN_DEPS := $(if $(filter $(MUSL_PREFIX)/%,$(MUSL_SPECS)),$(MUSL_PREFIX)/musl.stamp)
+
+# A pattern rule, so that it does not become the default goal (this file is
+# read before the Makefile's "all"); .SECONDARY, so that make does not delete
+# the stamp as an intermediate file when done.
+$(MUSL_PREFIX)/%.stamp:
+	toolchain/musl $(CROSS_COMPILE:%-=%) $(MUSL_PREFIX)
+.SECONDARY: $(MUSL_PREFIX)/musl.stamp
