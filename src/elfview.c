@@ -564,12 +564,6 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 
 static void put_item(const struct opts *o, const struct elf_item *it, int symbols)
 {
-	static const int figs[NFIGS] = {
-		F_VM, F_MAPPED, F_RESIDENT, F_EFF_MAPPED, F_EFF_RESIDENT,
-		F_SOLE, F_WRITABLE, F_SWAP,
-	};
-	int i;
-
 	if (o->csv) {
 		csv_field(it->name, strlen(it->name));
 		if (symbols) {
@@ -593,28 +587,12 @@ static void put_item(const struct opts *o, const struct elf_item *it, int symbol
 		}
 		outf("%-*s", (int)w, name);
 	}
-	for (i = 0; i < NFIGS; i++) {
-		uint64_t v = fig_get(&it->fig, figs[i]);
-		char buf[32];
-
-		if (o->csv) {
-			outf(",%llu", (unsigned long long)v);
-			continue;
-		}
-		if (o->kib)
-			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)((v + 512) / 1024));
-		else
-			fmt_human(buf, sizeof(buf), v);
-		outf(" %*s", o->kib ? 6 : 5, buf);
-	}
+	put_figs(o, &it->fig, NULL, 0);
 	outs("\n");
 }
 
 void view_elf_items(struct scan *s, const struct opts *o)
 {
-	static const char *const heads[NFIGS] = {
-		"VM", "MAPPD", "RESID", "EFMAP", "EFRES", "SOLE", "WRITE", "SWAP",
-	};
 	int sections = o->view == V_SECTIONS;
 	struct target t;
 	uint32_t nfile, i;
@@ -655,15 +633,11 @@ void view_elf_items(struct scan *s, const struct opts *o)
 		sort_items(rows, n, sections ? V_SECTIONS : V_SYMBOLS,
 			   o->sort >= 0 ? o->sort : F_EFF_RESIDENT);
 	if (!o->noheader) {
-		if (o->csv) {
+		if (o->csv)
 			outs(sections ? "section,addr,size" : "symbol,section,addr,size");
-			for (i = 0; i < NFIGS; i++)
-				outf(",%s", field_names[i]);
-		} else {
+		else
 			outf("%-*s", sections ? 18 : 24, sections ? "SECTION" : "SYMBOL");
-			for (i = 0; i < NFIGS; i++)
-				outf(" %*s", o->kib ? 6 : 5, heads[i]);
-		}
+		put_heads(o, NULL, 0);
 		outs("\n");
 	}
 	if (o->top && o->top < n)

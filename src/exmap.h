@@ -308,6 +308,8 @@ struct opts {
 int field_lookup(const char *name);
 void csv_field(const char *s, size_t n);
 void sort_items(void **items, size_t n, enum view v, int field);
+void put_figs(const struct opts *o, const struct fig *f, const int *which, int n);
+void put_heads(const struct opts *o, const int *which, int n);
 void report(struct scan *s, const struct totals *t, const struct opts *o);
 
 /* elfdump.c: the elf view, no scan */

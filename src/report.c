@@ -128,23 +128,33 @@ static int fig_width(const struct opts *o)
 	return o->kib ? 7 : 6;	/* human values: at most 4 characters */
 }
 
-static void put_figs(const struct opts *o, const struct fig *f, const int *which, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		put_value(o, fig_get(f, which[i]), fig_width(o));
-}
-
 static const int all_figs[NFIGS] = {
 	F_VM, F_MAPPED, F_RESIDENT, F_EFF_MAPPED, F_EFF_RESIDENT,
 	F_SOLE, F_WRITABLE, F_SWAP,
 };
 
-static void put_heads(const struct opts *o, const int *which, int n)
+/* The figures which[0..n), or all eight when which is NULL, as columns. */
+void put_figs(const struct opts *o, const struct fig *f, const int *which, int n)
 {
 	int i;
 
+	if (!which) {
+		which = all_figs;
+		n = NFIGS;
+	}
+	for (i = 0; i < n; i++)
+		put_value(o, fig_get(f, which[i]), fig_width(o));
+}
+
+/* Their column heads: snake_case names in CSV, short ones in text. */
+void put_heads(const struct opts *o, const int *which, int n)
+{
+	int i;
+
+	if (!which) {
+		which = all_figs;
+		n = NFIGS;
+	}
 	for (i = 0; i < n; i++) {
 		if (o->csv)
 			outf(",%s", field_names[which[i]]);
@@ -205,7 +215,7 @@ static void view_procs(struct scan *s, const struct totals *t, const struct opts
 	sort_items(rows, s->nproc, V_PROCS, o->sort < 0 ? F_EFF_RESIDENT : o->sort);
 	if (!o->noheader) {
 		outs(o->csv ? "pid,name" : "    PID NAME            ");
-		put_heads(o, all_figs, NFIGS);
+		put_heads(o, NULL, 0);
 		outs("\n");
 	}
 	n = limit(o, s->nproc);
@@ -219,7 +229,7 @@ static void view_procs(struct scan *s, const struct totals *t, const struct opts
 			outf("%7d ", (int)p->pid);
 			put_text(p->name, 16, 1);
 		}
-		put_figs(o, &p->fig, all_figs, NFIGS);
+		put_figs(o, &p->fig, NULL, 0);
 		outs("\n");
 	}
 	if (!o->csv) {
@@ -228,7 +238,7 @@ static void view_procs(struct scan *s, const struct totals *t, const struct opts
 		snprintf(label, sizeof(label), "%u process%s", s->nproc,
 			 s->nproc == 1 ? "" : "es");
 		outf("%7s %-16s", "", label);
-		put_figs(o, &t->fig, all_figs, NFIGS);
+		put_figs(o, &t->fig, NULL, 0);
 		outs("\n");
 	}
 }
@@ -246,7 +256,7 @@ static void view_files(struct scan *s, const struct opts *o)
 	if (!o->noheader) {
 		if (o->csv)
 			outs("path,nproc");
-		put_heads(o, all_figs, NFIGS);
+		put_heads(o, NULL, 0);
 		outs(o->csv ? ",deleted\n" : " NPROC PATH\n");
 	}
 	n = limit(o, nfile);
@@ -257,11 +267,11 @@ static void view_files(struct scan *s, const struct opts *o)
 		if (o->csv) {
 			csv_field(f->path, strlen(f->path));
 			outf(",%u", f->nproc);
-			put_figs(o, &f->fig, all_figs, NFIGS);
+			put_figs(o, &f->fig, NULL, 0);
 			outf(",%d\n", del);
 			continue;
 		}
-		put_figs(o, &f->fig, all_figs, NFIGS);
+		put_figs(o, &f->fig, NULL, 0);
 		outf(" %5u ", f->nproc);
 		put_text(f->path, path_room(NFIGS * fig_width(o) + 7 + (del ? 10 : 0)), 0);
 		outs(del ? " (deleted)\n" : "\n");
@@ -294,7 +304,7 @@ static void view_maps(struct scan *s, const struct opts *o)
 	if (!o->noheader) {
 		if (o->csv) {
 			outs("pid,address,end,perms,offset,dev,inode,path");
-			put_heads(o, all_figs, NFIGS);
+			put_heads(o, NULL, 0);
 			outs(",deleted,device\n");
 		} else {
 			outf("%-*s PERM OFFSET ", (int)aw, "ADDRESS");
@@ -321,7 +331,7 @@ static void view_maps(struct scan *s, const struct opts *o)
 			     perms, (unsigned long long)m->offset, m->dev >> 20,
 			     m->dev & 0xfffff, (unsigned long long)m->inode);
 			csv_field(path, strlen(path));
-			put_figs(o, &m->fig, all_figs, NFIGS);
+			put_figs(o, &m->fig, NULL, 0);
 			outf(",%d,%d\n", !!(m->flags & MF_DELETED), !!(m->flags & MF_DEVICE));
 			continue;
 		}
