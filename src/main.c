@@ -98,14 +98,21 @@ static int census_one(pid_t pid, void *arg)
 	return 0;
 }
 
-static struct arena *list_arena;
+/* The pids, one after another in the arena. */
+struct pid_list {
+	struct arena *arena;
+	pid_t *pids;
+	size_t n;
+};
 
 static int list_one(pid_t pid, void *arg)
 {
-	pid_t *p = arena_alloc(list_arena, sizeof(pid_t), sizeof(pid_t));
+	struct pid_list *l = arg;
+	pid_t *p = arena_alloc(l->arena, sizeof(pid_t), sizeof(pid_t));
 
+	if (l->n++ == 0)
+		l->pids = p;
 	*p = pid;
-	(*(size_t *)arg)++;
 	return 0;
 }
 
@@ -275,10 +282,12 @@ int main(int argc, char **argv)
 		pids = pid_list;
 		npid = npid_list;
 	} else {
-		list_arena = &arena;
-		pids = (pid_t *)(arena.base + arena.lo);
-		if ((err = pid_iter(list_one, &npid)) < 0)
+		struct pid_list l = { .arena = &arena };
+
+		if ((err = pid_iter(list_one, &l)) < 0)
 			dierr(-err, "cannot list /proc");
+		pids = l.pids;
+		npid = l.n;
 	}
 
 	scan_init(&scan, &arena, src, (uint32_t)table, &probe);

@@ -135,7 +135,6 @@ static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *m
 {
 	uint64_t va = m->start, left = (m->end - m->start) >> s->page_shift;
 
-	m->run0 = s->nrun;
 	while (left > 0) {
 		size_t want = left < PAGEMAP_CHUNK ? left : PAGEMAP_CHUNK;
 		ssize_t got = s->src->read(s->src, va, pebuf, want);

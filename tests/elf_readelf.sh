@@ -33,6 +33,15 @@ trap 'exit 2' HUP INT TERM
 # decimal strings. Sizes can pass 2^53, where awk's doubles stop being exact,
 # so hex is turned into decimal digit by digit.
 common='
+# Both sides: .symtab first (readelf shows .dynsym first), the build-id last
+END {
+	for (i = 1; i <= nsym["symtab"]; i++)
+		print sym["symtab", i]
+	for (i = 1; i <= nsym["dynsym"]; i++)
+		print sym["dynsym", i]
+	if (bid != "")
+		print "B", bid
+}
 function hexnorm(h) {
 	h = tolower(h)
 	sub(/^0x/, "", h)
@@ -184,15 +193,6 @@ mode == "sym" && /^ +[0-9]+: / {
 	sym[table, ++nsym[table]] = "Y" OFS table OFS idx OFS symname($4, name, sec) OFS \
 	    hexnorm($2) OFS size OFS sec
 }
-# readelf shows .dynsym first; both sides put .symtab first, the build-id last
-END {
-	for (i = 1; i <= nsym["symtab"]; i++)
-		print sym["symtab", i]
-	for (i = 1; i <= nsym["dynsym"]; i++)
-		print sym["dynsym", i]
-	if (bid != "")
-		print "B", bid
-}
 '
 
 # exmap-mini -c elf FILE, to the same lines.
@@ -258,14 +258,6 @@ NR == 1 { next }
 		    secfield(f[12])
 	else if (f[1] == "buildid")
 		bid = f[3]
-}
-END {
-	for (i = 1; i <= nsym["symtab"]; i++)
-		print sym["symtab", i]
-	for (i = 1; i <= nsym["dynsym"]; i++)
-		print sym["dynsym", i]
-	if (bid != "")
-		print "B", bid
 }
 '
 
