@@ -112,7 +112,7 @@ static const char *sym_section(const char *path, struct elf *e, uint32_t shndx,
 	if (elf_shdr(e, shndx, &sh) < 0 || (cut = elf_secname(e, &sh, buf, len)) < 0) {
 		/* the symbol is listed; the damage is said, and the exit says partial */
 		warnx("%s: %s", path, e->err);
-		exit_status = EX_PARTIAL;
+		exit_at_least(EX_PARTIAL);
 		snprintf(buf, len, "[%u]", shndx);
 		return buf;
 	}
@@ -123,7 +123,7 @@ static const char *sym_section(const char *path, struct elf *e, uint32_t shndx,
 static void bad(const char *path, const struct elf *e)
 {
 	warnx("%s: %s", path, e->err);
-	exit_status = EX_PARTIAL;
+	exit_at_least(EX_PARTIAL);
 }
 
 static void csv_row(const char *kind, uint64_t index, const char *name, const char *type,

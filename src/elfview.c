@@ -48,6 +48,7 @@ struct target {
 	size_t buildid_len;
 	uint32_t skipped;	/* processes whose pages could not be placed */
 	int broken;		/* the file is damaged: e->err says how */
+	const char *sysroot;	/* -S, for a capture's file */
 };
 
 /* The file is damaged: say so in e->err, for the caller to report. */
@@ -455,7 +456,7 @@ static int same_build(const struct scan *s, const struct target *t, int piddir,
  * deleted or in another mount namespace), else through the process's root,
  * checked against the inode and device the mapping names.
  */
-static int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char **why)
+int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char **why)
 {
 	static char name[64 + 4096];
 	struct stat st;
@@ -486,6 +487,37 @@ static int open_mapped(int piddir, const struct mapping *m, uint64_t *size, cons
 	return fd;
 }
 
+/*
+ * A captured file, on this machine: under the sysroot (or /), the file with
+ * the build-id the capture recorded; the path alone when it recorded none.
+ */
+static void open_captured(struct scan *s, struct target *t)
+{
+	static char used[4096], why[4096 + 512];
+	const char *root = t->sysroot ? t->sysroot : "/";
+	const unsigned char *id = NULL;
+	size_t len = 0;
+	int r = capture_buildid(s->cap, t->file, &id, &len);
+
+	if (r < 0) {
+		warnx("%s: the capture's build-ids were lost (see above): the file cannot be "
+		      "checked, so it is not used", t->file->path);
+		out_flush();
+		_exit(EX_DAMAGED);
+	}
+	if (r == 0)
+		len = 0;
+	t->fd = sysroot_open(root, t->file->path, id, len, &t->elf.size, used, sizeof(used),
+			     why, sizeof(why));
+	if (t->fd < 0)
+		die("%s: %s", t->file->path, why);
+	if (!len)
+		warnx("%s: the capture has no build-id for it: %s is used on its path alone",
+		      t->file->path, used);
+	else if (t->sysroot)
+		warnx("%s: from %s, whose build-id matches", t->file->path, used);
+}
+
 /* Place the items on one process's mappings of the file. */
 static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 {
@@ -493,16 +525,23 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 	const struct elf_phdr *ph;
 	const struct mapping *m;
 	char dir[32];
-	int piddir, bad, known;
+	int piddir = -1, bad, known;
 
 	snprintf(dir, sizeof(dir), "/proc/%d", (int)p->pid);
-	if ((piddir = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+	if (!s->cap &&
+	    (piddir = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		warnx("%s: pid %d exited before its mappings could be read: left out",
 		      t->file->path, (int)p->pid);
 		t->skipped++;
 		return;
 	}
-	if (t->fd < 0) {
+	if (t->fd < 0 && s->cap) {
+		open_captured(s, t);
+		if (open_target(s, t) < 0) {
+			t->broken = 1;
+			return;
+		}
+	} else if (t->fd < 0) {
 		const char *why = "";
 
 		for (m = p->map; m->file != t->index; m = m->next)
@@ -522,23 +561,26 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 		}
 	}
 	/* Check every mapping first: a file changed since it was mapped must
-	 * not have its pages given to the wrong sections. */
+	 * not have its pages given to the wrong sections. From a capture, the
+	 * build-id was checked when the file was found. */
 	known = 0;
 	for (m = p->map; m; m = m->next) {
 		if (m->file != t->index)
 			continue;
 		ph = segment_of(t, m, ps, known, &bias, &bad);
 		known |= ph != NULL;
-		if (bad || (ph && !same_build(s, t, piddir, m, bias))) {
+		if (bad || (ph && piddir >= 0 && !same_build(s, t, piddir, m, bias))) {
 			warnx("%s: pid %d maps it unlike its program headers or build-id "
 			      "say (changed since it was mapped?): left out", t->file->path,
 			      (int)p->pid);
 			t->skipped++;
-			close(piddir);
+			if (piddir >= 0)
+				close(piddir);
 			return;
 		}
 	}
-	close(piddir);
+	if (piddir >= 0)
+		close(piddir);
 	known = 0;
 	for (m = p->map; m; m = m->next) {
 		if (m->file != t->index)
@@ -606,6 +648,7 @@ void view_elf_items(struct scan *s, const struct opts *o)
 	t.file = &files[t.index];
 	t.sections = sections;
 	t.only = o->view_section;
+	t.sysroot = o->sysroot;
 	t.holes.name = "[holes]";
 	t.holes.section = "";
 	for (i = 0; i < s->nproc; i++) {
@@ -618,7 +661,7 @@ void view_elf_items(struct scan *s, const struct opts *o)
 		if (t.broken) {
 			/* no rows rather than rows made up from a damaged file */
 			warnx("%s: %s", t.file->path, t.elf.err);
-			exit_status = EX_PARTIAL;
+			exit_at_least(EX_PARTIAL);
 			close(t.fd);
 			return;
 		}
@@ -657,8 +700,7 @@ void view_elf_items(struct scan *s, const struct opts *o)
 	if (t.skipped) {
 		warnx("%s: %u process%s left out: figures are partial", t.file->path, t.skipped,
 		      t.skipped == 1 ? "" : "es");
-		if (exit_status == EX_OK)
-			exit_status = EX_PARTIAL;
+		exit_at_least(EX_PARTIAL);
 	}
 	close(t.fd);
 }

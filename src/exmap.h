@@ -13,7 +13,11 @@ enum {
 	EX_OK = 0,		/* report complete */
 	EX_PARTIAL = 1,		/* some processes could not be read */
 	EX_FATAL = 2,		/* usage error or fatal error */
+	EX_BUDGET = 3,		/* a --budget was exceeded */
+	EX_DAMAGED = 4,		/* a capture lost chunks: the report leaves them out */
 };
+/* Several apply: the highest but EX_FATAL (which exits at once) wins. */
+void exit_at_least(int code);
 
 /* Named limits. Hitting one is an error that names the option raising it. */
 #define LINE_MAX_MAPS	4352	/* one /proc/PID/maps line: PATH_MAX + fields */
@@ -22,6 +26,8 @@ enum {
 #define NAME_MAX_COMM	64	/* /proc/PID/comm, 16 on Linux, room to spare */
 #define ELF_NAME_MAX	4096	/* a section or symbol name; longer ones are cut, marked */
 #define RUN_PAGES_MAX	((1u << 28) - 1)	/* pages in one run record */
+#define CMDLINE_MAX	4096	/* bytes of /proc/PID/cmdline kept for dump and diff */
+#define BUDGET_MAX	64	/* --budget options */
 
 /*
  * Effective sizes: a page of P bytes mapped by C scanned PTEs adds P/C. We add
@@ -114,6 +120,8 @@ struct proc {
 	struct mapping *map;	/* first of a list in address order */
 	struct proc *next;
 	char name[NAME_MAX_COMM];
+	const char *cmdline;	/* arguments, NUL between them; dump and diff */
+	uint32_t cmdlen;
 	struct fig fig;
 };
 
@@ -277,6 +285,8 @@ struct scan {
 	uint32_t vanished;	/* exited while or before being read */
 	uint32_t empty;		/* no user memory: kernel threads, zombies */
 	uint32_t unreadable;	/* could not be read: the run is partial */
+	int want_cmdline;	/* read each process's command line (dump) */
+	struct capture *cap;	/* loaded from a capture, else NULL */
 };
 struct run *scan_run(const struct scan *s, uint64_t i);
 void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
@@ -293,7 +303,7 @@ struct file *files_build(struct scan *s, uint32_t *nfile);
 int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
 /* report.c and csv.c: the views */
-enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF };
+enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF };
 struct opts {
 	enum view view;
 	pid_t view_pid;
@@ -304,6 +314,7 @@ struct opts {
 	int noheader;
 	int sort;		/* enum field, or -1 for the view's default */
 	uint64_t top;		/* 0: every row */
+	const char *sysroot;	/* -S: where a capture's ELF files are found */
 };
 int field_lookup(const char *name);
 void csv_field(const char *s, size_t n);
@@ -324,5 +335,58 @@ struct elf_item {
 	struct fig fig;
 };
 void view_elf_items(struct scan *s, const struct opts *o);
+int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char **why);
+
+/*
+ * capture.c: dump writes a scan as framed, checksummed text lines that
+ * survive a serial console; load reads them back out of a raw console log
+ * into a scan that every view renders as it did live.
+ */
+struct capbid {			/* the build-id of a mapped ELF file at capture */
+	struct capbid *next;
+	const char *path;
+	uint64_t inode;
+	uint32_t dev;
+	uint32_t flags;		/* MF_DELETED */
+	uint32_t len;
+	const unsigned char *id;
+};
+struct capture {
+	const char *file;	/* the log it came from */
+	struct capbid *bid;	/* a list */
+	int bid_lost;		/* the build-id chunk was damaged */
+	uint32_t lost;		/* processes the capture holds that did not load */
+	char src_name[32];	/* the page source it was taken with */
+	struct pagesrc src;	/* carries src_name for the notes */
+};
+uint64_t capture_arena_bound(const char *path);
+void dump_capture(struct scan *s);
+void load_capture(struct scan *s, struct arena *a, const char *path);
+/* 1 and the id when the capture names one; 0 when the file had none; -1 lost */
+int capture_buildid(const struct capture *c, const struct file *f,
+		    const unsigned char **id, size_t *len);
+
+/*
+ * sysroot.c: a capture's ELF file on the host, under SYSROOT: the file with
+ * the same GNU build-id (SYSROOT/path first, then any under SYSROOT, one with
+ * a symbol table preferred), else SYSROOT/path when the capture has no id.
+ * Returns an fd and its size, and the path used; -1 and why, if none is fit.
+ */
+int sysroot_open(const char *root, const char *path, const unsigned char *id,
+		 size_t idlen, uint64_t *size, char *used, size_t usedlen,
+		 char *why, size_t whylen);
+
+/* diff.c: two captures, processes matched by name and command line */
+void diff_captures(struct arena *a, const char *path_a, const char *path_b,
+		   const struct opts *o);
+
+/* budget.c: --budget NAME=SIZE against eff_resident */
+struct budget {
+	const char *name;	/* a process name, or a file's path (has a '/') */
+	uint64_t size;
+};
+int parse_budget(char *arg, struct budget *b);
+void check_budgets(struct scan *s, const struct budget *b, size_t n,
+		   const struct opts *o);
 
 #endif

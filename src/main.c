@@ -1,6 +1,7 @@
 /* exmap-mini: options, sizing the arena, then scan, account and report. */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,7 +10,10 @@
 
 static const char usage_text[] =
 "usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-s field] [-n count]\n"
-"                  [-m size] [-t pages] [view]\n"
+"                  [-m size] [-t pages] [--budget name=size]... [view]\n"
+"       exmap-mini -l capture [-ckq] [-S sysroot] [-s field] [-n count]\n"
+"                  [-m size] [--budget name=size]... [view]\n"
+"       exmap-mini [-ckq] [-s field] [-n count] [-m size] diff capture capture\n"
 "       exmap-mini -h | -V\n"
 "views:\n"
 "  procs                  one row per process, with totals (the default)\n"
@@ -18,6 +22,9 @@ static const char usage_text[] =
 "  sections file          one row per allocated section of a mapped ELF file\n"
 "  symbols file [section] one row per symbol of a mapped ELF file\n"
 "  elf file               its sections, segments, symbols, build-id; no scan\n"
+"  dump                   the scan as a capture, to load with -l or diff later\n"
+"  diff a b               how each figure changed from capture a to capture b,\n"
+"                         per process (by name and command line) and per file\n"
 "options:\n"
 "  -b source  where page information comes from: auto (the default: the\n"
 "             module if loaded, else pagemap), kmod or pagemap\n"
@@ -31,9 +38,18 @@ static const char usage_text[] =
 "  -n count   print only the first count rows\n"
 "  -m size    cap the working memory (the arena) at size bytes; K, M, G\n"
 "  -t pages   room in the page table for this many distinct shared pages\n"
+"  -l capture read a capture (a file, or a console log holding one) instead\n"
+"             of scanning\n"
+"  -S sysroot with -l: find the capture's ELF files under sysroot, by build-id,\n"
+"             else by path (without -S: this machine's files, checked alike)\n"
+"  --budget name=size\n"
+"             exit 3 if eff_resident of the processes named name (summed), or\n"
+"             of the file name (a path), is over size; K, M, G\n"
 "  -h         print this help\n"
 "  -V         print the version\n"
-"exit status: 0 ok, 1 partial (some processes unreadable), 2 usage or fatal\n";
+"exit status: 0 ok, 1 partial (some processes unreadable), 2 usage or fatal,\n"
+"             3 a budget exceeded, 4 a damaged capture (what it lost is named);\n"
+"             when several apply, the highest\n";
 
 static _Noreturn void usage(void)
 {
@@ -68,7 +84,7 @@ static void parse_pids(const char *arg)
 
 static int valid_sort(enum view v, int f)
 {
-	if (f < 0)
+	if (f < 0 || v == V_DUMP)
 		return 0;
 	if (f < NFIGS)
 		return 1;
@@ -76,6 +92,7 @@ static int valid_sort(enum view v, int f)
 	case V_PROCS: return f == F_PID || f == F_NAME;
 	case V_FILES: return f == F_PATH || f == F_NPROC;
 	case V_MAPS: return f == F_ADDRESS || f == F_PATH;
+	case V_DIFF: return f == F_NAME;
 	default: return f == F_ADDRESS || f == F_NAME;
 	}
 }
@@ -176,22 +193,108 @@ static void probe_or_die(struct pagesrc *src, struct probe *pr, uint64_t page_si
 		dierr(-err, "%s: cannot read our own pages", src->name);
 }
 
-int main(int argc, char **argv)
+static void arena_or_die(struct arena *a, uint64_t size, uint64_t cap_mem)
 {
-	static struct arena arena;
-	static struct scan scan;
-	struct opts o = { .view = V_PROCS, .sort = -1 };
-	uint64_t page_size = (uint64_t)sysconf(_SC_PAGESIZE), cap_mem = 0, v;
-	uint64_t table = 0, size;
+	if (cap_mem && size > cap_mem)
+		size = cap_mem;
+	if (size != (size_t)size || arena_init(a, size) < 0)
+		die("cannot reserve an arena of %llu MiB: cap it with -m SIZE",
+		    (unsigned long long)(size >> 20));
+}
+
+/* A scan of this machine into s: the source, the census, the arena, the pids. */
+static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
+		      const char *backend, uint64_t table, uint64_t cap_mem)
+{
+	uint64_t page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 	struct census census = { .page_size = page_size };
-	const char *sort_name = NULL, *backend = "auto";
-	struct pagesrc *src;
+	struct pagesrc *src = choose_source(backend);
 	struct probe probe;
 	pid_t *pids;
-	size_t npid = 0;
-	int c, err;
+	size_t npid;
+	int err;
 
-	while ((c = getopt(argc, argv, "b:ckqp:s:n:m:t:hV")) != -1) {
+	probe_or_die(src, &probe, page_size);
+	if (npid_list)
+		for (size_t i = 0; i < npid_list; i++)
+			census_one(pid_list[i], &census);
+	else if ((err = pid_iter(census_one, &census)) < 0)
+		dierr(-err, "cannot list /proc");
+	if (!table) {
+		if ((err = meminfo_pages(page_size, &table)) < 0)
+			dierr(-err, "cannot read /proc/meminfo");
+		table += table / 4 + 4096;
+		if (table > UINT32_MAX - 1)
+			table = UINT32_MAX - 1;
+	}
+	arena_or_die(arena, arena_bound((uint32_t)table, &census, o->view), cap_mem);
+	if (npid_list) {
+		pids = pid_list;
+		npid = npid_list;
+	} else {
+		struct pid_list l = { .arena = arena };
+
+		if ((err = pid_iter(list_one, &l)) < 0)
+			dierr(-err, "cannot list /proc");
+		pids = l.pids;
+		npid = l.n;
+	}
+	scan_init(s, arena, src, (uint32_t)table, &probe);
+	s->want_cmdline = o->view == V_DUMP;
+	scan_procs(s, pids, npid);
+}
+
+static void parse_view(struct opts *o, char **argv, int argc)
+{
+	uint64_t v;
+
+	if (argc == 0)
+		return;
+	if (strcmp(argv[0], "procs") == 0 && argc == 1) {
+		o->view = V_PROCS;
+	} else if (strcmp(argv[0], "files") == 0 && argc == 1) {
+		o->view = V_FILES;
+	} else if (strcmp(argv[0], "dump") == 0 && argc == 1) {
+		o->view = V_DUMP;
+	} else if (strcmp(argv[0], "diff") == 0 && argc == 3) {
+		o->view = V_DIFF;
+	} else if (strcmp(argv[0], "maps") == 0 && argc == 2) {
+		o->view = V_MAPS;
+		if (parse_u64(argv[1], INT32_MAX, &v) < 0 || v == 0)
+			die("maps: not a pid: %s", argv[1]);
+		o->view_pid = (pid_t)v;
+	} else if (strcmp(argv[0], "elf") == 0 && argc == 2) {
+		o->view = V_ELF;
+		o->view_file = argv[1];
+	} else if (strcmp(argv[0], "sections") == 0 && argc == 2) {
+		o->view = V_SECTIONS;
+		o->view_file = argv[1];
+	} else if (strcmp(argv[0], "symbols") == 0 && (argc == 2 || argc == 3)) {
+		o->view = V_SYMBOLS;
+		o->view_file = argv[1];
+		o->view_section = argc == 3 ? argv[2] : NULL;
+	} else {
+		usage();
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "budget", required_argument, NULL, 'B' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct arena arena;
+	static struct scan scan;
+	static struct budget budgets[BUDGET_MAX];
+	struct opts o = { .view = V_PROCS, .sort = -1 };
+	uint64_t cap_mem = 0, table = 0, size;
+	const char *sort_name = NULL, *backend = NULL, *load = NULL;
+	size_t nbudget = 0;
+	struct totals t;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "b:ckqp:s:n:m:t:l:S:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': backend = optarg; break;
 		case 'c': o.csv = 1; break;
@@ -199,6 +302,8 @@ int main(int argc, char **argv)
 		case 'q': o.noheader = 1; break;
 		case 'p': parse_pids(optarg); break;
 		case 's': sort_name = optarg; break;
+		case 'l': load = optarg; break;
+		case 'S': o.sysroot = optarg; break;
 		case 'n':
 			if (parse_u64(optarg, UINT32_MAX, &o.top) < 0 || o.top == 0)
 				die("-n: not a row count from 1: %s", optarg);
@@ -210,6 +315,13 @@ int main(int argc, char **argv)
 		case 't':
 			if (parse_u64(optarg, UINT32_MAX - 1, &table) < 0 || table == 0)
 				die("-t: not a page count from 1 to %u: %s", UINT32_MAX - 1, optarg);
+			break;
+		case 'B':
+			if (nbudget == BUDGET_MAX)
+				die("--budget: more than %d budgets", BUDGET_MAX);
+			if (parse_budget(optarg, &budgets[nbudget++]) < 0)
+				die("--budget: not NAME=SIZE (SIZE in bytes, or with K, M, G): %s",
+				    optarg);
 			break;
 		case 'h':
 			out(usage_text, sizeof(usage_text) - 1);
@@ -225,78 +337,52 @@ int main(int argc, char **argv)
 	}
 	argv += optind;
 	argc -= optind;
-	if (argc > 0) {
-		if (strcmp(argv[0], "procs") == 0 && argc == 1) {
-			o.view = V_PROCS;
-		} else if (strcmp(argv[0], "files") == 0 && argc == 1) {
-			o.view = V_FILES;
-		} else if (strcmp(argv[0], "maps") == 0 && argc == 2) {
-			o.view = V_MAPS;
-			if (parse_u64(argv[1], INT32_MAX, &v) < 0 || v == 0)
-				die("maps: not a pid: %s", argv[1]);
-			o.view_pid = (pid_t)v;
-		} else if (strcmp(argv[0], "elf") == 0 && argc == 2) {
-			o.view = V_ELF;
-			o.view_file = argv[1];
-		} else if (strcmp(argv[0], "sections") == 0 && argc == 2) {
-			o.view = V_SECTIONS;
-			o.view_file = argv[1];
-		} else if (strcmp(argv[0], "symbols") == 0 && (argc == 2 || argc == 3)) {
-			o.view = V_SYMBOLS;
-			o.view_file = argv[1];
-			o.view_section = argc == 3 ? argv[2] : NULL;
-		} else {
-			usage();
-		}
-	}
+	parse_view(&o, argv, argc);
 	if (sort_name && !valid_sort(o.view, o.sort = field_lookup(sort_name)))
 		die("-s: %s is not a field of this view", sort_name);
+	if (load && (backend || npid_list || table))
+		die("-l: -b, -p and -t shape a scan; a capture was shaped when it was taken");
+	if (o.sysroot && !load)
+		die("-S: a sysroot is for a capture's files: give -l too");
+	if (load && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
+		die("-l: not with the %s view", o.view == V_DUMP ? "dump" :
+		    o.view == V_DIFF ? "diff" : "elf");
+	if (nbudget && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
+		die("--budget: checked on a scan or a capture, not with the %s view",
+		    o.view == V_DUMP ? "dump" : o.view == V_DIFF ? "diff" : "elf");
+	if (o.view == V_DIFF && (backend || npid_list || table))
+		die("diff: -b, -p and -t shape a scan; diff reads two captures");
 
 	if (o.view == V_ELF) {
 		view_elf(o.view_file, &o);
 		return exit_status;
 	}
-	src = choose_source(backend);
-	probe_or_die(src, &probe, page_size);
-
-	if (npid_list)
-		for (size_t i = 0; i < npid_list; i++)
-			census_one(pid_list[i], &census);
-	else if ((err = pid_iter(census_one, &census)) < 0)
-		dierr(-err, "cannot list /proc");
-	if (!table) {
-		if ((err = meminfo_pages(page_size, &table)) < 0)
-			dierr(-err, "cannot read /proc/meminfo");
-		table += table / 4 + 4096;
-		if (table > UINT32_MAX - 1)
-			table = UINT32_MAX - 1;
+	if (o.view == V_DIFF) {
+		arena_or_die(&arena, capture_arena_bound(argv[1]) + capture_arena_bound(argv[2]),
+			     cap_mem);
+		diff_captures(&arena, argv[1], argv[2], &o);
+		return exit_status;
 	}
-	size = arena_bound((uint32_t)table, &census, o.view);
-	if (cap_mem && size > cap_mem)
-		size = cap_mem;
-	if (size != (size_t)size || (err = arena_init(&arena, size)) < 0)
-		die("cannot reserve an arena of %llu MiB: cap it with -m SIZE",
-		    (unsigned long long)(size >> 20));
-
-	if (npid_list) {
-		pids = pid_list;
-		npid = npid_list;
+	if (load) {
+		size = capture_arena_bound(load);
+		if (o.view == V_SECTIONS || o.view == V_SYMBOLS)
+			size += ARENA_ELF;
+		arena_or_die(&arena, size, cap_mem);
+		load_capture(&scan, &arena, load);
 	} else {
-		struct pid_list l = { .arena = &arena };
-
-		if ((err = pid_iter(list_one, &l)) < 0)
-			dierr(-err, "cannot list /proc");
-		pids = l.pids;
-		npid = l.n;
+		scan_live(&scan, &arena, &o, backend ? backend : "auto", table, cap_mem);
 	}
-
-	scan_init(&scan, &arena, src, (uint32_t)table, &probe);
-	scan_procs(&scan, pids, npid);
-	{
-		struct totals t;
-
-		account(&scan, &t);
-		report(&scan, &t, &o);
+	account(&scan, &t);
+	if (o.view == V_DUMP) {
+		dump_capture(&scan);
+		if (scan.unreadable)
+			warnx("%u process%s could not be read: the capture leaves %s out",
+			      scan.unreadable, scan.unreadable == 1 ? "" : "es",
+			      scan.unreadable == 1 ? "it" : "them");
+		return exit_status;
 	}
+	report(&scan, &t, &o);
+	if (nbudget)
+		check_budgets(&scan, budgets, nbudget, &o);
 	return exit_status;
 }

@@ -349,12 +349,18 @@ static void view_maps(struct scan *s, const struct opts *o)
 static void notes(const struct scan *s, const struct totals *t, const struct opts *o)
 {
 	struct eff diff;
-	int bad = self_check(s, t, &diff);
+	uint32_t lost = s->cap ? s->cap->lost : 0;
+	/* without some processes' PTEs, the shares cannot add up */
+	int bad = lost ? 0 : self_check(s, t, &diff);
 
 	if (!o->csv && o->view == V_PROCS) {
-		outf("check: eff_mapped total = %llu distinct pages x %llu B: %s\n",
-		     (unsigned long long)t->distinct, (unsigned long long)s->page_size,
-		     bad ? "FAILED" : "ok");
+		if (lost)
+			outf("check: not made: %u process%s of the capture did not load\n",
+			     lost, lost == 1 ? "" : "es");
+		else
+			outf("check: eff_mapped total = %llu distinct pages x %llu B: %s\n",
+			     (unsigned long long)t->distinct, (unsigned long long)s->page_size,
+			     bad ? "FAILED" : "ok");
 		outf("source: %s\n", s->src->name);
 		if (s->empty)
 			outf("no user memory: %u process%s (kernel threads, zombies)\n",
@@ -366,8 +372,7 @@ static void notes(const struct scan *s, const struct totals *t, const struct opt
 	if (bad) {
 		warnx("self-check failed: eff_mapped total is off by %llu bytes",
 		      (unsigned long long)diff.whole);
-		if (exit_status == EX_OK)
-			exit_status = EX_PARTIAL;
+		exit_at_least(EX_PARTIAL);
 	}
 	if (s->unreadable)
 		warnx("%u process%s could not be read: figures are partial",
@@ -391,6 +396,8 @@ void report(struct scan *s, const struct totals *t, const struct opts *o)
 		view_elf_items(s, o);
 		break;
 	case V_ELF:
+	case V_DUMP:
+	case V_DIFF:
 		break;
 	}
 	notes(s, t, o);

@@ -224,6 +224,35 @@ static enum outcome read_maps(struct scan *s, struct proc *p, int piddir)
 	return p->nmap ? P_OK : P_EMPTY;
 }
 
+/* The arguments, NUL between them; cut at CMDLINE_MAX bytes, which diff says. */
+static enum outcome read_cmdline(struct scan *s, struct proc *p, int piddir)
+{
+	static char buf[CMDLINE_MAX];
+	int fd = openat(piddir, "cmdline", O_RDONLY | O_CLOEXEC);
+	size_t n = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return gone_or_bad(p->pid, -errno, "opening cmdline");
+	while (n < sizeof(buf) && (r = read(fd, buf + n, sizeof(buf) - n)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int err = errno;
+
+			close(fd);
+			return gone_or_bad(p->pid, -err, "reading cmdline");
+		}
+		n += r;
+	}
+	close(fd);
+	while (n && buf[n - 1] == '\0')
+		n--;
+	p->cmdline = arena_strdup(s->arena, buf, n);
+	p->cmdlen = n;
+	return P_OK;
+}
+
 static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 {
 	char comm[NAME_MAX_COMM];
@@ -237,6 +266,8 @@ static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 	if (comm[n - 1] == '\n')
 		comm[--n] = '\0';
 	memcpy(p->name, comm, n + 1);
+	if (s->want_cmdline && (o = read_cmdline(s, p, piddir)) != P_OK)
+		return o;
 	if ((o = read_maps(s, p, piddir)) != P_OK)
 		return o;
 	if ((err = s->src->open(s->src, piddir, p->pid)) < 0)
@@ -322,6 +353,6 @@ void scan_procs(struct scan *s, const pid_t *pids, size_t n)
 	for (i = 0; i < n; i++)
 		if (pids[i] != self)
 			scan_one(s, pids[i]);
-	if (s->unreadable && exit_status == EX_OK)
-		exit_status = EX_PARTIAL;
+	if (s->unreadable)
+		exit_at_least(EX_PARTIAL);
 }

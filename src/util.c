@@ -10,6 +10,12 @@
 const char *progname = "exmap-mini";
 int exit_status = EX_OK;
 
+void exit_at_least(int code)
+{
+	if (exit_status < code)
+		exit_status = code;
+}
+
 const char *const field_names[NFIELDS] = {
 	[F_VM] = "vm", [F_MAPPED] = "mapped", [F_RESIDENT] = "resident",
 	[F_EFF_MAPPED] = "eff_mapped", [F_EFF_RESIDENT] = "eff_resident",

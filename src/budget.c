@@ -1,0 +1,93 @@
+/*
+ * Budgets: the eff_resident of the processes of one name (summed, so that a
+ * daemon and its workers share one budget) or of one mapped file, against a
+ * limit. Each gets a line after a text report; one over its limit is said on
+ * stderr too and makes the exit status EX_BUDGET, for a board's CI to fail on.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "exmap.h"
+
+/* NAME=SIZE, cut in place at the last '=' (a path may hold one). */
+int parse_budget(char *arg, struct budget *b)
+{
+	char *eq = strrchr(arg, '=');
+
+	if (!eq || eq == arg || parse_size(eq + 1, &b->size) < 0)
+		return -1;
+	*eq = '\0';
+	b->name = arg;
+	return 0;
+}
+
+/* What the budget covers, in bytes of eff_resident; hits: how many items. */
+static uint64_t used_by(struct scan *s, const struct file *files, uint32_t nfile,
+			const char *name, uint32_t *hits)
+{
+	uint64_t used = 0;
+	uint32_t i;
+
+	*hits = 0;
+	if (strchr(name, '/')) {
+		for (i = 0; i < nfile; i++)
+			if (strcmp(files[i].path, name) == 0) {
+				used += eff_bytes(&files[i].fig.eff_resident);
+				++*hits;
+			}
+		return used;
+	}
+	for (i = 0; i < s->nproc; i++)
+		if (strcmp(s->procs[i]->name, name) == 0) {
+			used += eff_bytes(&s->procs[i]->fig.eff_resident);
+			++*hits;
+		}
+	return used;
+}
+
+static void human(const struct opts *o, char *buf, size_t len, uint64_t bytes)
+{
+	if (o->kib)
+		snprintf(buf, len, "%lluK", (unsigned long long)((bytes + 512) / 1024));
+	else
+		fmt_human(buf, len, bytes);
+}
+
+void check_budgets(struct scan *s, const struct budget *b, size_t n, const struct opts *o)
+{
+	struct file *files = NULL;
+	uint32_t nfile = 0, hits;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strchr(b[i].name, '/') && !files)
+			files = files_build(s, &nfile);
+	for (i = 0; i < n; i++) {
+		const char *what = strchr(b[i].name, '/') ? "mapped file" : "process";
+		uint64_t used = used_by(s, files, nfile, b[i].name, &hits);
+		int over = used > b[i].size;
+		char u[32], l[32];
+
+		if (!hits) {
+			if (!o->csv)
+				outf("budget %s: no %s of that name: not checked\n", b[i].name, what);
+			out_flush();
+			warnx("budget %s: no %s of that name was scanned: not checked",
+			      b[i].name, what);
+			exit_at_least(EX_PARTIAL);
+			continue;
+		}
+		human(o, u, sizeof(u), used);
+		human(o, l, sizeof(l), b[i].size);
+		if (!o->csv)
+			outf("budget %s: eff_resident %s of %s: %s\n", b[i].name, u, l,
+			     over ? "EXCEEDED" : "ok");
+		out_flush();
+		if (over) {
+			warnx("budget %s exceeded: eff_resident is %llu bytes, the budget %llu",
+			      b[i].name, (unsigned long long)used, (unsigned long long)b[i].size);
+			exit_at_least(EX_BUDGET);
+		}
+	}
+	out_flush();
+}

@@ -1,0 +1,232 @@
+/*
+ * diff: two captures side by side. Processes are grouped by name and command
+ * line (pids differ between boots; a daemon's workers share a key), files by
+ * path; each row is how every figure changed from a to b, largest change
+ * first. A key on one side only shows its whole figures as added or removed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exmap.h"
+
+struct drow {
+	const char *name;
+	const char *cmd;	/* NUL between arguments; NULL for a file */
+	uint32_t cmdlen;
+	uint32_t n[2];		/* processes in a and in b */
+	struct fig fig[2];
+};
+
+struct dtab {
+	struct drow *rows;
+	uint32_t n, mask;
+	uint32_t *slot;		/* row + 1 */
+};
+
+static uint32_t key_hash(const char *name, const char *cmd, uint32_t cmdlen)
+{
+	uint32_t h = 2166136261u, i;
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	for (i = 0; cmd && i < cmdlen; i++)
+		h = (h ^ (unsigned char)cmd[i]) * 16777619u;
+	return h;
+}
+
+static void dtab_init(struct dtab *t, struct arena *a, uint32_t most)
+{
+	uint32_t slots = 16;
+
+	while (slots < 2 * most)
+		slots <<= 1;
+	t->slot = arena_alloc(a, (size_t)slots * 4, 4);
+	memset(t->slot, 0, (size_t)slots * 4);
+	t->mask = slots - 1;
+	t->rows = arena_alloc(a, ((size_t)most + 1) * sizeof(*t->rows), 8);
+	t->n = 0;
+}
+
+static void dtab_add(struct dtab *t, int side, const char *name, const char *cmd,
+		     uint32_t cmdlen, uint32_t n, const struct fig *f)
+{
+	uint32_t h = key_hash(name, cmd, cmdlen) & t->mask;
+	struct drow *r;
+
+	for (; t->slot[h]; h = (h + 1) & t->mask) {
+		r = &t->rows[t->slot[h] - 1];
+		if (strcmp(r->name, name) == 0 && r->cmdlen == cmdlen &&
+		    (!cmd || memcmp(r->cmd, cmd, cmdlen) == 0))
+			break;
+	}
+	if (!t->slot[h]) {
+		r = &t->rows[t->n];
+		memset(r, 0, sizeof(*r));
+		r->name = name;
+		r->cmd = cmd;
+		r->cmdlen = cmdlen;
+		t->slot[h] = ++t->n;
+	}
+	r = &t->rows[t->slot[h] - 1];
+	r->n[side] += n;
+	fig_add(&r->fig[side], f);
+}
+
+static int64_t delta(const struct drow *r, int field)
+{
+	return (int64_t)(fig_get(&r->fig[1], field) - fig_get(&r->fig[0], field));
+}
+
+static int sort_field;
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct drow *a = *(const struct drow *const *)pa;
+	const struct drow *b = *(const struct drow *const *)pb;
+	int c = 0;
+
+	if (sort_field < NFIGS) {
+		int64_t x = delta(a, sort_field), y = delta(b, sort_field);
+		uint64_t ax = x < 0 ? -(uint64_t)x : (uint64_t)x;
+		uint64_t ay = y < 0 ? -(uint64_t)y : (uint64_t)y;
+
+		c = (ax < ay) - (ax > ay);	/* largest change first */
+	}
+	if (!c)
+		c = strcmp(a->name, b->name);
+	if (!c && a->cmd) {
+		uint32_t n = a->cmdlen < b->cmdlen ? a->cmdlen : b->cmdlen;
+
+		c = memcmp(a->cmd, b->cmd, n);
+		if (!c)
+			c = (a->cmdlen > b->cmdlen) - (a->cmdlen < b->cmdlen);
+	}
+	return c;
+}
+
+/* A signed change: "+4.0K", "-12M", "0"; with -k, KiB. */
+static void put_delta(const struct opts *o, int64_t d)
+{
+	uint64_t m = d < 0 ? -(uint64_t)d : (uint64_t)d;
+	char buf[32], num[24];
+
+	if (o->csv) {
+		outf(",%lld", (long long)d);
+		return;
+	}
+	if (o->kib)
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)((m + 512) / 1024));
+	else
+		fmt_human(num, sizeof(num), m);
+	snprintf(buf, sizeof(buf), "%s%s", d > 0 ? "+" : d < 0 ? "-" : "", num);
+	outf(" %*s", o->kib ? 8 : 6, buf);
+}
+
+/* A command line for a person: its arguments with spaces between. */
+static void cmd_text(const struct drow *r, char *buf, size_t len)
+{
+	uint32_t i, n = r->cmdlen < len - 1 ? r->cmdlen : (uint32_t)len - 1;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = r->cmd[i];
+
+		buf[i] = c == '\0' ? ' ' : c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	buf[n] = '\0';
+}
+
+static void put_rows(struct dtab *t, struct arena *a, const struct opts *o, int procs)
+{
+	static const char *const heads[NFIGS] = {
+		"VM", "MAPPD", "RESID", "EFMAP", "EFRES", "SOLE", "WRITE", "SWAP",
+	};
+	struct drow **v = arena_alloc(a, ((size_t)t->n + 1) * sizeof(*v), 8);
+	static char cmd[CMDLINE_MAX + 1], line[NAME_MAX_COMM + CMDLINE_MAX + 2];
+	uint32_t i, n = t->n;
+	int w = o->kib ? 8 : 6, f;
+
+	for (i = 0; i < t->n; i++)
+		v[i] = &t->rows[i];
+	sort_field = o->sort < 0 ? F_EFF_RESIDENT : o->sort;
+	qsort(v, t->n, sizeof(*v), cmp_rows);
+	if (o->top && o->top < n)
+		n = (uint32_t)o->top;
+	if (!o->csv && !o->noheader) {
+		outs(procs ? "processes: change from a to b\n  COUNT" : "files: change from a to b\n  NPROC");
+		for (f = 0; f < NFIGS; f++)
+			outf(" %*s", w - 1, heads[f]);
+		outs(procs ? " NAME COMMAND\n" : " PATH\n");
+	}
+	for (i = 0; i < n; i++) {
+		const struct drow *r = v[i];
+		size_t used, room;
+
+		cmd_text(r, cmd, sizeof(cmd));
+		if (o->csv) {
+			outs(procs ? "proc," : "file,");
+			csv_field(r->name, strlen(r->name));
+			out(",", 1);
+			csv_field(cmd, strlen(cmd));
+			outf(",%u,%u", r->n[0], r->n[1]);
+			for (f = 0; f < NFIGS; f++)
+				put_delta(o, delta(r, f));
+			outs("\n");
+			continue;
+		}
+		outf(" %3u>%-2u", r->n[0], r->n[1]);
+		for (f = 0; f < NFIGS; f++)
+			put_delta(o, delta(r, f));
+		used = 7 + NFIGS * (size_t)w;
+		room = used + 13 <= 80 ? 80 - used - 1 : 12;
+		snprintf(line, sizeof(line), "%s%s%s", r->name, r->cmd ? " " : "", cmd);
+		for (char *c = line; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
+		if (strlen(line) > room)
+			memcpy(line + room - 3, "...", 4);	/* cut on the right */
+		outf(" %s\n", line);
+	}
+}
+
+void diff_captures(struct arena *a, const char *path_a, const char *path_b,
+		   const struct opts *o)
+{
+	static struct scan s[2];
+	struct totals t;
+	struct dtab procs, files;
+	struct file *fl[2];
+	uint32_t nf[2], nproc = 0, nfile = 0, i;
+	int k;
+
+	load_capture(&s[0], a, path_a);
+	load_capture(&s[1], a, path_b);
+	for (k = 0; k < 2; k++) {
+		account(&s[k], &t);
+		fl[k] = files_build(&s[k], &nf[k]);
+		nproc += s[k].nproc;
+		nfile += nf[k];
+	}
+	dtab_init(&procs, a, nproc);
+	dtab_init(&files, a, nfile);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < s[k].nproc; i++) {
+			const struct proc *p = s[k].procs[i];
+
+			dtab_add(&procs, k, p->name, p->cmdline ? p->cmdline : "", p->cmdlen, 1,
+				 &p->fig);
+		}
+		for (i = 0; i < nf[k]; i++)
+			dtab_add(&files, k, fl[k][i].path, NULL, 0, fl[k][i].nproc, &fl[k][i].fig);
+	}
+	if (o->csv && !o->noheader) {
+		outs("kind,name,cmdline,n_a,n_b");
+		put_heads(o, NULL, 0);
+		outs("\n");
+	}
+	put_rows(&procs, a, o, 1);
+	if (!o->csv)
+		outs("\n");
+	put_rows(&files, a, o, 0);
+	out_flush();
+}
