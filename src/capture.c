@@ -346,7 +346,8 @@ enum { CS_UNSEEN, CS_OK, CS_BAD };
 struct chunkstate {
 	uint8_t state;
 	int32_t pid;		/* a process chunk's, once known; -1 unknown */
-	uint64_t line;		/* where the problem is */
+	uint64_t first, last;	/* log lines it spans */
+	uint64_t line;		/* the first line that did not parse, or 0 */
 	uint32_t got, want;	/* lines, when the count is off */
 	const char *why;
 };
@@ -630,8 +631,6 @@ static void open_chunk(struct loader *L, uint32_t k)
 	L->bad = 0;
 	L->why = NULL;
 	L->stray = L->cs[k].state == CS_OK;
-	if (!L->stray)
-		L->cs[k].got = L->cs[k].want = 0;
 	L->lo = s->arena->lo;
 	L->hi = s->arena->hi;
 	L->nrun = s->nrun;
@@ -663,37 +662,47 @@ static void roll_back(struct loader *L)
 }
 
 /* Close the open chunk: commit it if whole, or record why not. */
+/*
+ * Close the open chunk: commit it if whole, or record why not. What went
+ * wrong with the lines (cut short, a line missing, the checksum) says more
+ * than a line that did not parse because of it, which is kept as a pointer.
+ */
 static void close_chunk(struct loader *L, int ended, uint32_t want, uint32_t crc)
 {
 	struct chunkstate *c = &L->cs[L->cur];
 	int kind = chunk_kind(&L->h, L->cur);
+	const char *why = NULL;
 
-	if (!L->bad && !ended)
-		fail(L, "cut short: its end line is missing");
-	if (!L->bad && want != L->lines) {
-		fail(L, "lines are missing");
-		c->got = L->lines;
-		c->want = want;
-	}
-	if (!L->bad && crc != L->crc)
-		fail(L, "checksum mismatch: a line is damaged");
-	if (!L->bad && kind == CK_PROC && (!L->p || L->left))
-		fail(L, L->p ? "its last mapping's pages are missing" : "no process line");
-	if (!L->bad && kind == CK_COUNT && L->cgot != L->cn)
-		fail(L, "share counts are missing");
+	if (!ended)
+		why = "cut short: its end line is missing";
+	else if (want != L->lines)
+		why = want > L->lines ? "lines are missing" : "it has more lines than it should";
+	else if (crc != L->crc)
+		why = "checksum mismatch: a line is damaged";
+	else if (L->bad)
+		why = L->why;	/* whole, yet malformed: not written by dump */
+	else if (kind == CK_PROC && (!L->p || L->left))
+		why = L->p ? "its last mapping's pages are missing" : "no process line";
+	else if (kind == CK_COUNT && L->cgot != L->cn)
+		why = "share counts are missing";
 	if (L->stray) {
-		if (L->bad)
-			warnx("%s: line %llu: a damaged line names chunk %u, which loaded whole: "
-			      "ignored", L->path, (unsigned long long)L->why_line, L->cur);
+		if (why)
+			warnx("%s: log lines %llu-%llu name chunk %u, which loaded whole: "
+			      "ignored (%s)", L->path, (unsigned long long)L->opened,
+			      (unsigned long long)L->lineno, L->cur, why);
 		else
 			warnx("%s: chunk %u appears twice: the first copy is kept", L->path,
 			      L->cur);
 		roll_back(L);
-	} else if (L->bad) {
+	} else if (why) {
 		roll_back(L);
 		c->state = CS_BAD;
-		c->why = L->why;
-		c->line = L->why_line;
+		c->why = why;
+		c->first = L->opened;
+		c->last = L->lineno;
+		c->line = L->bad && why != L->why ? L->why_line : 0;
+		c->got = L->lines;
+		c->want = ended ? want : 0;
 		if (L->p)
 			c->pid = L->p->pid;
 	} else {
@@ -1158,10 +1167,10 @@ static void check_counts(struct loader *L, uint32_t lost_procs, uint8_t *lostc)
 }
 
 /* Name every chunk that did not load, what it held, and what that costs. */
-static void report_lost(struct loader *L, uint32_t lost_procs, const uint8_t *lostc)
+static void report_lost(struct loader *L, uint32_t lost_procs)
 {
 	uint32_t k, lost = 0;
-	char what[64], where[48];
+	char what[64], where[96];
 
 	for (k = 1; k <= L->h.chunks; k++) {
 		struct chunkstate *c = &L->cs[k];
@@ -1182,17 +1191,21 @@ static void report_lost(struct loader *L, uint32_t lost_procs, const uint8_t *lo
 		default:
 			cost = "files cannot be checked against a sysroot (-S)";
 		}
-		if (c->state == CS_UNSEEN)
-			snprintf(where, sizeof(where), "missing from the log");
-		else if (c->got != c->want)
-			snprintf(where, sizeof(where), "%u of its %u lines", c->got, c->want);
-		else
-			snprintf(where, sizeof(where), "line %llu", (unsigned long long)c->line);
-		warnx("%s: chunk %u of %u (%s): %s%s%s: %s", L->path, k, L->h.chunks, what, where,
-		      c->state == CS_UNSEEN ? "" : ": ", c->state == CS_UNSEEN ? "" : c->why,
-		      cost);
+		if (c->state == CS_UNSEEN) {
+			warnx("%s: chunk %u of %u (%s): missing from the log: %s", L->path, k,
+			      L->h.chunks, what, cost);
+			continue;
+		}
+		where[0] = '\0';
+		if (c->want && c->got != c->want)
+			snprintf(where, sizeof(where), " (%u of %u)", c->got, c->want);
+		if (c->line)
+			snprintf(where + strlen(where), sizeof(where) - strlen(where),
+				 "; line %llu does not parse", (unsigned long long)c->line);
+		warnx("%s: chunk %u of %u (%s), log lines %llu-%llu: %s%s: %s", L->path, k,
+		      L->h.chunks, what, (unsigned long long)c->first, (unsigned long long)c->last,
+		      c->why, where, cost);
 	}
-	(void)lostc;
 	if (lost) {
 		warnx("%s: %u of %u chunks lost; %u of %u processes loaded", L->path, lost,
 		      L->h.chunks, L->h.procs - L->cap->lost, L->h.procs);
@@ -1218,6 +1231,7 @@ void load_capture(struct scan *s, struct arena *a, const char *path)
 		dierr(errno, "%s: cannot read it again", path);
 	memset(s, 0, sizeof(*s));
 	s->arena = a;
+	s->runtop = (struct run *)(a->base + a->size - a->hi);
 	cap = arena_alloc(a, sizeof(*cap), 8);
 	memset(cap, 0, sizeof(*cap));
 	cap->file = path;
@@ -1245,7 +1259,7 @@ void load_capture(struct scan *s, struct arena *a, const char *path)
 	lost_procs = F.h.procs - L->loaded_procs;
 	cap->lost = lost_procs;
 	check_counts(L, lost_procs, lostc);
-	report_lost(L, lost_procs, lostc);
+	report_lost(L, lost_procs);
 
 	s->vanished = F.h.vanished;
 	s->empty = F.h.empty;

@@ -120,7 +120,7 @@ static void put_delta(const struct opts *o, int64_t d)
 	else
 		fmt_human(num, sizeof(num), m);
 	snprintf(buf, sizeof(buf), "%s%s", d > 0 ? "+" : d < 0 ? "-" : "", num);
-	outf(" %*s", o->kib ? 8 : 6, buf);
+	outf(" %*s", o->kib ? 7 : 5, buf);
 }
 
 /* A command line for a person: its arguments with spaces between. */

@@ -280,7 +280,8 @@ struct scan {
 	struct proc *first, *last;	/* scanned processes, in scan order */
 	struct proc **procs;		/* the same, as an array, after the scan */
 	uint32_t nproc;
-	uint64_t nrun;		/* runs stored from the top of the arena */
+	struct run *runtop;	/* runs are stored down from here, at the arena's top */
+	uint64_t nrun;
 	struct run pend;	/* the run being extended, not yet stored */
 	uint32_t vanished;	/* exited while or before being read */
 	uint32_t empty;		/* no user memory: kernel threads, zombies */

@@ -18,7 +18,7 @@ static struct linebuf maps_lb;
 
 struct run *scan_run(const struct scan *s, uint64_t i)
 {
-	return (struct run *)(s->arena->base + s->arena->size) - 1 - i;
+	return s->runtop - 1 - i;
 }
 
 void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
@@ -26,6 +26,7 @@ void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
 {
 	memset(s, 0, sizeof(*s));
 	s->arena = a;
+	s->runtop = (struct run *)(a->base + a->size - a->hi);
 	s->src = src;
 	s->probe = *probe;
 	s->page_size = (uint64_t)sysconf(_SC_PAGESIZE);
