@@ -1,0 +1,23 @@
+# The sysroot search (src/sysroot.c): a driver around sysroot_open() and
+# tests/sysroot_test.sh, which builds sysroot trees with the host's gcc. They
+# run on the build machine only, so the rules exist for the native build alone.
+#   make build/sysroot_drv	the driver, built like exmap-mini
+#   make sysroot-test		build it and its sanitizer twin, run the test on both
+ifeq ($(TARGET),native)
+
+$(BUILD)/sysroot_drv: tests/sysroot_drv.c $(LIBOBJS) src/exmap.h
+	$(CC) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ tests/sysroot_drv.c $(LIBOBJS)
+
+# The same under ASan and UBSan (clang, glibc), with elf.mk's flags.
+$(BUILD)/sysroot_drv-san: tests/sysroot_drv.c $(filter-out src/main.c,$(SRCS)) src/exmap.h \
+		tests/sysroot.mk | $(BUILD)/obj
+	$(ELFT_CLANG) $(ELFT_SANFLAGS) -Isrc -o $@ tests/sysroot_drv.c \
+		$(filter-out src/main.c,$(SRCS))
+
+sysroot-test: $(BUILD)/sysroot_drv $(BUILD)/sysroot_drv-san
+	DRV=$(BUILD)/sysroot_drv tests/sysroot_test.sh
+	DRV=$(BUILD)/sysroot_drv-san tests/sysroot_test.sh
+
+.PHONY: sysroot-test
+
+endif
