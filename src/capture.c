@@ -1011,19 +1011,17 @@ static void find_capture(struct loader *L, int fd, struct found *F)
 {
 	struct header hb, he;
 	int bok = -1, eok = -1, end_seen = 0, vb = 0, ve = 0;
-	size_t len;
-	char *t;
+	const char *t;
+	uint64_t at;
 
 	memset(F, 0, sizeof(*F));
 	lb_init(&L->lb, fd);
 	L->lineno = 0;
 	L->have_peek = 0;
-	while (raw_line(L, raw, &len)) {
-		if (len >= CAP_LINE_MAX || !(t = strstr(raw, "XM ")))
-			continue;
+	while ((t = next_tagged(L, &at)) != NULL) {
 		if (strncmp(t + 3, "begin ", 6) == 0) {
 			F->nbegin++;
-			F->begin_line = L->lineno;
+			F->begin_line = at;
 			bok = parse_header(t + 9, &hb, &vb);
 			end_seen = 0;
 			eok = -1;

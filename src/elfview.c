@@ -494,7 +494,6 @@ int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char 
 static void open_captured(struct scan *s, struct target *t)
 {
 	static char used[4096], why[4096 + 512];
-	const char *root = t->sysroot ? t->sysroot : "/";
 	const unsigned char *id = NULL;
 	size_t len = 0;
 	int r = capture_buildid(s->cap, t->file, &id, &len);
@@ -507,7 +506,7 @@ static void open_captured(struct scan *s, struct target *t)
 	}
 	if (r == 0)
 		len = 0;
-	t->fd = sysroot_open(root, t->file->path, id, len, &t->elf.size, used, sizeof(used),
+	t->fd = sysroot_open(t->sysroot, t->file->path, id, len, &t->elf.size, used, sizeof(used),
 			     why, sizeof(why));
 	if (t->fd < 0)
 		die("%s: %s", t->file->path, why);

@@ -371,7 +371,8 @@ int capture_buildid(const struct capture *c, const struct file *f,
  * sysroot.c: a capture's ELF file on the host, under SYSROOT: the file with
  * the same GNU build-id (SYSROOT/path first, then any under SYSROOT, one with
  * a symbol table preferred), else SYSROOT/path when the capture has no id.
- * Returns an fd and its size, and the path used; -1 and why, if none is fit.
+ * A NULL root is this machine's /, where only the path is tried. Returns an
+ * fd and its size, and the path used; -1 and why, if none is fit.
  */
 int sysroot_open(const char *root, const char *path, const unsigned char *id,
 		 size_t idlen, uint64_t *size, char *used, size_t usedlen,

@@ -356,7 +356,7 @@ static void why_walk(const char *root, const struct search *s, char *why, size_t
 
 /* ROOT/path, then the walk: the match's fd and bestpath, or -1 and why. */
 static int search_id(struct search *s, const char *root, size_t rootlen, int rootfd,
-		     const char *rel, char *why, size_t whylen)
+		     const char *rel, int walk_too, char *why, size_t whylen)
 {
 	struct stat st;
 	struct elf e;
@@ -379,6 +379,8 @@ static int search_id(struct search *s, const char *root, size_t rootlen, int roo
 	}
 	if (f < FIT_STRIPPED)
 		why_rootpath(root, fd, f, &e, s, why, whylen);
+	if (!walk_too)
+		return s->fd;
 	memcpy(walkpath, root, rootlen);
 	walkpath[rootlen] = 0;
 	walk(s, rootfd, rootlen, 0);
@@ -416,7 +418,8 @@ int sysroot_open(const char *root, const char *path, const unsigned char *id,
 		 char *why, size_t whylen)
 {
 	struct search s = { .id = id, .idlen = idlen, .fd = -1, .best = FIT_DEBUG };
-	size_t rootlen = strlen(root);
+	int walk_too = root != NULL;
+	size_t rootlen;
 	const char *rel = path;
 	int rootfd, fd;
 
@@ -424,6 +427,9 @@ int sysroot_open(const char *root, const char *path, const unsigned char *id,
 		why[0] = 0;
 	if (usedlen)
 		used[0] = 0;
+	if (!root)
+		root = "/";	/* this machine's own file: no walk of its whole tree */
+	rootlen = strlen(root);
 	if (idlen > ELF_BUILDID_MAX) {
 		say(why, whylen, "the capture's build-id of %zu bytes is longer than "
 		    "ELF_BUILDID_MAX (%d)", idlen, ELF_BUILDID_MAX);
@@ -447,7 +453,7 @@ int sysroot_open(const char *root, const char *path, const unsigned char *id,
 	}
 	if (!*rel)
 		rel = ".";
-	fd = idlen ? search_id(&s, root, rootlen, rootfd, rel, why, whylen) :
+	fd = idlen ? search_id(&s, root, rootlen, rootfd, rel, walk_too, why, whylen) :
 		search_path(&s, rootfd, rel, why, whylen);
 	close(rootfd);
 	if (fd < 0)

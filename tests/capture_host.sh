@@ -1,0 +1,361 @@
+#!/bin/sh
+# Captures on this machine, run as root: a capture of a workload loads to the
+# very report the live scan gave, view by view; a noisy console log loads the
+# same; a damaged one names what it lost and exits 4; diff against the live
+# figures of two known workloads; budgets; a stripped binary's symbols through
+# a sysroot holding its unstripped twin.
+# Environment: EXMAP, WORKLOAD_SRC (tests/workload.c), MUSLCC (musl-gcc).
+# Last line: N passed, N failed.
+set -u
+: "${EXMAP:?}" "${WORKLOAD_SRC:?}"
+MUSLCC=${MUSLCC:-musl-gcc}
+T=$(mktemp -d /tmp/exmap-cap.XXXXXX)
+chmod 755 "$T"
+pass=0
+fail=0
+PIDS_TO_KILL=
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+no() { fail=$((fail + 1)); echo "FAIL $1${2:+: $2}"; }
+check() { if [ "$2" = "$3" ]; then ok "$1"; else no "$1" "got '$2', want '$3'"; fi; }
+
+cleanup() {
+	for p in $PIDS_TO_KILL; do kill -TERM "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 2' INT TERM
+
+# Two builds of the workload, both with a build-id: the unstripped one and
+# its stripped copy (same id), plus a rebuild with another id.
+mkdir -p "$T/bin" "$T/sysroot$T/bin" "$T/other$T/bin"
+$MUSLCC -static -O2 -Wl,--build-id=sha1 -o "$T/bin/wl" "$WORKLOAD_SRC" || { echo "cannot build"; exit 2; }
+cp "$T/bin/wl" "$T/bin/wl2"
+strip -o "$T/bin/wls" "$T/bin/wl"
+cp "$T/bin/wl" "$T/sysroot$T/bin/wls"
+$MUSLCC -static -O2 -Wl,--build-id=0x0123456789abcdef -o "$T/other$T/bin/wls" "$WORKLOAD_SRC"
+
+# start NAME BINARY ARGS...: run a workload in $T/NAME; sets PIDS_NAME (comma list)
+start() {
+	name=$1 bin=$2
+	shift 2
+	mkdir -p "$T/$name"
+	"$bin" "$@" -d "$T/$name" >"$T/$name.out" 2>&1 &
+	PIDS_TO_KILL="$PIDS_TO_KILL $!"
+	i=0
+	until grep -qs '^ready' "$T/$name.out"; do
+		i=$((i + 1))
+		[ $i -gt 300 ] && { echo "workload $name did not start"; exit 2; }
+		sleep 0.1
+	done
+	eval "PIDS_$name=$(sed -n 's/^ready //p' "$T/$name.out" | tr ' ' ',')"
+}
+
+# live and loaded: VIEW ARGS the same, stdout byte for byte, exit alike
+same_view() {	# NAME CAPTURE PIDS VIEW...
+	name=$1 cap=$2 pids=$3
+	shift 3
+	"$EXMAP" -p "$pids" "$@" >"$T/live" 2>"$T/live.err"; rl=$?
+	"$EXMAP" -l "$cap" "$@" >"$T/load" 2>"$T/load.err"; rc=$?
+	if [ $rl -eq $rc ] && [ -s "$T/live" ] && cmp -s "$T/live" "$T/load"; then
+		ok "$name: $* as live (exit $rc)"
+	else
+		no "$name: $* as live" "exit $rl live, $rc loaded; $(diff "$T/live" "$T/load" | head -4 | tr '\n' ' ') $(head -2 "$T/load.err")"
+	fi
+}
+
+start a "$T/bin/wl" -n 3 -f 256 -c 256 -p 128 -z 64
+"$EXMAP" -p "$PIDS_a" dump >"$T/a.cap" 2>"$T/err"; rc=$?
+check "dump exits 0" "$rc" 0
+head -1 "$T/a.cap" | grep -q '^XM begin v1 ps=[0-9]* chunks=6 ids=[0-9]* procs=4 ' &&
+	ok "begin line: version, page size, 4 processes, 6 chunks" || no "begin line" "$(head -1 "$T/a.cap")"
+tail -1 "$T/a.cap" | grep -q '^XM end v1 ' && ok "end line" || no "end line" "$(tail -1 "$T/a.cap")"
+bad=$(grep -cv '^XM [0-9a-z]' "$T/a.cap")
+check "every line is a capture line" "$bad" 0
+long=$(awk 'length($0) > 200' "$T/a.cap" | wc -l)
+check "no capture line is over 200 characters (the workload's)" "$long" 0
+set -- $(echo "$PIDS_a" | tr ',' ' ')
+A1=$1 A2=$2
+for v in "procs" "-c procs" "-k -s name procs" "files" "-c files" "-n 3 -s writable files" \
+	 "maps $A1" "-c maps $A2" "sections $T/bin/wl" "-c sections $T/bin/wl" \
+	 "symbols $T/bin/wl" "-c -n 8 symbols $T/bin/wl .bss"; do
+	# shellcheck disable=SC2086
+	same_view "workload" "$T/a.cap" "$PIDS_a" $v
+done
+"$EXMAP" -p "$PIDS_a" procs >"$T/a.procs"
+"$EXMAP" -p "$PIDS_a" -c procs >"$T/a.csv"
+
+# --- a raw console log ---------------------------------------------------
+# printk lines between capture lines and cutting into them, CRLF, a prompt
+awk 'BEGIN { srand(7); print "Welcome\r"; printf "/ # ./exmap-mini dump\r\n" }
+	{ if (NR % 3 == 2 && length($0) > 12) {
+		k = 4 + int(rand() * (length($0) - 4))
+		printf "%s[   %d.%06d] random: crng noise %d\r\n", substr($0, 1, k), NR, NR, NR
+		printf "[   %d.%06d] eth0: link up\r\n", NR, NR + 1
+		printf "%s\r\n", substr($0, k + 1)
+	  } else printf "%s\r\n", $0
+	  if (NR % 4 == 0) printf "[   %d.000001] usb 1-1: new device\r\n", NR }
+	END { printf "/ # " }' "$T/a.cap" >"$T/noisy.log"
+"$EXMAP" -l "$T/noisy.log" procs >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ] && cmp -s "$T/out" "$T/a.procs" && [ ! -s "$T/err" ]; then
+	ok "console log (printk in and between lines, CRLF, prompt): procs as live, exit 0"
+else
+	no "console log loads as live" "exit $rc: $(head -3 "$T/err")"
+fi
+"$EXMAP" -l "$T/noisy.log" -c procs >"$T/out" 2>/dev/null
+cmp -s "$T/out" "$T/a.csv" && ok "console log: -c procs as live" || no "console log: -c procs as live"
+
+# damage LABEL AWKPROG: the noisy log through AWKPROG, then loaded
+damage() { awk "$2" "$T/noisy.log" >"$T/$1.log"; "$EXMAP" -l "$T/$1.log" procs >"$T/out" 2>"$T/err"; }
+# rows_kept: every process row loaded is a row of the live report
+rows_kept() {
+	grep -E '^ +[0-9]+ ' "$T/out" | grep -v ' process' | while IFS= read -r row; do
+		grep -qxF "$row" "$T/a.procs" || echo "made up: $row"
+	done
+}
+
+damage changed '!done && /^XM 2 m / { sub(/ r/, " R"); done = 1 } { print }'
+rc=$?
+if [ $rc -eq 4 ] && grep -q "chunk 2 of 6 (pid $A2).*checksum mismatch" "$T/err"; then
+	ok "one changed character: exit 4, chunk 2 (pid $A2) named"
+else
+	no "one changed character" "exit $rc: $(cat "$T/err")"
+fi
+check "changed: pid $A2 left out, the rest as live" "$(rows_kept)$(grep -c "^ *$A2 " "$T/out")" 0
+grep -q '^check: not made: 1 process of the capture did not load' "$T/out" &&
+	ok "changed: the self-check says why it is not made" || no "changed: check line" "$(grep check "$T/out")"
+
+damage dropped '!done && /^XM 3 r / { done = 1; next } { print }'
+rc=$?
+if [ $rc -eq 4 ] && grep -q "chunk 3 of 6 (pid [0-9]*), log lines [0-9]*-[0-9]*: lines are missing" "$T/err"; then
+	ok "one dropped line: exit 4, chunk 3 named, lines missing"
+else
+	no "one dropped line" "exit $rc: $(cat "$T/err")"
+fi
+check "dropped: no row made up" "$(rows_kept)" ""
+
+damage counts '/^XM 5 n / && !done { done = 1; next } { print }'
+rc=$?
+if [ $rc -eq 4 ] && grep -q "chunk 5 of 6 (share counts of pages .*recomputed" "$T/err" &&
+   cmp -s "$T/out" "$T/a.procs"; then
+	ok "share counts lost, every process intact: recomputed, report as live, exit 4"
+else
+	no "share counts lost" "exit $rc: $(cat "$T/err")"
+fi
+damage countsproc '/^XM 5 n / && !d1 { d1 = 1; next } /^XM 1 m / && !d2 { d2 = 1; next } { print }'
+rc=$?
+if [ $rc -eq 4 ] && grep -q "uses pages whose share counts are lost: left out" "$T/err"; then
+	ok "share counts and a process lost: processes using them left out, exit 4"
+else
+	no "share counts and a process lost" "exit $rc: $(cat "$T/err")"
+fi
+check "counts and a process lost: no row made up" "$(rows_kept)" ""
+
+damage bids '/^XM 6 b / && !done { sub(/b /, "b  "); done = 1 } { print }'
+rc=$?
+if [ $rc -eq 4 ] && cmp -s "$T/out" "$T/a.procs"; then
+	ok "build-ids lost: procs as live, exit 4"
+else
+	no "build-ids lost" "exit $rc: $(cat "$T/err")"
+fi
+"$EXMAP" -l "$T/bids.log" sections "$T/bin/wl" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 4 ] && grep -q "build-ids were lost" "$T/err" && [ ! -s "$T/out" ]; then
+	ok "build-ids lost: sections not shown unchecked, exit 4"
+else
+	no "build-ids lost: sections" "exit $rc: $(cat "$T/err")"
+fi
+
+damage begin '/^XM begin/ { sub(/ps=/, "pz=") } { print }'
+rc=$?
+if [ $rc -eq 0 ] && cmp -s "$T/out" "$T/a.procs" && grep -q "begin line is damaged: its end line stands in" "$T/err"; then
+	ok "begin line damaged: the end line stands in, as live"
+else
+	no "begin line damaged" "exit $rc: $(cat "$T/err")"
+fi
+damage both '/^XM (begin|end)/ { sub(/ps=/, "pz=") } { print }'
+rc=$?
+if [ $rc -eq 4 ] && grep -q "begin and end lines are both damaged" "$T/err" && [ ! -s "$T/out" ]; then
+	ok "begin and end lines damaged: exit 4, nothing shown"
+else
+	no "begin and end damaged" "exit $rc: $(cat "$T/err")"
+fi
+awk '/^XM 3 \. / { exit } { print }' "$T/a.cap" >"$T/cut.log"
+"$EXMAP" -l "$T/cut.log" procs >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 4 ] && grep -q "ends before the capture's end line" "$T/err" &&
+   grep -q "chunk 3 of 6 (pid [0-9]*), log lines [0-9]*-[0-9]*: cut short" "$T/err" &&
+   grep -q "chunk 4 of 6 (a process): missing from the log" "$T/err" &&
+   grep -q "chunk 3 of 6 (pid [0-9]*), log lines [0-9]*-[0-9]*: cut short: its end line is missing" "$T/err"; then
+	ok "log cut short: chunks 3 (cut) and 4-6 (missing) named, exit 4"
+else
+	no "log cut short" "exit $rc: $(cat "$T/err")"
+fi
+check "cut short: no row made up" "$(rows_kept)" ""
+
+cat "$T/a.cap" "$T/a.cap" >"$T/twice.log"
+"$EXMAP" -l "$T/twice.log" procs >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ] && cmp -s "$T/out" "$T/a.procs" && grep -q "holds 2 captures: the last" "$T/err"; then
+	ok "two captures in one log: the last is loaded, and said"
+else
+	no "two captures" "exit $rc: $(cat "$T/err")"
+fi
+sed 's/^XM begin v1 /XM begin v2 /; s/^XM end v1 /XM end v2 /' "$T/a.cap" >"$T/v2.log"
+"$EXMAP" -l "$T/v2.log" >/dev/null 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q "format v2: this exmap-mini reads v1" "$T/err"; then
+	ok "a capture of a newer format: exit 2, versions named"
+else
+	no "newer format" "exit $rc: $(cat "$T/err")"
+fi
+for f in /dev/null /etc/hostname "$T"; do
+	"$EXMAP" -l "$f" >/dev/null 2>"$T/err"; rc=$?
+	if [ $rc -eq 2 ] && grep -q "exmap-mini: $f" "$T/err"; then ok "-l $f: exit 2, said"
+	else no "-l $f" "exit $rc: $(cat "$T/err")"; fi
+done
+for args in "-l $T/a.cap -p 1" "-l $T/a.cap -b pagemap" "-l $T/a.cap dump" \
+	    "-l $T/a.cap diff a b" "-S / procs" "--budget x procs" "--budget =1M procs" \
+	    "diff $T/a.cap" "-s writable dump"; do
+	# shellcheck disable=SC2086
+	"$EXMAP" $args >/dev/null 2>"$T/err"; rc=$?
+	if [ $rc -eq 2 ] && [ -s "$T/err" ]; then ok "misuse '$args' exits 2 with a message"
+	else no "misuse '$args'" "exit $rc"; fi
+done
+
+# --- everything: a process unreadable at capture is carried ----------------
+"$EXMAP" dump >"$T/all.cap" 2>"$T/err"; rd=$?
+"$EXMAP" -l "$T/all.cap" >"$T/out" 2>"$T/err2"; rl=$?
+procs=$(sed -n 's/^XM begin .* procs=\([0-9]*\) .*/\1/p' "$T/all.cap")
+unread=$(sed -n 's/^XM begin .* unreadable=\([0-9]*\) .*/\1/p' "$T/all.cap")
+if [ "$rd" -eq "$rl" ] && { [ "$unread" -eq 0 ] || grep -q "could not be read: figures are partial" "$T/err2"; } &&
+   grep -q "^ *$procs processes" "$T/out" && grep -q '^check: .*: ok' "$T/out"; then
+	ok "whole machine: $procs processes, $unread unreadable, exit $rl as the dump's, check ok"
+else
+	no "whole machine capture" "dump $rd, load $rl: $(cat "$T/err2")"
+fi
+
+# --- diff: a known change ------------------------------------------------
+# b: the same workload again (new pids), a stripped copy of it on its own
+# file, and a fifth child. Expected figures come from the live scans.
+kill -TERM "${PIDS_a%%,*}"
+PIDS_a0=$PIDS_a
+start a "$T/bin/wl" -n 3 -f 256 -c 256 -p 128 -z 64
+start s "$T/bin/wls" -n 2 -f 128 -c 64 -p 64
+start c "$T/bin/wl2" -n 2 -f 128 -c 64 -p 64
+pb="$PIDS_a,$PIDS_s,$PIDS_c"
+"$EXMAP" -p "$pb" dump >"$T/b.cap"
+"$EXMAP" -p "$pb" -c procs >"$T/b.csv"
+"$EXMAP" -c diff "$T/a.cap" "$T/b.cap" >"$T/diff.csv" 2>"$T/err"; rc=$?
+check "diff -c exits 0" "$rc" 0
+head -1 "$T/diff.csv" | grep -qx 'kind,name,cmdline,n_a,n_b,vm,mapped,resident,eff_mapped,eff_resident,sole,writable,swap' &&
+	ok "diff CSV header" || no "diff CSV header" "$(head -1 "$T/diff.csv")"
+# sum FILE PIDLIST COLUMN: a figure summed over processes, from a live procs CSV
+sum() { awk -F, -v pids=",$2," -v c="$3" 'NR > 1 && index(pids, "," $1 ",") { s += $c } END { print s + 0 }' "$1"; }
+# drow CMDPREFIX: the diff row of the processes whose command line starts so
+drow() { awk -F, -v p="$1" '$1 == "proc" && index($3, p) == 1' "$T/diff.csv"; }
+fields="vm mapped resident eff_mapped eff_resident sole writable swap"
+row=$(drow "$T/bin/wl -n 3 ")
+n=0 bad=
+for f in $fields; do
+	n=$((n + 1))
+	want=$(( $(sum "$T/b.csv" "$PIDS_a" $((n + 2))) - $(sum "$T/a.csv" "$PIDS_a0" $((n + 2))) ))
+	got=$(echo "$row" | cut -d, -f$((n + 5)))
+	# the live CSV rounds each process's effective sizes; diff sums, then rounds
+	d=$((got - want)); [ $d -lt 0 ] && d=$((-d))
+	[ $d -le 4 ] || bad="$bad $f:$got/$want"
+done
+# the first workload's pids changed: its old figures are those of a.csv's pids
+n=0 bad2=
+row=$(drow "$T/bin/wls -n 2 ")
+for f in $fields; do
+	n=$((n + 1))
+	want=$(sum "$T/b.csv" "$PIDS_s" $((n + 2)))
+	got=$(echo "$row" | cut -d, -f$((n + 5)))
+	[ "$got" = "$want" ] || bad2="$bad2 $f:$got/$want"
+done
+echo "$row" | cut -d, -f4,5 | grep -qx '0,3' || bad2="$bad2 counts:$(echo "$row" | cut -d, -f4,5)"
+check "diff: a new workload (3 processes) adds its live figures, n 0>3" "${bad2:-none}" none
+echo "$(drow "$T/bin/wl2 -n 2 ")" | cut -d, -f4,5 | grep -qx '0,3' &&
+	ok "diff: a second new workload, on its own file, n 0>3" || no "diff: second workload" "$(drow "$T/bin/wl2 -n 2 ")"
+sed 1d "$T/diff.csv" | awk -F, '$1 == "proc" { print ($10 < 0 ? -$10 : $10) }' >"$T/order"
+sort -rn "$T/order" | cmp -s - "$T/order" && ok "diff: processes sorted by the largest change of eff_resident" ||
+	no "diff: sorted by largest change"
+grep -q "^file,$T/bin/wls,,0,3," "$T/diff.csv" && ok "diff: the stripped copy's file appears, nproc 0>3" ||
+	no "diff: file row" "$(grep "wls" "$T/diff.csv")"
+"$EXMAP" diff "$T/a.cap" "$T/b.cap" >"$T/diff.txt"; rc=$?
+wide=$(awk 'length($0) > 80' "$T/diff.txt" | wc -l)
+if [ $rc -eq 0 ] && [ "$wide" -eq 0 ] && grep -q '^processes: change from a to b' "$T/diff.txt" &&
+   grep -q '^files: change from a to b' "$T/diff.txt"; then ok "diff text: both sections, 80 columns"
+else no "diff text" "exit $rc, $wide wide lines"; fi
+awk -F, '$1 == "proc" && index($3, "'"$T/bin/wl"' -n 3 ") == 1' "$T/diff.csv" | cut -d, -f4,5 | grep -qx '4,4' &&
+	ok "diff: processes matched by name and command line across new pids (4>4)" ||
+	no "diff: matched across pids" "$(drow "$T/bin/wl -n 3 ")"
+check "diff: the restarted workload's change is the live one (per figure; eff within 1 B a process)" "${bad:-none}" none
+"$EXMAP" diff "$T/a.cap" "$T/changed.log" >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 4 ] && grep -q "chunk 2 of 6" "$T/err" && ok "diff of a damaged capture: exit 4, chunk named" ||
+	no "diff damaged" "exit $rc"
+
+# --- budgets ---------------------------------------------------------------
+eres=$(sum "$T/b.csv" "$PIDS_s" 7)
+for mode in live capture; do
+	if [ $mode = live ]; then src="-p $pb"; else src="-l $T/b.cap"; fi
+	# shellcheck disable=SC2086
+	"$EXMAP" $src --budget "wls=$eres" procs >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -eq 0 ] && grep -q '^budget wls: eff_resident .*: ok$' "$T/out"; then
+		ok "$mode: budget wls=$eres (exactly its eff_resident) holds, exit 0"
+	else no "$mode: budget holds" "exit $rc: $(cat "$T/err") $(grep budget "$T/out")"; fi
+	# shellcheck disable=SC2086
+	"$EXMAP" $src --budget "wls=$((eres - 1))" -c procs >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -eq 3 ] && grep -q "budget wls exceeded: eff_resident is $eres bytes" "$T/err" &&
+	   ! grep -q budget "$T/out"; then
+		ok "$mode: budget wls=$((eres - 1)) exceeded: exit 3, said on stderr, CSV clean"
+	else no "$mode: budget exceeded" "exit $rc: $(cat "$T/err")"; fi
+	# shellcheck disable=SC2086
+	"$EXMAP" $src --budget "nosuch=1M" >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq 1 ] && grep -q "budget nosuch: no process of that name" "$T/err" &&
+		ok "$mode: a budget for no process: exit 1, said" || no "$mode: budget nosuch" "exit $rc"
+done
+fres=$("$EXMAP" -l "$T/b.cap" -c files | awk -F, -v p="$T/bin/wls" '$1 == p { print $7 }')
+"$EXMAP" -l "$T/b.cap" --budget "$T/bin/wls=$fres" --budget "wls=$((eres - 1))" \
+	--budget "$T/bin/wls=$((fres - 4096))" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 3 ] && [ "$(grep -c '^budget .*EXCEEDED$' "$T/out")" -eq 2 ] &&
+   [ "$(grep -c '^budget .*: ok$' "$T/out")" -eq 1 ]; then
+	ok "file budgets ($fres bytes): at it ok, below it exceeded; three budgets, three lines"
+else
+	no "file budgets" "exit $rc: $(grep budget "$T/out")"
+fi
+"$EXMAP" -l "$T/changed.log" --budget "wl=1" >/dev/null 2>"$T/err"; rc=$?
+check "a damaged capture and an exceeded budget: the higher code, 4" "$rc" 4
+
+# --- symbols of a stripped binary through a sysroot ----------------------
+"$EXMAP" -l "$T/b.cap" symbols "$T/bin/wls" >"$T/out" 2>"$T/err"; rc=$?
+if grep -q "no symbol table (stripped)" "$T/err" && [ "$(wc -l <"$T/out")" -le 1 ]; then
+	ok "stripped binary without a sysroot: no symbols, said (exit $rc)"
+else no "stripped without sysroot" "exit $rc: $(cat "$T/err")"; fi
+"$EXMAP" -l "$T/b.cap" -S "$T/sysroot" -c symbols "$T/bin/wls" >"$T/syms" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ] && grep -q "from $T/sysroot$T/bin/wls, whose build-id matches" "$T/err"; then
+	ok "stripped binary with -S: its twin is used, by build-id"
+else no "stripped binary with -S" "exit $rc: $(cat "$T/err")"; fi
+# Every symbol of the twin with a size in an allocated section is listed.
+readelf -sW "$T/sysroot$T/bin/wls" | awk '$3 > 0 && $4 != "SECTION" && $4 != "FILE" && $4 != "TLS" && $7 ~ /^[0-9]+$/ { print $8 }' |
+	sort -u >"$T/want.names"
+sed 1d "$T/syms" | cut -d, -f1 | sort -u >"$T/got.names"
+if [ -s "$T/want.names" ] && cmp -s "$T/want.names" "$T/got.names"; then
+	ok "-S: the symbols are the twin's ($(wc -l <"$T/want.names"), readelf)"
+else no "-S symbols are the twin's" "$(diff "$T/want.names" "$T/got.names" | head -5 | tr '\n' ' ')"; fi
+# The same program unstripped, on its own file, live, did the same work: the
+# twin's symbols from the capture carry the figures the live scan gives it.
+"$EXMAP" -p "$PIDS_c" -c symbols "$T/bin/wl2" >"$T/live.syms" 2>/dev/null
+cut -d, -f1,5- "$T/syms" | sort >"$T/s1"
+cut -d, -f1,5- "$T/live.syms" | sort >"$T/s2"
+if [ "$(wc -l <"$T/s1")" -gt 100 ] && cmp -s "$T/s1" "$T/s2"; then
+	ok "-S: every symbol's eight figures are those of the same program scanned live"
+else
+	no "-S: figures as live" "$(diff "$T/s1" "$T/s2" | head -4 | tr '\n' ' ')"
+fi
+"$EXMAP" -l "$T/b.cap" -S "$T/other" symbols "$T/bin/wls" >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q "has build-id 0123456789abcdef, the capture has [0-9a-f]*: not used" "$T/err" &&
+   [ ! -s "$T/out" ]; then
+	ok "-S with a twin of another build-id: reported, not used, exit 2"
+else no "-S mismatched build-id" "exit $rc: $(cat "$T/err")"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
