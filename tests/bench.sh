@@ -113,6 +113,16 @@ while [ "$i" -lt "$ROUNDS" ]; do
 	run smem 0 smem -t
 	i=$((i + 1))
 done
+# A capture of the same machine: taken (its size), then loaded, timed alike.
+"$EXMAP" dump >"$tmp/cap" 2>/dev/null
+[ $? -le 1 ] || die "dump failed"
+capsize=$(wc -c <"$tmp/cap")
+i=0
+while [ "$i" -lt "$ROUNDS" ]; do
+	run dump 1 "$EXMAP" dump
+	run load 1 "$EXMAP" -l "$tmp/cap" -c procs
+	i=$((i + 1))
+done
 # A workload killed midway (say by the OOM killer) would void the figures.
 kill -0 "$wpid" 2>/dev/null || die "workload died during the rounds"
 
@@ -125,11 +135,19 @@ EOF
 read -r sw srss smax <<EOF
 $(stats "$tmp/smem")
 EOF
+read -r dw drss dmax <<EOF
+$(stats "$tmp/dump")
+EOF
+read -r lw lrss lmax <<EOF
+$(stats "$tmp/load")
+EOF
 
 printf '%-8s %12s %16s %16s\n' tool "wall s (med)" "RSS KiB (med)" \
     "RSS KiB (max)"
 printf '%-8s %12.3f %16.0f %16.0f\n' exmap "$ew" "$erss" "$emax" \
-    floor "$fw" "$frss" "$fmax" smem "$sw" "$srss" "$smax"
+    floor "$fw" "$frss" "$fmax" smem "$sw" "$srss" "$smax" \
+    dump "$dw" "$drss" "$dmax" "-l" "$lw" "$lrss" "$lmax"
+echo "capture of this machine: $capsize bytes"
 echo "mapped pages: $pages"
 ef=$(ratio "$ew" "$fw")
 es=$(ratio "$ew" "$sw")
