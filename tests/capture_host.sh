@@ -75,6 +75,27 @@ bad=$(grep -cv '^XM [0-9a-z]' "$T/a.cap")
 check "every line is a capture line" "$bad" 0
 long=$(awk 'length($0) > 200' "$T/a.cap" | wc -l)
 check "no capture line is over 200 characters (the workload's)" "$long" 0
+# The checksums are plain CRC-32 (zlib's), so any tool can verify a capture.
+python3 - "$T/a.cap" >"$T/crc" <<'PY'
+import sys, zlib
+crc, n, ok, bad = {}, {}, 0, 0
+for line in open(sys.argv[1]):
+    rest = line.rstrip('\n').split(' ', 2)
+    k = rest[1]
+    if k in ('begin', 'end'):
+        body, c = rest[2].rsplit(' crc=', 1)
+        ok, bad = (ok + 1, bad) if zlib.crc32(body.encode()) == int(c, 16) else (ok, bad + 1)
+    elif rest[2].startswith('. '):
+        want_n, want_c = rest[2].split()[1:3]
+        good = n.get(k, 0) == int(want_n) and crc.get(k, 0) == int(want_c, 16)
+        ok, bad = (ok + 1, bad) if good else (ok, bad + 1)
+    else:
+        crc[k] = zlib.crc32((rest[2] + '\n').encode(), crc.get(k, 0))
+        n[k] = n.get(k, 0) + 1
+print(ok, bad)
+PY
+check "every chunk's line count and CRC-32, and the begin and end lines', check out with zlib" \
+	"$(cat "$T/crc")" "8 0"
 set -- $(echo "$PIDS_a" | tr ',' ' ')
 A1=$1 A2=$2
 for v in "procs" "-c procs" "-k -s name procs" "files" "-c files" "-n 3 -s writable files" \
