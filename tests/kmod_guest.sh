@@ -27,6 +27,13 @@ frame_file workload /tmp/wl.out
 pids=$(sed -n 's/^ready //p' /tmp/wl.out | tr ' ' ',')
 frame_cmd auto $X -n 1
 frame_cmd kmod_all $X -b kmod -c
+# A capture taken just as a report, both straight from this shell (the same
+# processes): loaded on the host, it must give that report.
+$X -b kmod -k procs >/tmp/cap.live 2>/dev/null
+$X -b kmod dump >/tmp/cap.dump 2>/tmp/cap.err
+frame_file cap_live /tmp/cap.live
+frame_file cap_dump /tmp/cap.dump
+frame_file cap_err /tmp/cap.err
 if [ -e /proc/self/pagemap ]; then
 	frame_cmd pagemap_all $X -b pagemap -c
 fi

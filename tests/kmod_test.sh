@@ -115,6 +115,11 @@ checks() {
 	check "auto picks the module" "grep -q '^source: kmod$' $o/auto"
 
 	check "self-check holds (kmod)" "grep -q '^check: .*: ok$' $o/auto"
+	# This machine's exmap-mini loads the guest's capture to the guest's report.
+	"$repo/build/exmap-mini" -l "$o/cap_dump" -k procs >"$o/cap_load" 2>"$o/cap_load.err"
+	check "a capture from the guest loads here to the report it gave (kmod source)" \
+		"grep -q '^source: kmod$' $o/cap_load && cmp -s $o/cap_live $o/cap_load" \
+		"$(cat "$o/cap_err" "$o/cap_load.err" 2>/dev/null; diff "$o/cap_live" "$o/cap_load" 2>&1 | head -4)"
 	kfile=$o/kmod_all
 	for pid in $parent $children; do
 		if [ -f "$o/rollup_$pid" ]; then
