@@ -1007,7 +1007,7 @@ struct found {
 
 static struct loader LD;
 
-static void find_capture(struct loader *L, int fd, struct found *F)
+static void find_capture(struct loader *L, int fd, uint64_t size, struct found *F)
 {
 	struct header hb, he;
 	int bok = -1, eok = -1, end_seen = 0, vb = 0, ve = 0;
@@ -1044,6 +1044,10 @@ static void find_capture(struct loader *L, int fd, struct found *F)
 		die_damaged("%s: the capture's begin and end lines disagree (two captures "
 			    "mixed?)", L->path);
 	F->h = bok == 0 ? hb : he;
+	/* a chunk takes two lines of 8 bytes at the least */
+	if ((uint64_t)F->h.chunks * 16 > size)
+		die_damaged("%s: the capture declares %u chunks, more than %llu bytes can hold",
+			    L->path, F->h.chunks, (unsigned long long)size);
 	if (bok < 0)
 		warnx("%s: the capture's begin line is damaged: its end line stands in", L->path);
 	if (F->nbegin > 1)
@@ -1072,9 +1076,10 @@ uint64_t capture_arena_bound(const char *path)
 	int fd = open_capture(path, &size);
 
 	LD.path = path;
-	find_capture(&LD, fd, &F);
+	find_capture(&LD, fd, size, &F);
 	close(fd);
-	return (8u << 20) + size * 48 + (uint64_t)F.h.ids * 2 * sizeof(uint32_t);
+	return (8u << 20) + size * 48 + (uint64_t)F.h.ids * 2 * sizeof(uint32_t) +
+	       ((uint64_t)F.h.chunks + 1) * sizeof(struct chunkstate);
 }
 
 static void describe(const struct loader *L, uint32_t k, char *buf, size_t len)
@@ -1224,7 +1229,7 @@ void load_capture(struct scan *s, struct arena *a, const char *path)
 
 	memset(L, 0, sizeof(*L));
 	L->path = path;
-	find_capture(L, fd, &F);
+	find_capture(L, fd, size, &F);
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		dierr(errno, "%s: cannot read it again", path);
 	memset(s, 0, sizeof(*s));
