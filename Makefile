@@ -66,6 +66,7 @@ test: setup
 		elftest-deps $(BUILD)/tools/workload $(BUILD)/sysroot_drv
 	for a in arm arm64; do $(MAKE) ARCH=$$a all build/$$a/unit build/$$a/tools/workload \
 		build/$$a/tools/churn build/$$a/tools/runas || exit 1; done
+	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped
 	$(MAKE) ARCH=mips all build/mips/unit
 	tests/run $(BUILD)
 

@@ -439,44 +439,67 @@ static int printk_at(const char *p)
 	return p - q == 6 && p[0] == ']' && p[1] == ' ';
 }
 
+/* The first kernel message at or after p, or NULL. */
+static char *printk_in(char *p)
+{
+	for (; (p = strchr(p, '[')) != NULL; p++)
+		if (printk_at(p))
+			return p;
+	return NULL;
+}
+
 /*
  * The next capture line, from "XM " on, in joined[]. A kernel message that
- * cut it ends it early: the rest of it follows the message's lines.
+ * cut it (even inside the "XM ") ends it early: the rest of it is the next
+ * line that is not a kernel message. The chunk's checksum vouches for the join.
  */
 static const char *next_tagged(struct loader *L, uint64_t *at)
 {
+	char *t, *cut;
 	size_t len, n;
-	char *t, *c;
 
 	for (;;) {
 		if (!raw_line(L, raw, &len))
 			return NULL;
-		if (len < CAP_LINE_MAX && (t = strstr(raw, "XM ")) != NULL)
-			break;
-	}
-	*at = L->lineno;
-	n = raw + len - t;
-	memcpy(joined, t, n + 1);
-	for (c = joined + 3; (c = strchr(c, '[')) != NULL; c++)
-		if (printk_at(c))
-			break;
-	if (!c)
-		return joined;
-	n = c - joined;
-	while (raw_line(L, raw, &len)) {
-		if (len >= CAP_LINE_MAX || printk_at(raw))
-			continue;	/* more kernel messages */
-		if (strncmp(raw, "XM ", 3) == 0) {
-			memcpy(peek, raw, len + 1);	/* the cut was at the line's end */
-			peek_len = len;
-			L->have_peek = 1;
-			break;
+		if (len >= CAP_LINE_MAX)
+			continue;
+		if ((t = strstr(raw, "XM ")) != NULL) {
+			cut = printk_in(t + 3);
+		} else {
+			if (!(cut = printk_in(raw + 1)))
+				continue;
+			if (cut - raw >= 2 && cut[-2] == 'X' && cut[-1] == 'M')
+				t = cut - 2;
+			else if (cut[-1] == 'X')
+				t = cut - 1;
+			else
+				continue;
 		}
-		memcpy(joined + n, raw, len + 1);
-		return joined;
+		*at = L->lineno;
+		n = cut ? (size_t)(cut - t) : len - (size_t)(t - raw);
+		memcpy(joined, t, n);
+		joined[n] = '\0';
+		while (cut && raw_line(L, raw, &len)) {
+			if (len >= CAP_LINE_MAX || printk_at(raw))
+				continue;	/* more kernel messages */
+			if (strncmp(raw, "XM ", 3) == 0) {
+				/* the cut was at the line's end */
+				memcpy(peek, raw, len + 1);
+				peek_len = len;
+				L->have_peek = 1;
+				break;
+			}
+			if (n + len >= sizeof(joined))
+				break;	/* no capture line is this long: its chunk fails */
+			memcpy(joined + n, raw, len + 1);
+			/* the rest may be cut again */
+			if ((cut = printk_in(joined + n)) != NULL)
+				*cut = '\0';
+			n = strlen(joined);
+		}
+		if (strncmp(joined, "XM ", 3) == 0)
+			return joined;
 	}
-	joined[n] = '\0';
-	return joined;
 }
 
 /* Strict numbers: hex or decimal digits only, no sign, within 64 bits. */
@@ -1007,7 +1030,7 @@ struct found {
 
 static struct loader LD;
 
-static void find_capture(struct loader *L, int fd, uint64_t size, struct found *F)
+static void find_capture(struct loader *L, int fd, uint64_t size, int quiet, struct found *F)
 {
 	struct header hb, he;
 	int bok = -1, eok = -1, end_seen = 0, vb = 0, ve = 0;
@@ -1048,9 +1071,9 @@ static void find_capture(struct loader *L, int fd, uint64_t size, struct found *
 	if ((uint64_t)F->h.chunks * 16 > size)
 		die_damaged("%s: the capture declares %u chunks, more than %llu bytes can hold",
 			    L->path, F->h.chunks, (unsigned long long)size);
-	if (bok < 0)
+	if (bok < 0 && !quiet)
 		warnx("%s: the capture's begin line is damaged: its end line stands in", L->path);
-	if (F->nbegin > 1)
+	if (F->nbegin > 1 && !quiet)
 		warnx("%s: holds %u captures: the last (line %llu) is loaded", L->path, F->nbegin,
 		      (unsigned long long)F->begin_line);
 }
@@ -1076,7 +1099,7 @@ uint64_t capture_arena_bound(const char *path)
 	int fd = open_capture(path, &size);
 
 	LD.path = path;
-	find_capture(&LD, fd, size, &F);
+	find_capture(&LD, fd, size, 1, &F);
 	close(fd);
 	return (8u << 20) + size * 48 + (uint64_t)F.h.ids * 2 * sizeof(uint32_t) +
 	       ((uint64_t)F.h.chunks + 1) * sizeof(struct chunkstate);
@@ -1201,7 +1224,7 @@ static void report_lost(struct loader *L, uint32_t lost_procs)
 		}
 		where[0] = '\0';
 		if (c->want && c->got != c->want)
-			snprintf(where, sizeof(where), " (%u of %u)", c->got, c->want);
+			snprintf(where, sizeof(where), ": %u of its %u arrived", c->got, c->want);
 		if (c->line)
 			snprintf(where + strlen(where), sizeof(where) - strlen(where),
 				 "; line %llu does not parse", (unsigned long long)c->line);
@@ -1229,7 +1252,7 @@ void load_capture(struct scan *s, struct arena *a, const char *path)
 
 	memset(L, 0, sizeof(*L));
 	L->path = path;
-	find_capture(L, fd, size, &F);
+	find_capture(L, fd, size, 0, &F);
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		dierr(errno, "%s: cannot read it again", path);
 	memset(s, 0, sizeof(*s));
@@ -1252,6 +1275,8 @@ void load_capture(struct scan *s, struct arena *a, const char *path)
 	for (k = 0; k <= F.h.chunks; k++)
 		L->cs[k].pid = -1;
 	lb_init(&L->lb, fd);
+	L->lineno = 0;
+	L->have_peek = 0;
 	read_chunks(L, F.begin_line);
 	close(fd);
 
