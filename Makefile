@@ -82,9 +82,16 @@ board: setup
 	$(MAKE) all $(BUILD)/tools/workload
 	tests/board.sh $(DEBARCH) $(BUILD) $(ARCH)
 
+# Then the size of a capture of the emulated board (qemu armhf), which the
+# board's capture test measures as it takes it over the serial console.
 bench: setup
 	$(MAKE) all $(BUILD)/floor build/host/workload build/host/runstat
+	$(MAKE) ARCH=arm all build/arm/tools/workload build/arm/capture/prog \
+		build/arm/capture/prog.stripped
 	tests/bench.sh $(BUILD)
+	tests/capture_test.sh >$(BUILD)/capture-bench.log 2>&1 || \
+		{ tail -20 $(BUILD)/capture-bench.log; exit 1; }
+	grep '^capture size:' $(BUILD)/capture-bench.log
 
 # make kmod KDIR=/path/to/kernel/build: the module for that kernel, built out
 # of tree in $(BUILD)/kmod/<KDIR's name>/ so that kmod/ stays clean.
