@@ -885,8 +885,12 @@ static int parse_counts(struct loader *L, char *p, int first_line)
 			rep = 1;
 		if (rep == 0 || rep > L->cn - L->cgot)
 			return fail(L, "more share counts than the chunk holds");
-		while (rep--)
-			count[L->cfirst + L->cgot++] = (uint32_t)c;
+		/* a second copy of a chunk that loaded must not overwrite it */
+		if (L->stray)
+			L->cgot += (uint32_t)rep;
+		else
+			while (rep--)
+				count[L->cfirst + L->cgot++] = (uint32_t)c;
 	}
 	return 0;
 }
@@ -1053,7 +1057,7 @@ static void find_capture(struct loader *L, int fd, uint64_t size, int quiet, str
 			eok = parse_header(t + 7, &he, &ve);
 		}
 	}
-	if ((vb > CAP_VERSION && bok < 0) || (ve > CAP_VERSION && eok < 0))
+	if (bok < 0 && eok < 0 && (vb > CAP_VERSION || ve > CAP_VERSION))
 		die("%s: a capture in format v%d: this exmap-mini reads v%d", L->path,
 		    vb > ve ? vb : ve, CAP_VERSION);
 	if (bok < 0 && eok < 0) {
