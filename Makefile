@@ -63,7 +63,7 @@ run: setup all
 
 test: setup
 	$(MAKE) all $(BUILD)/unit build/host/workload build/host/churn build/host/runas fixture \
-		elftest-deps $(BUILD)/tools/workload $(BUILD)/sysroot_drv
+		elftest-deps $(BUILD)/tools/workload $(BUILD)/sysroot_drv capfuzz-deps
 	for a in arm arm64; do $(MAKE) ARCH=$$a all build/$$a/unit build/$$a/tools/workload \
 		build/$$a/tools/churn build/$$a/tools/runas || exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped

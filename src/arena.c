@@ -22,6 +22,7 @@ int arena_init(struct arena *a, size_t size)
 	a->size = size;
 	a->lo = 0;
 	a->hi = 0;
+	a->peak = 0;
 	return 0;
 }
 
@@ -38,7 +39,18 @@ void *arena_alloc(struct arena *a, size_t n, size_t align)
 	if (off < a->lo || off > a->size - a->hi || n > a->size - a->hi - off)
 		arena_full(a, n);
 	a->lo = off + n;
+	if (a->lo > a->peak)
+		a->peak = a->lo;
 	return a->base + off;
+}
+
+/* Zero what was handed out and taken back before; above that it is zero. */
+void arena_zero(const struct arena *a, void *p, size_t n)
+{
+	size_t off = (char *)p - a->base;
+
+	if (off < a->peak)
+		memset(p, 0, a->peak - off < n ? a->peak - off : n);
 }
 
 void *arena_alloc_top(struct arena *a, size_t n, size_t align)

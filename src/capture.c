@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exmap.h"
@@ -53,6 +54,7 @@ static uint32_t crc32_add(uint32_t crc, const char *p, size_t n)
 struct header {
 	uint64_t ps;
 	uint32_t chunks, ids, procs, vanished, empty, unreadable;
+	uint64_t id;		/* this capture's, so that two are never mixed */
 	char src[32];
 	char uname[160];	/* escaped */
 };
@@ -70,9 +72,9 @@ static int chunk_kind(const struct header *h, uint32_t k)
 static size_t header_text(char *buf, size_t len, const struct header *h)
 {
 	return snprintf(buf, len, "v%d ps=%llu chunks=%u ids=%u procs=%u vanished=%u "
-			"empty=%u unreadable=%u src=%s uname=%s", CAP_VERSION,
+			"empty=%u unreadable=%u id=%016llx src=%s uname=%s", CAP_VERSION,
 			(unsigned long long)h->ps, h->chunks, h->ids, h->procs, h->vanished,
-			h->empty, h->unreadable, h->src, h->uname);
+			h->empty, h->unreadable, (unsigned long long)h->id, h->src, h->uname);
 }
 
 /* Bytes outside '!'..'~', and '%', as %XX; the empty string as a lone %. */
@@ -318,10 +320,15 @@ void dump_capture(struct scan *s)
 			    .unreadable = s->unreadable };
 	char text[512], un[160];
 	struct utsname u;
+	struct timespec ts;
 	uint32_t hwm = 0, i;
 	size_t n;
 
 	h.chunks = h.procs + count_chunks(h.ids) + 1;
+	/* the time and our pid: no two captures share it */
+	if (clock_gettime(CLOCK_REALTIME, &ts) == 0)
+		h.id = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	h.id = h.id << 8 ^ (uint64_t)getpid();
 	escape(h.src, sizeof(h.src), s->src->name, strlen(s->src->name));
 	if (uname(&u) == 0)
 		snprintf(un, sizeof(un), "%.40s %.40s %.60s", u.machine, u.release, u.nodename);
@@ -619,6 +626,9 @@ static int parse_header(const char *text, struct header *h, int *version)
 		case 6: h->unreadable = v; break;
 		}
 	}
+	if (!(f = field(&p)) || strncmp(f, "id=", 3) != 0 || strlen(f + 3) != 16 ||
+	    hex(f + 3, UINT64_MAX, &h->id) < 0)
+		return -1;
 	if (!(f = field(&p)) || strncmp(f, "src=", 4) != 0 || strlen(f + 4) >= sizeof(h->src))
 		return -1;
 	strcpy(h->src, f + 4);
@@ -1173,7 +1183,7 @@ static void check_counts(struct loader *L, uint32_t lost_procs, uint8_t *lostc)
 			pp = &p->next;
 		}
 	}
-	memset(refs, 0, (size_t)L->h.ids * 4);
+	arena_zero(s->arena, refs, (size_t)L->h.ids * 4);
 	for (p = s->first; p; p = p->next)
 		for (struct mapping *m = p->map; m; m = m->next)
 			for (uint32_t k = 0; k < m->nrun; k++) {
@@ -1186,7 +1196,10 @@ static void check_counts(struct loader *L, uint32_t lost_procs, uint8_t *lostc)
 			}
 	for (i = 0; i < L->h.ids; i++) {
 		if (lostc[i / CAP_IDS_CHUNK]) {
-			s->pt.count[i] = lost_procs ? 0 : refs[i];
+			uint32_t c = lost_procs ? 0 : refs[i];
+
+			if (s->pt.count[i] != c)	/* untouched pages stay untouched */
+				s->pt.count[i] = c;
 			continue;
 		}
 		if (refs[i] > s->pt.count[i] || (!lost_procs && refs[i] != s->pt.count[i]))
@@ -1222,8 +1235,25 @@ static void report_lost(struct loader *L, uint32_t lost_procs)
 			cost = "files cannot be checked against a sysroot (-S)";
 		}
 		if (c->state == CS_UNSEEN) {
-			warnx("%s: chunk %u of %u (%s): missing from the log: %s", L->path, k,
-			      L->h.chunks, what, cost);
+			uint32_t e = k;	/* missing chunks of a kind in a row: one line */
+
+			while (e < L->h.chunks && L->cs[e + 1].state == CS_UNSEEN &&
+			       chunk_kind(&L->h, e + 1) == chunk_kind(&L->h, k))
+				e++;
+			if (e == k) {
+				warnx("%s: chunk %u of %u (%s): missing from the log: %s", L->path,
+				      k, L->h.chunks, what, cost);
+				continue;
+			}
+			if (chunk_kind(&L->h, k) == CK_PROC)
+				warnx("%s: chunks %u-%u of %u (processes): missing from the log: "
+				      "those processes are left out of every view", L->path, k, e,
+				      L->h.chunks);
+			else
+				warnx("%s: chunks %u-%u of %u (share counts): missing from the log: "
+				      "%s", L->path, k, e, L->h.chunks, cost);
+			lost += e - k;
+			k = e;
 			continue;
 		}
 		where[0] = '\0';
@@ -1272,8 +1302,9 @@ void load_capture(struct scan *s, struct arena *a, const char *path)
 	s->page_size = F.h.ps;
 	s->page_shift = __builtin_ctzll(F.h.ps);
 	s->pt.n = F.h.ids;
+	/* only what is written becomes resident: a header can declare many */
 	s->pt.count = arena_alloc(a, (size_t)F.h.ids * 4 + 4, 4);
-	memset(s->pt.count, 0, (size_t)F.h.ids * 4);
+	arena_zero(a, s->pt.count, (size_t)F.h.ids * 4);
 	L->cs = arena_alloc(a, ((size_t)F.h.chunks + 1) * sizeof(*L->cs), 8);
 	memset(L->cs, 0, ((size_t)F.h.chunks + 1) * sizeof(*L->cs));
 	for (k = 0; k <= F.h.chunks; k++)

@@ -162,10 +162,12 @@ struct arena {
 	size_t size;
 	size_t lo;		/* bytes used from the bottom */
 	size_t hi;		/* bytes used from the top */
+	size_t peak;		/* the most lo has been: zero above it */
 };
 int arena_init(struct arena *a, size_t size);
 void *arena_alloc(struct arena *a, size_t n, size_t align);
 void *arena_alloc_top(struct arena *a, size_t n, size_t align);
+void arena_zero(const struct arena *a, void *p, size_t n);
 char *arena_strdup(struct arena *a, const char *s, size_t n);
 _Noreturn void arena_full(const struct arena *a, size_t want);
 

@@ -290,6 +290,9 @@ static void view_maps(struct scan *s, const struct opts *o)
 	for (k = 0; k < s->nproc && !p; k++)
 		if (s->procs[k]->pid == o->view_pid)
 			p = s->procs[k];
+	if (!p && s->cap)
+		die("maps: pid %d is not in the capture (or its chunk was lost)",
+		    (int)o->view_pid);
 	if (!p)
 		die("maps: pid %d was not scanned (it exited, or -p left it out)",
 		    (int)o->view_pid);

@@ -137,14 +137,25 @@ def crc(lines):
 def header(text):
 	return b"%s crc=%08x" % (text, zlib.crc32(text))
 
-# The same capture with every pid moved by delta and each chunk re-closed:
-# a second capture of the same shape, as a board gives after a reboot.
+# Chunk k named on stderr: alone ("chunk K of"), or in a run of missing
+# chunks of one kind ("chunks A-B of").
+def named(k, err):
+	if re.search(rb"chunk %d of " % k, err):
+		return True
+	return any(int(a) <= k <= int(b) for a, b in re.findall(rb"chunks (\d+)-(\d+) of ", err))
+
+# The same capture with every pid moved by delta, each chunk re-closed and
+# another capture id: a second capture of the same shape, as a board gives
+# after a reboot.
 def renamed(lines, delta):
 	out, body = [], {}
 	for l in lines:
 		i = info(l)
 		if i[0] in ("begin", "end"):
-			out.append(l)
+			text, _ = l.rstrip(b"\r\n").split(b" ", 2)[2].rsplit(b" crc=", 1)
+			text = re.sub(rb" id=[0-9a-f]{16} ", b" id=%016x " % delta, text)
+			out.append(l.split(b" ", 2)[0] + b" " + l.split(b" ", 2)[1] + b" " + text +
+				   b" crc=%08x\n" % zlib.crc32(text))
 			continue
 		tag, p = l[:i[2]], l[i[2]:-1]
 		if i[0] == "chunk":
@@ -212,7 +223,7 @@ def judge(view, r, c, expect, lost):
 		return None
 	# maps of a process that did not load is exit 2, after the chunk is named
 	if lost is not None and (rc != 4 and not (rc == 2 and view[0] == "maps") or
-				 not re.search(rb"chunk %d of " % lost, err)):
+				 not named(lost, err)):
 		return "exit %d, want 4 and chunk %d named: %s" % (rc, lost, first)
 	if rc == 4:
 		whys = [subset(view, out, x[1]) for x in refs]
