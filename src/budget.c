@@ -45,12 +45,12 @@ static uint64_t used_by(struct scan *s, const struct file *files, uint32_t nfile
 	return used;
 }
 
+/* As the report shows sizes, with -k's KiB marked as such. */
 static void human(const struct opts *o, char *buf, size_t len, uint64_t bytes)
 {
+	fmt_size(o, buf, len - 1, bytes);
 	if (o->kib)
-		snprintf(buf, len, "%lluK", (unsigned long long)((bytes + 512) / 1024));
-	else
-		fmt_human(buf, len, bytes);
+		strcat(buf, "K");
 }
 
 void check_budgets(struct scan *s, const struct budget *b, size_t n, const struct opts *o)

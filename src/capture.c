@@ -257,8 +257,7 @@ static void dump_counts(const struct scan *s, uint32_t first)
 }
 
 /* The build-id of file f, read through the first process mapping it. */
-static int file_buildid(const struct scan *s, const struct file *f, uint32_t index,
-			unsigned char *id, size_t *len)
+static int file_buildid(const struct scan *s, uint32_t index, unsigned char *id, size_t *len)
 {
 	static struct elf e;
 	const struct mapping *m = NULL;
@@ -283,7 +282,6 @@ static int file_buildid(const struct scan *s, const struct file *f, uint32_t ind
 	if (elf_open_fd(&e, fd, size) == 0 && elf_buildid(&e, id, len) == 0 && *len)
 		r = 0;
 	close(fd);
-	(void)f;
 	return r;
 }
 
@@ -300,7 +298,7 @@ static void dump_buildids(struct scan *s)
 		size_t len, k;
 
 		if (f->path[0] != '/' || (f->flags & MF_DEVICE) ||
-		    file_buildid(s, f, i, id, &len) < 0)
+		    file_buildid(s, i, id, &len) < 0)
 			continue;
 		w_addf("b %x %llx %x ", f->dev, (unsigned long long)f->inode,
 		       f->flags & MF_DELETED);
@@ -509,30 +507,24 @@ static const char *next_tagged(struct loader *L, uint64_t *at)
 	}
 }
 
-/* Strict numbers: hex or decimal digits only, no sign, within 64 bits. */
-static int num(const char *s, int base, uint64_t max, uint64_t *v)
+/* Strict hex, lowercase as dump writes it, no sign, at most max. */
+static int hex(const char *s, uint64_t max, uint64_t *v)
 {
 	uint64_t x = 0;
 
 	if (!*s)
 		return -1;
 	for (; *s; s++) {
-		int d = *s >= '0' && *s <= '9' ? *s - '0' :
-			base == 16 && *s >= 'a' && *s <= 'f' ? *s - 'a' + 10 : -1;
+		int d = *s >= '0' && *s <= '9' ? *s - '0' : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10 : -1;
 
-		if (d < 0 || x > (UINT64_MAX - d) / base)
+		if (d < 0 || x > (UINT64_MAX - d) / 16)
 			return -1;
-		x = x * base + d;
+		x = x * 16 + d;
 	}
 	if (x > max)
 		return -1;
 	*v = x;
 	return 0;
-}
-
-static int hex(const char *s, uint64_t max, uint64_t *v)
-{
-	return num(s, 16, max, v);
 }
 
 /* Split off the next space-separated field; NULL when there is none. */
@@ -614,7 +606,7 @@ static int parse_header(const char *text, struct header *h, int *version)
 		size_t kl = strlen(keys[i]);
 
 		if (!(f = field(&p)) || strncmp(f, keys[i], kl) != 0 || f[kl] != '=' ||
-		    num(f + kl + 1, 10, i == 0 ? UINT64_MAX : UINT32_MAX - 1, &v) < 0)
+		    parse_u64(f + kl + 1, i == 0 ? UINT64_MAX : UINT32_MAX - 1, &v) < 0)
 			return -1;
 		switch (i) {
 		case 0: h->ps = v; break;
@@ -758,7 +750,7 @@ static int parse_proc(struct loader *L, char *p)
 	for (i = 0; i < 4; i++)
 		if (!(f[i] = field(&p)))
 			return fail(L, "a process line is short");
-	if (p || L->p || num(f[0], 10, INT32_MAX, &pid) < 0 || pid == 0 ||
+	if (p || L->p || parse_u64(f[0], INT32_MAX, &pid) < 0 || pid == 0 ||
 	    hex(f[1], L->h.ids, &hwm) < 0)
 		return fail(L, "a process line is malformed");
 	L->p = arena_alloc(s->arena, sizeof(*L->p), 8);
@@ -950,9 +942,9 @@ static void end_line(struct loader *L, char *p)
 	char *n = field(&p), *c = field(&p), *what = field(&p);
 	uint64_t want, crc, pid;
 
-	if (what && strncmp(what, "pid=", 4) == 0 && num(what + 4, 10, INT32_MAX, &pid) == 0)
+	if (what && strncmp(what, "pid=", 4) == 0 && parse_u64(what + 4, INT32_MAX, &pid) == 0)
 		L->cs[L->cur].pid = (int32_t)pid;
-	if (!n || !c || !what || p || num(n, 10, UINT32_MAX, &want) < 0 ||
+	if (!n || !c || !what || p || parse_u64(n, UINT32_MAX, &want) < 0 ||
 	    hex(c, UINT32_MAX, &crc) < 0) {
 		fail(L, "its end line is damaged");
 		want = L->lines;
@@ -1006,7 +998,7 @@ static void read_chunks(struct loader *L, uint64_t start)
 
 		if (num_end)
 			*num_end = '\0';
-		if (!num_end || num(p, 10, UINT32_MAX, &k) < 0 || k == 0 || k > L->h.chunks) {
+		if (!num_end || parse_u64(p, UINT32_MAX, &k) < 0 || k == 0 || k > L->h.chunks) {
 			warnx("%s: line %llu: a damaged capture line: ignored (its chunk will "
 			      "miss it)", L->path, (unsigned long long)at);
 			continue;
@@ -1037,14 +1029,19 @@ static void read_chunks(struct loader *L, uint64_t start)
 
 /* Where the capture to load starts, and its parameters. */
 struct found {
+	const char *path;
 	struct header h;
 	uint64_t begin_line;	/* 0: no begin line seen */
 	uint32_t nbegin;
+	int begin_bad;		/* the end line stands in */
 };
 
 static struct loader LD;
+/* What capture_arena_bound found, so that load_capture reads it once more, not twice */
+static struct found seen[2];
+static uint32_t nseen;
 
-static void find_capture(struct loader *L, int fd, uint64_t size, int quiet, struct found *F)
+static void find_capture(struct loader *L, int fd, uint64_t size, struct found *F)
 {
 	struct header hb, he;
 	int bok = -1, eok = -1, end_seen = 0, vb = 0, ve = 0;
@@ -1085,11 +1082,8 @@ static void find_capture(struct loader *L, int fd, uint64_t size, int quiet, str
 	if ((uint64_t)F->h.chunks * 16 > size)
 		die_damaged("%s: the capture declares %u chunks, more than %llu bytes can hold",
 			    L->path, F->h.chunks, (unsigned long long)size);
-	if (bok < 0 && !quiet)
-		warnx("%s: the capture's begin line is damaged: its end line stands in", L->path);
-	if (F->nbegin > 1 && !quiet)
-		warnx("%s: holds %u captures: the last (line %llu) is loaded", L->path, F->nbegin,
-		      (unsigned long long)F->begin_line);
+	F->begin_bad = bok < 0;
+	F->path = L->path;
 }
 
 static int open_capture(const char *path, uint64_t *size)
@@ -1113,8 +1107,10 @@ uint64_t capture_arena_bound(const char *path)
 	int fd = open_capture(path, &size);
 
 	LD.path = path;
-	find_capture(&LD, fd, size, 1, &F);
+	find_capture(&LD, fd, size, &F);
 	close(fd);
+	if (nseen < sizeof(seen) / sizeof(seen[0]))
+		seen[nseen++] = F;
 	return (8u << 20) + size * 48 + (uint64_t)F.h.ids * 2 * sizeof(uint32_t) +
 	       ((uint64_t)F.h.chunks + 1) * sizeof(struct chunkstate);
 }
@@ -1286,9 +1282,20 @@ void load_capture(struct scan *s, struct arena *a, const char *path)
 
 	memset(L, 0, sizeof(*L));
 	L->path = path;
-	find_capture(L, fd, size, 0, &F);
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		dierr(errno, "%s: cannot read it again", path);
+	for (k = 0; k < nseen && seen[k].path != path; k++)
+		;
+	if (k < nseen) {
+		F = seen[k];
+	} else {
+		find_capture(L, fd, size, &F);
+		if (lseek(fd, 0, SEEK_SET) < 0)
+			dierr(errno, "%s: cannot read it again", path);
+	}
+	if (F.begin_bad)
+		warnx("%s: the capture's begin line is damaged: its end line stands in", path);
+	if (F.nbegin > 1)
+		warnx("%s: holds %u captures: the last (line %llu) is loaded", path, F.nbegin,
+		      (unsigned long long)F.begin_line);
 	memset(s, 0, sizeof(*s));
 	s->arena = a;
 	s->runtop = (struct run *)(a->base + a->size - a->hi);

@@ -115,10 +115,7 @@ static void put_delta(const struct opts *o, int64_t d)
 		outf(",%lld", (long long)d);
 		return;
 	}
-	if (o->kib)
-		snprintf(num, sizeof(num), "%llu", (unsigned long long)((m + 512) / 1024));
-	else
-		fmt_human(num, sizeof(num), m);
+	fmt_size(o, num, sizeof(num), m);
 	snprintf(buf, sizeof(buf), "%s%s", d > 0 ? "+" : d < 0 ? "-" : "", num);
 	outf(" %*s", o->kib ? 7 : 5, buf);
 }
@@ -138,9 +135,6 @@ static void cmd_text(const struct drow *r, char *buf, size_t len)
 
 static void put_rows(struct dtab *t, struct arena *a, const struct opts *o, int procs)
 {
-	static const char *const heads[NFIGS] = {
-		"VM", "MAPPD", "RESID", "EFMAP", "EFRES", "SOLE", "WRITE", "SWAP",
-	};
 	struct drow **v = arena_alloc(a, ((size_t)t->n + 1) * sizeof(*v), 8);
 	static char cmd[CMDLINE_MAX + 1], line[NAME_MAX_COMM + CMDLINE_MAX + 2];
 	uint32_t i, n = t->n;
@@ -155,7 +149,7 @@ static void put_rows(struct dtab *t, struct arena *a, const struct opts *o, int 
 	if (!o->csv && !o->noheader) {
 		outs(procs ? "processes: change from a to b\n  COUNT" : "files: change from a to b\n  NPROC");
 		for (f = 0; f < NFIGS; f++)
-			outf(" %*s", w - 1, heads[f]);
+			outf(" %*s", w - 1, text_head[f]);
 		outs(procs ? " NAME COMMAND\n" : " PATH\n");
 	}
 	for (i = 0; i < n; i++) {

@@ -199,6 +199,14 @@ int lb_next(struct linebuf *lb, char *line, size_t max, size_t *len, int *toolon
 ssize_t read_small(int dirfd, const char *name, char *buf, size_t max);
 int parse_maps_line(const char *line, size_t len, struct mapping *m,
 		    const char **path, size_t *pathlen);
+/* What getdents64 returns: read directories without opendir, which allocates. */
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
 int pid_iter(int (*fn)(pid_t pid, void *arg), void *arg);
 int meminfo_pages(uint64_t page_size, uint64_t *distinct_bound);
 int status_pages(pid_t pid, uint64_t page_size, uint64_t *pages);
@@ -322,6 +330,8 @@ struct opts {
 int field_lookup(const char *name);
 void csv_field(const char *s, size_t n);
 void sort_items(void **items, size_t n, enum view v, int field);
+extern const char *const text_head[NFIGS];
+void fmt_size(const struct opts *o, char *buf, size_t len, uint64_t bytes);
 void put_figs(const struct opts *o, const struct fig *f, const int *which, int n);
 void put_heads(const struct opts *o, const int *which, int n);
 void report(struct scan *s, const struct totals *t, const struct opts *o);

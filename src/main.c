@@ -340,8 +340,8 @@ int main(int argc, char **argv)
 	parse_view(&o, argv, argc);
 	if (sort_name && !valid_sort(o.view, o.sort = field_lookup(sort_name)))
 		die("-s: %s is not a field of this view", sort_name);
-	if (load && (backend || npid_list || table))
-		die("-l: -b, -p and -t shape a scan; a capture was shaped when it was taken");
+	if ((load || o.view == V_DIFF) && (backend || npid_list || table))
+		die("-b, -p and -t shape a scan; a capture was shaped when it was taken");
 	if (o.sysroot && !load)
 		die("-S: a sysroot is for a capture's files: give -l too");
 	if (load && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
@@ -350,8 +350,6 @@ int main(int argc, char **argv)
 	if (nbudget && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("--budget: checked on a scan or a capture, not with the %s view",
 		    o.view == V_DUMP ? "dump" : o.view == V_DIFF ? "diff" : "elf");
-	if (o.view == V_DIFF && (backend || npid_list || table))
-		die("diff: -b, -p and -t shape a scan; diff reads two captures");
 
 	if (o.view == V_ELF) {
 		view_elf(o.view_file, &o);

@@ -209,14 +209,6 @@ int parse_maps_line(const char *line, size_t len, struct mapping *m,
 	return 0;
 }
 
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 /* Call fn for each numeric entry of /proc, in the kernel's (pid) order. */
 int pid_iter(int (*fn)(pid_t pid, void *arg), void *arg)
 {

@@ -10,7 +10,7 @@
 
 #define TEXT_COLS	80
 
-static const char *const text_head[NFIGS] = {
+const char *const text_head[NFIGS] = {
 	"VM", "MAPPD", "RESID", "EFMAP", "EFRES", "SOLE", "WRITE", "SWAP",
 };
 
@@ -108,6 +108,15 @@ void sort_items(void **items, size_t n, enum view v, int field)
 	qsort(items, n, sizeof(*items), cmp_items);
 }
 
+/* A size as text shows it: KiB with -k, else human units. */
+void fmt_size(const struct opts *o, char *buf, size_t len, uint64_t bytes)
+{
+	if (o->kib)
+		snprintf(buf, len, "%llu", (unsigned long long)((bytes + 512) / 1024));
+	else
+		fmt_human(buf, len, bytes);
+}
+
 static void put_value(const struct opts *o, uint64_t bytes, int width)
 {
 	char buf[32];
@@ -116,10 +125,7 @@ static void put_value(const struct opts *o, uint64_t bytes, int width)
 		outf(",%llu", (unsigned long long)bytes);
 		return;
 	}
-	if (o->kib)
-		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)((bytes + 512) / 1024));
-	else
-		fmt_human(buf, sizeof(buf), bytes);
+	fmt_size(o, buf, sizeof(buf), bytes);
 	outf(" %*s", width - 1, buf);
 }
 

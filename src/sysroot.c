@@ -26,14 +26,6 @@
 #define SHT_NOBITS	8
 #define SHF_CODE	0x6	/* SHF_ALLOC | SHF_EXECINSTR */
 
-struct linux_dirent64 {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
 /* How a file compares with the capture's build-id, worst first. */
 enum fit {
 	FIT_BAD,	/* not ELF, or damaged: the reader's err says why */

@@ -126,27 +126,17 @@ done
 # A workload killed midway (say by the OOM killer) would void the figures.
 kill -0 "$wpid" 2>/dev/null || die "workload died during the rounds"
 
-read -r ew erss emax <<EOF
-$(stats "$tmp/exmap")
-EOF
-read -r fw frss fmax <<EOF
-$(stats "$tmp/floor")
-EOF
-read -r sw srss smax <<EOF
-$(stats "$tmp/smem")
-EOF
-read -r dw drss dmax <<EOF
-$(stats "$tmp/dump")
-EOF
-read -r lw lrss lmax <<EOF
-$(stats "$tmp/load")
-EOF
-
 printf '%-8s %12s %16s %16s\n' tool "wall s (med)" "RSS KiB (med)" \
     "RSS KiB (max)"
-printf '%-8s %12.3f %16.0f %16.0f\n' exmap "$ew" "$erss" "$emax" \
-    floor "$fw" "$frss" "$fmax" smem "$sw" "$srss" "$smax" \
-    dump "$dw" "$drss" "$dmax" "-l" "$lw" "$lrss" "$lmax"
+for t in exmap floor smem dump load; do
+	set -- $(stats "$tmp/$t")
+	printf '%-8s %12.3f %16.0f %16.0f\n' "$([ $t = load ] && echo -l || echo $t)" "$@"
+	case $t in
+	exmap) ew=$1 emax=$3 ;;
+	floor) fw=$1 ;;
+	smem) sw=$1 ;;
+	esac
+done
 echo "capture of this machine: $capsize bytes"
 echo "mapped pages: $pages"
 ef=$(ratio "$ew" "$fw")
