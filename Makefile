@@ -39,7 +39,8 @@ $(BUILD)/floor: tests/floor.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 build/host/%: tests/%.c | build/host
 	$(HOSTCC) -static -O2 -Wall -Wextra -Werror -o $@ $<
 
-# The test workloads for the target (workload, churn, runas), static with musl.
+# The test workloads for the target (workload, churn, runas, twice), static
+# with musl.
 $(BUILD)/tools/%: tests/%.c | $(TOOLCHAIN_DEPS)
 	@mkdir -p $(BUILD)/tools
 	$(CC) -static -O2 -Wall -Wextra -Werror -o $@ $<
@@ -62,10 +63,10 @@ run: setup all
 	$(BUILD)/exmap-mini || [ $$? -eq 1 ]
 
 test: setup
-	$(MAKE) all $(BUILD)/unit build/host/workload build/host/churn build/host/runas fixture \
+	$(MAKE) all $(BUILD)/unit build/host/workload build/host/churn build/host/runas build/host/twice fixture \
 		elftest-deps $(BUILD)/tools/workload $(BUILD)/sysroot_drv capfuzz-deps
 	for a in arm arm64; do $(MAKE) ARCH=$$a all build/$$a/unit build/$$a/tools/workload \
-		build/$$a/tools/churn build/$$a/tools/runas || exit 1; done
+		build/$$a/tools/churn build/$$a/tools/runas build/$$a/tools/twice || exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped
 	$(MAKE) ARCH=mips all build/mips/unit
 	tests/run $(BUILD)
@@ -73,7 +74,7 @@ test: setup
 # The module on our own kernel without pagemap: its first build takes minutes
 # (toolchain/tinykernel caches it), so it is a target of its own; CI runs it.
 test-tinykernel: setup
-	$(MAKE) all build/host/workload build/host/churn build/host/runas
+	$(MAKE) all build/host/workload build/host/churn build/host/runas build/host/twice
 	tests/kmod_test.sh nopagemap-amd64
 
 # The board demo: the target's Debian kernel in qemu (-M virt for arm and

@@ -1,7 +1,8 @@
 # The module's system test, guest side: run as /test/run.sh in a qemu guest
-# (busybox sh) with exmap-mini, exmap_mini.ko, workload, churn and runas in
-# /test. Everything goes back to the host framed (tests/qemu/frame.sh) and is
-# checked there (tests/kmod_test.sh). /test/params may set the knobs below.
+# (busybox sh) with exmap-mini, exmap_mini.ko, workload, churn, runas and
+# twice in /test. Everything goes back to the host framed (tests/qemu/frame.sh)
+# and is checked there (tests/kmod_test.sh). /test/params may set the knobs
+# below.
 N=4 FILE_KIB=512 COW_KIB=384 PRIV_KIB=128 STRESS=30
 [ -f /test/params ] && . /test/params
 X=/test/exmap-mini
@@ -27,10 +28,10 @@ frame_file workload /tmp/wl.out
 pids=$(sed -n 's/^ready //p' /tmp/wl.out | tr ' ' ',')
 frame_cmd auto $X -n 1
 frame_cmd kmod_all $X -b kmod -c
-# A capture taken just as a report, both straight from this shell (the same
-# processes): loaded on the host, it must give that report.
-$X -b kmod -k procs >/tmp/cap.live 2>/dev/null
-$X -b kmod dump >/tmp/cap.dump 2>/tmp/cap.err
+# A capture taken just as a report (the same processes in the same state:
+# both run from one waiting process, see tests/twice.c): loaded on the host,
+# it must give that report.
+/test/twice /tmp/cap.live /dev/null /tmp/cap.dump /tmp/cap.err $X -b kmod -k procs -- -b kmod dump
 frame_file cap_live /tmp/cap.live
 frame_file cap_dump /tmp/cap.dump
 frame_file cap_err /tmp/cap.err

@@ -72,14 +72,14 @@ run_target() {
 	armhf) karch=arm bin=build/arm tools=build/arm/tools mem=1536M ;;
 	*) karch=$arch bin=build/$arch tools=build/$arch/tools mem=512M ;;
 	esac
-	for f in "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas"; do
+	for f in "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice"; do
 		[ -x "$f" ] || { no "$f is not built (make test builds it)"; return 1; }
 	done
 	make kmod ${karch:+ARCH=$karch} KDIR="$kdir" >"$w/kmod.log" 2>&1 ||
 		{ tail -20 "$w/kmod.log"; no "module build"; return 1; }
 	ok "module built against $(basename "$kdir")"
 	ko=$(ls build/*/kmod/"$(basename "$kdir")"/exmap_mini.ko build/kmod/"$(basename "$kdir")"/exmap_mini.ko 2>/dev/null | head -1)
-	cp "$ko" "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$w/test/" &&
+	cp "$ko" "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice" "$w/test/" &&
 		cp tests/kmod_guest.sh "$w/test/run.sh" || return 1
 	printf 'N=%s FILE_KIB=%s COW_KIB=%s PRIV_KIB=%s STRESS=%s\n' \
 		$N $FILE_KIB $COW_KIB $PRIV_KIB "$STRESS" >"$w/test/params"
