@@ -579,7 +579,7 @@ static int unescape(const char *s, char *to, size_t room, size_t *n)
 	return 0;
 }
 
-/* "v1 ps=4096 ... crc=xxxxxxxx": the header, if the line is whole. */
+/* "v1 ps=4096 ... crc=<8 hex digits>": the header, if the line is whole. */
 static int parse_header(const char *text, struct header *h, int *version)
 {
 	static const char *const keys[] = {

@@ -5,6 +5,7 @@
  * memory stays bounded and a file shrinking under us is an error, not a fault.
  * A failed check stores a message in e->err and returns -1.
  */
+#include <elf.h>		/* the format's constants only; the reader is ours */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,19 +13,6 @@
 #include <unistd.h>
 
 #include "exmap.h"
-
-#define SHN_UNDEF	0
-#define SHN_LORESERVE	0xff00
-#define SHN_XINDEX	0xffff
-#define PN_XNUM		0xffff
-#define SHT_SYMTAB	2
-#define SHT_STRTAB	3
-#define SHT_NOTE	7
-#define SHT_NOBITS	8
-#define SHT_DYNSYM	11
-#define SHT_SYMTAB_SHNDX 18
-#define PT_NOTE		4
-#define NT_GNU_BUILD_ID	3
 
 static unsigned char window[ELF_WINDOW];
 

@@ -6,6 +6,7 @@
  * its .bss. Bytes of the file's mappings outside every section are holes, so
  * the sections plus the holes add up to the file's mappings.
  */
+#include <elf.h>		/* constants only */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -17,18 +18,6 @@
 #include <unistd.h>
 
 #include "exmap.h"
-
-#define SHF_WRITE	0x1
-#define SHF_ALLOC	0x2
-#define SHF_EXECINSTR	0x4
-#define SHF_TLS		0x400
-#define SHT_NOBITS	8
-#define PT_LOAD		1
-#define PF_X		1
-#define PF_W		2
-#define STT_SECTION	3
-#define STT_FILE	4
-#define STT_TLS		6
 
 struct target {
 	struct file *file;

@@ -9,6 +9,7 @@
  * to open every file.
  */
 #include <dirent.h>		/* DT_* only: opendir allocates */
+#include <elf.h>		/* constants only */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -22,9 +23,7 @@
 #include "exmap.h"
 
 #define SYSROOT_DEPTH_MAX	32	/* directory levels under ROOT searched */
-#define SHT_SYMTAB	2
-#define SHT_NOBITS	8
-#define SHF_CODE	0x6	/* SHF_ALLOC | SHF_EXECINSTR */
+#define SHF_CODE	(SHF_ALLOC | SHF_EXECINSTR)
 
 /* How a file compares with the capture's build-id, worst first. */
 enum fit {

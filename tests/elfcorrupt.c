@@ -33,6 +33,7 @@
  * The valid-* variants are still correct files (readelf agrees with them).
  * Exit status: 0, or 2 when the input cannot be used.
  */
+#include <elf.h>		/* constants only */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -42,21 +43,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define SHT_SYMTAB	2
-#define SHT_STRTAB	3
-#define SHT_NOTE	7
-#define SHT_NOBITS	8
-#define SHT_DYNSYM	11
-#define SHT_SYMTAB_SHNDX 18
-#define PT_LOAD		1
-#define PT_DYNAMIC	2
-#define PT_NOTE		4
-#define SHN_LORESERVE	0xff00
-#define SHN_ABS		0xfff1
-#define SHN_COMMON	0xfff2
-#define SHN_XINDEX	0xffff
-#define PN_XNUM		0xffff
 
 #define SAMPLE_SECTIONS	40	/* more sections than this: corrupt a sample */
 #define MAX_TRUNC	4096

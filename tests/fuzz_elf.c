@@ -16,6 +16,7 @@
  * build: clang -fsanitize=fuzzer,address,undefined -Isrc tests/fuzz_elf.c src/elf.c
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,6 @@
 
 #include "exmap.h"
 
-#define SHT_SYMTAB	2
-#define SHT_DYNSYM	11
 #define SMALL		8	/* a name buffer small enough to cut most names */
 
 /* FNV-1a over everything one walk saw: two walks agree if their sums do. */

@@ -11,6 +11,7 @@
  * CLONE_VFORK, so nothing is write-protected), after a first run of PROG -V
  * that touches every page the spawning and waiting touch.
  * Exit status: the second run's if the first ran, else 2. */
+#include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -23,10 +24,13 @@ extern char **environ;
 static int run(char *const *argv, posix_spawn_file_actions_t *fa)
 {
 	pid_t pid;
-	int status;
+	int status, err;
 
-	if (posix_spawn(&pid, argv[0], fa, NULL, argv, environ) != 0)
+	err = posix_spawn(&pid, argv[0], fa, NULL, argv, environ);
+	if (err != 0) {
+		errno = err;	/* posix_spawn returns its error */
 		return -1;
+	}
 	if (waitpid(pid, &status, 0) != pid)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -76,12 +80,7 @@ int main(int argc, char **argv)
 	if (actions(&f0, "/dev/null", "/dev/null") < 0 ||
 	    actions(&f1, argv[1], argv[2]) < 0 || actions(&f2, argv[3], argv[4]) < 0)
 		return 2;
-	if (run(warm, &f0) < 0 || run(a1, &f1) < 0) {
-		perror(argv[5]);
-		return 2;
-	}
-	i = run(a2, &f2);
-	if (i < 0) {
+	if (run(warm, &f0) < 0 || run(a1, &f1) < 0 || (i = run(a2, &f2)) < 0) {
 		perror(argv[5]);
 		return 2;
 	}
