@@ -70,6 +70,7 @@ extern const char *const field_names[NFIELDS];
 #define PE_FILE		(UINT64_C(1) << 61)	/* page cache or shared anon */
 #define PE_SWAP		(UINT64_C(1) << 62)
 #define PE_PRESENT	(UINT64_C(1) << 63)
+#define KPF_ZERO_PAGE	24	/* /proc/kpageflags: the zero page or the huge zero page */
 /* A cookie names a page: its pfn, or its swap entry tagged so the two never meet. */
 #define COOKIE_SWAP_TAG	(UINT64_C(1) << 63)
 

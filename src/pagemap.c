@@ -74,16 +74,56 @@ static uint64_t thp_size(void)
 }
 
 /*
+ * Whether the kernel itself calls pfn the zero page (or the huge zero page):
+ * 1 yes, 0 no, -1 when /proc/kpageflags cannot tell (absent, not root).
+ */
+static int kpage_is_zero(uint64_t pfn)
+{
+	uint64_t flags;
+	ssize_t r;
+	int fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	do
+		r = pread(fd, &flags, 8, (off_t)(pfn * 8));
+	while (r < 0 && errno == EINTR);
+	close(fd);
+	if (r != 8)
+		return -1;
+	return (flags >> KPF_ZERO_PAGE) & 1;
+}
+
+/*
+ * A page we only read: the zero page when the source shows it shared (a page
+ * a read fault allocated is ours alone) and kpageflags, where readable, agrees.
+ * Kernels that forbid the zero page (s390 KVM, pvm_no_zero_page=1) or the huge
+ * one (use_zero_page 0) allocate instead, and then nothing is left out.
+ */
+static int read_zero(struct pagesrc *src, const volatile char *addr, uint64_t *pfn)
+{
+	uint64_t pe;
+
+	(void)addr[0];
+	if (self_entry(src, addr, &pe) < 0 || !(pe & PE_PRESENT) || (pe & PE_EXCLUSIVE))
+		return 0;
+	*pfn = pe & PE_FRAME_MASK;
+	return kpage_is_zero(*pfn) != 0;
+}
+
+/*
  * Learn from our own pages, through the page source, whether pfns are visible
  * (root), and the pfns of the zero page and of the huge zero page, which are
- * not RAM to count. 0; -EPERM when pfns are hidden; -ENXIO when the source
- * does not show a page we just wrote; other -errno when it cannot be read.
+ * not RAM to count. The pages read stay mapped until we exit: had we freed a
+ * private page taken for the zero page, the allocator would hand it on, and
+ * another process's real page would be counted as not RAM. 0; -EPERM when
+ * pfns are hidden; -ENXIO when the source does not show a page we just
+ * wrote; other -errno when it cannot be read.
  */
 int source_probe(struct pagesrc *src, struct probe *p, uint64_t page_size)
 {
-	uint64_t pe, hsz = thp_size();
-	volatile char *w, *z;
-	char *h = MAP_FAILED;
+	uint64_t pe, pfn, hsz = thp_size();
+	volatile char *w;
 	int dir, err;
 
 	p->zero_pfn = UINT64_MAX;
@@ -102,9 +142,7 @@ int source_probe(struct pagesrc *src, struct probe *p, uint64_t page_size)
 		err = -errno;
 		goto out;
 	}
-	z = w + page_size;
 	w[0] = 1;
-	(void)z[0];
 	if ((err = self_entry(src, w, &pe)) < 0)
 		goto out_unmap;
 	/* A page we just wrote must be present: if not, the pagemap we read is
@@ -117,27 +155,33 @@ int source_probe(struct pagesrc *src, struct probe *p, uint64_t page_size)
 		err = -EPERM;
 		goto out_unmap;
 	}
-	if ((err = self_entry(src, z, &pe)) < 0)
-		goto out_unmap;
-	if (pe & PE_PRESENT)
-		p->zero_pfn = pe & PE_FRAME_MASK;
+	if (read_zero(src, w + page_size, &pfn))
+		p->zero_pfn = pfn;
+	else
+		munmap((void *)(w + page_size), page_size);
+	munmap((void *)w, page_size);
 
 	if (hsz > page_size) {
-		h = mmap(NULL, 2 * hsz, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (h != MAP_FAILED) {
-			volatile char *a = (char *)(((uintptr_t)h + (uintptr_t)hsz - 1) &
-						     ~((uintptr_t)hsz - 1));
+		char *h = mmap(NULL, 2 * hsz, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-			madvise((void *)a, hsz, MADV_HUGEPAGE);
-			(void)a[0];
-			if (self_entry(src, a, &pe) == 0 && (pe & PE_PRESENT) &&
-			    (pe & PE_FRAME_MASK) != p->zero_pfn) {
+		if (h != MAP_FAILED) {
+			char *a = (char *)(((uintptr_t)h + (uintptr_t)hsz - 1) &
+					   ~((uintptr_t)hsz - 1));
+
+			madvise(a, hsz, MADV_HUGEPAGE);
+			if (read_zero(src, a, &pfn) && pfn != p->zero_pfn) {
 				p->hzero_n = hsz / page_size;
-				p->hzero_pfn = (pe & PE_FRAME_MASK) & ~(p->hzero_n - 1);
+				p->hzero_pfn = pfn & ~(p->hzero_n - 1);
+				/* keep only the huge page's own range */
+				if (a > h)
+					munmap(h, (size_t)(a - h));
+				munmap(a + hsz, (size_t)(h + 2 * hsz - (a + hsz)));
+			} else {
+				munmap(h, 2 * hsz);
 			}
-			munmap(h, 2 * hsz);
 		}
 	}
+	goto out;
 out_unmap:
 	munmap((void *)w, 2 * page_size);
 out:
