@@ -9,6 +9,22 @@ $(error no toolchain/$(TARGET).mk: ARCH may be arm, arm64, mips or empty)
 endif
 include toolchain/$(TARGET).mk
 
+# A cross compiler that is not installed: one line before anything compiles
+# (make setup installs the ones the tests use). A vendor CROSS_COMPILE that
+# exists is taken as it is.
+ifneq ($(CROSS_COMPILE),)
+ifneq ($(filter-out setup clean,$(or $(MAKECMDGOALS),all)),)
+ifeq ($(shell command -v $(CROSS_COMPILE)gcc 2>/dev/null),)
+$(error make ARCH=$(ARCH): no $(CROSS_COMPILE)gcc here: install it with toolchain/setup cross (Debian: $(CROSS_PKGS)), or give CROSS_COMPILE=/path/to/prefix-)
+endif
+ifneq ($(filter /%,$(MUSL_SPECS)),)
+ifeq ($(wildcard $(MUSL_SPECS)),)
+$(error make ARCH=$(ARCH): no $(MUSL_SPECS) here: install it with toolchain/setup cross (Debian: $(CROSS_PKGS)), or give MUSL_SPECS= for a musl-native compiler)
+endif
+endif
+endif
+endif
+
 CFLAGS := -std=c11 -D_GNU_SOURCE -Os -Wall -Wextra -Werror \
 	-ffunction-sections -fdata-sections $(EXTRA_CFLAGS)
 LDFLAGS := -static -Wl,--gc-sections $(TARGET_LDFLAGS)

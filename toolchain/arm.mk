@@ -3,6 +3,7 @@
 # and MUSL_SPECS= if it is musl-native already.
 CROSS_COMPILE ?= arm-linux-gnueabihf-
 MUSL_SPECS ?= /usr/lib/arm-linux-musleabihf/musl-gcc.specs
+CROSS_PKGS := gcc-arm-linux-gnueabihf musl-dev:armhf
 CC := $(CROSS_COMPILE)gcc $(if $(MUSL_SPECS),-specs $(MUSL_SPECS))
 BUILD := build/arm
 QEMU := qemu-arm-static

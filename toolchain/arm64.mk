@@ -6,8 +6,10 @@ BUILD := build/arm64
 QEMU := qemu-aarch64-static
 KARCH := arm64
 DEBARCH := arm64
-# ld aligns aarch64 segments for 64 KiB pages by default, which pads the
-# file by some 45 KiB. Boards with 4 KiB pages (Debian's arm64 kernels, most
-# boards) need no more; for a 16 or 64 KiB page kernel set MAXPAGE=65536.
-MAXPAGE ?= 4096
-TARGET_LDFLAGS := -Wl,-z,max-page-size=$(MAXPAGE)
+CROSS_PKGS := gcc-aarch64-linux-gnu musl-dev:arm64
+# arm64 kernels run 4, 16 (Raspberry Pi 5, Asahi) or 64 KiB pages: every
+# segment is aligned for the largest, so one binary runs on all of them.
+# No RELRO: musl's static start-up never write-protects it (the range stays
+# rw-p), and its page alignment would pad the file by some 12 KiB.
+MAXPAGE ?= 65536
+TARGET_LDFLAGS := -Wl,-z,max-page-size=$(MAXPAGE) -Wl,-z,norelro

@@ -16,6 +16,7 @@
 # (the compilers: gcc-mipsel-linux-gnu, gcc-riscv64-linux-gnu; riscv64 made
 # this way built and passed make unit under qemu-riscv64-static).
 CROSS_COMPILE ?= mips-linux-gnu-
+CROSS_PKGS := gcc-mips-linux-gnu
 MUSL_PREFIX := build/toolchain/musl-mips
 BUILD := build/mips
 QEMU := qemu-mips-static
