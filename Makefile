@@ -120,6 +120,13 @@ kmod:
 	$(MAKE) -C $(KDIR) M=$(abspath $(KMOD_OUT)) ARCH=$(KARCH) \
 		$(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE)) modules
 
+# make kernels-lock: toolchain/kernels.lock, the kernel packages of every
+# DIST-ARCH the suites test, resolved afresh through indexes that verify (an
+# entry whose index does not verify today is kept, with a warning).
+kernels-lock:
+	toolchain/kernel lock
+.PHONY: kernels-lock
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BUILD)/exmap-mini $(DESTDIR)$(PREFIX)/bin/exmap-mini
