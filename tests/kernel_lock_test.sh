@@ -1,0 +1,334 @@
+#!/bin/sh
+# toolchain/kernel's choice between a suite's index and toolchain/kernels.lock,
+# and toolchain/mirror's reading of apt sources, against a local archive built
+# here (no network; whatever state the real mirror is in): small .debs made
+# with dpkg-deb, Packages indexes, a Release signed with a key made for the
+# run (KERNEL_KEYRING), served as file:// (KERNEL_MIRROR) under a private
+# KERNEL_DIR and KERNEL_LOCK. The truth is computed here: each .deb's SHA256
+# with sha256sum, each pool path from where the test put it. An index is made
+# to fail verification by changing it after Release was written (its size, or
+# only its bytes). `toolchain/kernel download` is fetch's resolve-and-download
+# step (fetch then unpacks real kernel headers, which these .debs are not).
+# Needs dpkg-deb, gpg, apt. Last line: N passed, N failed.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+repo=$(pwd)
+kernel=$repo/toolchain/kernel
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+no() { fail=$((fail + 1)); echo "FAIL $1${2:+: $2}"; }
+
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+}
+
+T=$(mktemp -d /tmp/kernel-lock.XXXXXX) || exit 2
+GNUPGHOME=$T/gnupg
+export GNUPGHOME
+trap 'gpgconf --kill gpg-agent 2>/dev/null; rm -rf "$T"' EXIT
+trap 'no interrupted; finish' INT TERM HUP
+
+for t in dpkg-deb gpg gpgconf apt-get sha256sum; do
+	command -v $t >/dev/null 2>&1 || { no "tools" "$t: not found (apt-get install dpkg gnupg apt)"; finish; }
+done
+
+A=$T/archive
+pool=pool/main/l/linux
+
+# deb NAME VERSION ARCH DEPENDS DIR: a small package in $A/DIR; prints its pool path.
+deb() {
+	b=$T/src/$1_$2_$3
+	mkdir -p "$b/DEBIAN" "$b/usr/share/doc/$1" "$A/$5" || exit 2
+	{
+		echo "Package: $1"
+		echo "Version: $2"
+		echo "Architecture: $3"
+		echo "Maintainer: test <test@invalid>"
+		[ -z "$4" ] || echo "Depends: $4"
+		echo "Description: $1 for the kernel lock test"
+	} >"$b/DEBIAN/control"
+	echo "$1 $2 $3" >"$b/usr/share/doc/$1/what"
+	dpkg-deb --root-owner-group -Zgzip -b "$b" "$A/$5/$1_$2_$3.deb" >/dev/null || exit 2
+	echo "$5/$1_$2_$3.deb"
+}
+# sum FILE: its SHA256.
+sum() { sha256sum <"$1" | cut -c 1-64; }
+
+# The kernels: 1.0.1 (the locked one) and 1.0.2 (the index's newest), armhf,
+# with kbuild and two libraries for amd64 (the build machine).
+# kbdeps: linux-kbuild's Depends (a library with an alternative); hdeps V:
+# the headers'.
+kbdeps() { echo "libc6 (>= 2.38), libfake1 (>= 1) | libalt1, pahole"; }
+hdeps() { echo "linux-headers-$1-common (= $1-1), linux-kbuild-$1, gcc-14"; }
+img_101=$(deb linux-image-1.0.1-armmp 1.0.1-1 armhf kmod $pool)
+hdr_101=$(deb linux-headers-1.0.1-armmp 1.0.1-1 armhf "$(hdeps 1.0.1)" $pool)
+com_101=$(deb linux-headers-1.0.1-common 1.0.1-1 all "" $pool)
+kb_101=$(deb linux-kbuild-1.0.1 1.0.1-1 amd64 "$(kbdeps)" $pool)
+img_102=$(deb linux-image-1.0.2-armmp 1.0.2-1 armhf kmod $pool)
+hdr_102=$(deb linux-headers-1.0.2-armmp 1.0.2-1 armhf "$(hdeps 1.0.2)" $pool)
+com_102=$(deb linux-headers-1.0.2-common 1.0.2-1 all "" $pool)
+kb_102=$(deb linux-kbuild-1.0.2 1.0.2-1 amd64 "$(kbdeps)" $pool)
+libc=$(deb libc6 2.41-1 amd64 '' pool/main/g/glibc)
+libf=$(deb libfake1 1.5-1 amd64 '' pool/main/f/fake)
+meta=$(deb linux-image-armmp 1.0.2-1 armhf "linux-image-1.0.2-armmp (= 1.0.2-1)" $pool)
+
+# stanza POOLPATH: the deb's index entry.
+stanza() {
+	dpkg-deb -f "$A/$1"
+	echo "Filename: $1"
+	echo "Size: $(wc -c <"$A/$1")"
+	echo "SHA256: $(sum "$A/$1")"
+	echo
+}
+# archive [META]: Packages for armhf and amd64 (arch all in both) and a
+# signed Release for them; without META, no linux-image-armmp.
+archive() {
+	d=$A/dists/trixie
+	rm -rf "$d" && mkdir -p "$d/main/binary-armhf" "$d/main/binary-amd64" || exit 2
+	for p in $img_101 $hdr_101 $com_101 $img_102 $hdr_102 $com_102 ${1:-}; do
+		stanza "$p"
+	done >"$d/main/binary-armhf/Packages"
+	for p in $com_101 $com_102 $kb_101 $kb_102 $libc $libf; do
+		stanza "$p"
+	done >"$d/main/binary-amd64/Packages"
+	{
+		echo "Origin: Test"
+		echo "Suite: trixie"
+		echo "Codename: trixie"
+		echo "Date: $(LC_ALL=C date -u '+%a, %d %b %Y %H:%M:%S UTC')"
+		echo "Architectures: amd64 armhf"
+		echo "Components: main"
+		echo "SHA256:"
+		for i in main/binary-amd64/Packages main/binary-armhf/Packages; do
+			echo " $(sum "$d/$i") $(wc -c <"$d/$i") $i"
+		done
+	} >"$d/Release"
+	gpg --batch --yes --clearsign -o "$d/InRelease" "$d/Release" 2>/dev/null || exit 2
+}
+
+# The archive's signing key, and the keyring toolchain/kernel checks with.
+mkdir -p "$GNUPGHOME" && chmod 700 "$GNUPGHOME"
+gpg --batch --passphrase '' --quick-gen-key 'kernel lock test <test@invalid>' ed25519 sign never \
+	>/dev/null 2>&1 || { no "signing key" "gpg --quick-gen-key failed"; finish; }
+gpg --export >"$T/key.gpg" || exit 2
+
+# line DIST-ARCH ROLE POOLPATH: the lock line the truth gives for a .deb.
+line() {
+	f=$A/$3
+	echo "$1 $2 $(dpkg-deb -f "$f" Package):$(dpkg-deb -f "$f" Architecture) $(dpkg-deb -f "$f" Version) $(sum "$f") $3"
+}
+lock101() {
+	line trixie-armhf image "$img_101"
+	line trixie-armhf headers "$hdr_101"
+	line trixie-armhf common "$com_101"
+	line trixie-armhf kbuild "$kb_101"
+	line trixie-armhf lib "$libc"
+	line trixie-armhf lib "$libf"
+}
+lock101 >"$T/lock"
+line trixie-amd64 image "$img_101" >"$T/lock-other"
+
+# run NAME LOCK CMD...: toolchain/kernel CMD against the archive, with a
+# fresh private apt and cache; stdout in $T/NAME.out, stderr in $T/NAME.err.
+run() {
+	n=$1 l=$2
+	shift 2
+	rm -rf "$T/k-$n"
+	KERNEL_MIRROR=file://$A KERNEL_DIR=$T/k-$n KERNEL_LOCK=$l KERNEL_KEYRING=$T/key.gpg \
+		"$kernel" "$@" >"$T/$n.out" 2>"$T/$n.err"
+}
+# the downloaded DIR holds exactly these pool paths' files, byte for byte.
+holds() {
+	d=$1
+	shift
+	for p; do
+		[ -f "$d/${p##*/}" ] || { echo "${p##*/} missing"; return 1; }
+		[ "$(sum "$d/${p##*/}")" = "$(sum "$A/$p")" ] || { echo "${p##*/} differs"; return 1; }
+	done
+	[ "$(ls "$d" | grep -c '\.deb$')" -eq $# ] || { echo "$(ls "$d" | grep -c '\.deb$') .debs, want $#"; return 1; }
+}
+errline() { [ "$(wc -l <"$T/$1.err")" -eq 1 ] && cat "$T/$1.err"; }
+all101="$img_101 $hdr_101 $com_101 $kb_101 $libc $libf"
+all102="$img_102 $hdr_102 $com_102 $kb_102 $libc $libf"
+
+# 1. A good index: the newest kernel, not the lock's.
+archive "$meta"
+if run good "$T/lock" download trixie armhf "$T/dl-good"; then
+	if grep -qx 'source=index' "$T/good.out" && grep -qx 'version=1.0.2-1' "$T/good.out" &&
+		w=$(holds "$T/dl-good" $all102) && ! grep -q locked "$T/good.err"; then
+		ok "good index: the index's newest (1.0.2-1), not the locked 1.0.1-1"
+	else
+		no "good index: the index's newest" "$(cat "$T/good.out" "$T/good.err") ${w:-}"
+	fi
+else
+	no "good index: download failed" "$(cat "$T/good.err")"
+fi
+
+# 2. resolve: the lock lines of the index's newest, as the truth gives them.
+{
+	line trixie-armhf image "$img_102"
+	line trixie-armhf headers "$hdr_102"
+	line trixie-armhf common "$com_102"
+	line trixie-armhf kbuild "$kb_102"
+	line trixie-armhf lib "$libc"
+	line trixie-armhf lib "$libf"
+} >"$T/want102"
+if run resolve "$T/lock" resolve trixie armhf && cmp -s "$T/resolve.out" "$T/want102"; then
+	ok "resolve: the index's packages, pool paths and SHA256 (first alternative of a library)"
+else
+	no "resolve" "$(diff "$T/want102" "$T/resolve.out" 2>&1 | head -n 4; cat "$T/resolve.err")"
+fi
+
+# 3. lock through a good index: the entry becomes the index's newest, the
+# other DIST-ARCHs stay, the header says what the file is.
+cat "$T/lock" "$T/lock-other" >"$T/lock3"
+if run lock3 "$T/lock3" lock trixie-armhf && grep -v '^#' "$T/lock3" >"$T/lock3.body" &&
+	cat "$T/want102" "$T/lock-other" | cmp -s - "$T/lock3.body" &&
+	grep -q '^# One package a line: *DIST-ARCH ROLE PACKAGE:ARCH VERSION SHA256 POOL-PATH' "$T/lock3"; then
+	ok "lock, good index: trixie-armhf refreshed to 1.0.2-1, trixie-amd64 kept, format in the header"
+else
+	no "lock, good index" "$(cat "$T/lock3.err"; diff "$T/lock3.body" "$T/want102" | head -n 4)"
+fi
+
+# 4. An index whose size differs from Release: the lock, checked, one line.
+echo "Package: extra" >>"$A/dists/trixie/main/binary-armhf/Packages"
+want="kernel: trixie armhf: index does not match Release (mirror mid-sync?); using the locked 1.0.1-1"
+if run size "$T/lock" download trixie armhf "$T/dl-size"; then
+	if [ "$(errline size)" = "$want" ] && grep -qx 'source=lock' "$T/size.out" &&
+		w=$(holds "$T/dl-size" $all101); then
+		ok "index size off: the locked 1.0.1-1, every file's SHA256 the lock's, one line"
+	else
+		no "index size off" "$(cat "$T/size.err" "$T/size.out") ${w:-}"
+	fi
+else
+	no "index size off: download failed" "$(cat "$T/size.err")"
+fi
+
+# 5. Same size, other bytes: a hash mismatch, the same way.
+archive "$meta"
+sed -i 's/^Version: 1\.0\.2-1$/Version: 1.0.2-2/' "$A/dists/trixie/main/binary-armhf/Packages"
+if run hash "$T/lock" download trixie armhf "$T/dl-hash" && [ "$(errline hash)" = "$want" ] &&
+	grep -qx 'version=1.0.1-1' "$T/hash.out" && holds "$T/dl-hash" $all101 >/dev/null; then
+	ok "index hash off (same size): the locked 1.0.1-1"
+else
+	no "index hash off" "$(cat "$T/hash.err")"
+fi
+
+# 6. lock through that index: the entry kept as it was, with a warning.
+cp "$T/lock" "$T/lock6"
+if run lock6 "$T/lock6" lock trixie-armhf && grep -v '^#' "$T/lock6" | cmp -s - "$T/lock" &&
+	grep -q '^kernel: warning: trixie armhf: index does not match Release (mirror mid-sync?); kept the locked 1.0.1-1$' "$T/lock6.err"; then
+	ok "lock, bad index: the entry kept, one warning"
+else
+	no "lock, bad index" "$(cat "$T/lock6.err")"
+fi
+
+# 7. A pool file that is not what the lock says: fails, naming the file.
+sed "s|^\(trixie-armhf headers [^ ]* [^ ]* \)[0-9a-f]*|\1$(sum "$A/$hdr_102")|" "$T/lock" >"$T/lock7"
+if run badsum "$T/lock7" download trixie armhf "$T/dl-badsum"; then
+	no "pool file unlike the lock: download succeeded"
+else
+	e=$(errline badsum)
+	case $e in
+	"kernel: trixie armhf: index does not match Release (mirror mid-sync?); the locked 1.0.1-1: $hdr_101: SHA256 $(sum "$A/$hdr_101") differs from the lock's $(sum "$A/$hdr_102")")
+		ok "pool file unlike the lock: fails naming the file and both SHA256" ;;
+	*)	no "pool file unlike the lock" "$(cat "$T/badsum.err")" ;;
+	esac
+fi
+
+# 8. No entry for this DIST-ARCH, and a bad index: fails naming the index.
+if run noentry "$T/lock-other" download trixie armhf "$T/dl-noentry"; then
+	no "no lock entry, bad index: download succeeded"
+elif [ "$(errline noentry)" = "kernel: trixie armhf: index does not match Release (mirror mid-sync?); no locked kernel for trixie-armhf in $T/lock-other" ]; then
+	ok "no lock entry, bad index: fails naming the index"
+else
+	no "no lock entry, bad index" "$(cat "$T/noentry.err")"
+fi
+
+# 9. A Release not signed by the keyring's key: not verified, the lock.
+archive "$meta"
+rm -rf "$T/gnupg2"
+mkdir -m 700 "$T/gnupg2"
+GNUPGHOME=$T/gnupg2 gpg --batch --passphrase '' --quick-gen-key 'other <other@invalid>' ed25519 sign never \
+	>/dev/null 2>&1 &&
+	GNUPGHOME=$T/gnupg2 gpg --batch --yes --clearsign -o "$A/dists/trixie/InRelease" "$A/dists/trixie/Release" 2>/dev/null
+GNUPGHOME=$T/gnupg2 gpgconf --kill gpg-agent 2>/dev/null
+if run sig "$T/lock" download trixie armhf "$T/dl-sig" &&
+	[ "$(errline sig)" = "kernel: trixie armhf: Release is not signed by a key in $T/key.gpg; using the locked 1.0.1-1" ]; then
+	ok "Release signed by another key: not trusted, the locked 1.0.1-1"
+else
+	no "Release signed by another key" "$(cat "$T/sig.err")"
+fi
+
+# 10. A good index without the metapackage: does not resolve, the lock.
+archive
+if run nometa "$T/lock" download trixie armhf "$T/dl-nometa" &&
+	[ "$(errline nometa)" = "kernel: trixie armhf: linux-image-armmp does not resolve to a kernel on file://$A trixie; using the locked 1.0.1-1" ]; then
+	ok "good index without linux-image-armmp: the locked 1.0.1-1"
+else
+	no "good index without linux-image-armmp" "$(cat "$T/nometa.err")"
+fi
+
+# 11. A good index whose newest file is gone from the pool: the lock.
+archive "$meta"
+mv "$A/$img_102" "$T/img102.deb"
+if run gone "$T/lock" download trixie armhf "$T/dl-gone" && grep -qx 'source=lock' "$T/gone.out" &&
+	[ "$(wc -l <"$T/gone.err")" -eq 1 ] &&
+	grep -q "^kernel: trixie armhf: $img_102: cannot download (.*); using the locked 1.0.1-1\$" "$T/gone.err"; then
+	ok "index's newest missing from the pool: the locked 1.0.1-1"
+else
+	no "index's newest missing from the pool" "$(cat "$T/gone.err")"
+fi
+mv "$T/img102.deb" "$A/$img_102"
+
+# toolchain/mirror: which apt source is the Debian archive.
+# mirror NAME WANT: toolchain/mirror on $T/etc must print WANT (empty: exit 1
+# with one line naming KERNEL_MIRROR).
+mirror() {
+	got=$(MIRROR_APT_ETC=$T/etc KERNEL_MIRROR= "$repo/toolchain/mirror" 2>"$T/mirror.err")
+	rc=$?
+	if [ -n "$2" ] && [ $rc -eq 0 ] && [ "$got" = "$2" ]; then
+		ok "mirror: $1"
+	elif [ -z "$2" ] && [ $rc -eq 1 ] && [ -z "$got" ] && [ "$(wc -l <"$T/mirror.err")" -eq 1 ] &&
+		grep -q 'set KERNEL_MIRROR=' "$T/mirror.err"; then
+		ok "mirror: $1"
+	else
+		no "mirror: $1" "exit $rc, printed '$got', want '$2' $(cat "$T/mirror.err")"
+	fi
+}
+rm -rf "$T/etc" && mkdir -p "$T/etc/sources.list.d"
+cat >"$T/etc/sources.list.d/debian.sources" <<'EOF'
+Types: deb
+URIs: http://security.example/debian-security
+Suites: bookworm-security
+Components: main
+
+Types: deb deb-src
+# a comment inside a stanza
+URIs: http://one.example/debian/
+Suites: bookworm bookworm-updates
+Components: main contrib
+EOF
+mirror "deb822: the plain suite's URI, not security's" http://one.example/debian
+cat >"$T/etc/sources.list" <<'EOF'
+deb [arch=amd64 signed-by=/usr/share/keyrings/x.gpg] https://vendor.example/deb/ stable main
+deb http://two.example/debian bookworm main
+EOF
+mirror "one-line list first, a third party's 'stable main' passed over" http://two.example/debian
+printf 'Enabled: no\n' >>"$T/etc/sources.list.d/debian.sources"
+cat >"$T/etc/sources.list" <<'EOF'
+# deb http://commented.example/debian bookworm main
+deb-src http://src.example/debian bookworm main
+deb http://sec.example/debian-security bookworm-security main
+deb [ trusted=yes ] http://vendor.example/deb/ stable main
+EOF
+mirror "only a disabled stanza, deb-src, -security and a third party: none" ""
+got=$(MIRROR_APT_ETC=$T/etc KERNEL_MIRROR=file:///srv/mirror/ "$repo/toolchain/mirror")
+[ "$got" = file:///srv/mirror ] && ok "mirror: KERNEL_MIRROR overrides" ||
+	no "mirror: KERNEL_MIRROR overrides" "printed '$got'"
+
+finish
