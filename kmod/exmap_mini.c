@@ -105,18 +105,16 @@ static void xm_present(struct xm_walk *w, unsigned long pfn, struct page *page, 
 }
 
 /* A non-present, non-empty PTE: swap, or an entry whose page is not to be touched. */
-static void xm_swap(struct xm_walk *w, swp_entry_t entry)
+static void xm_swap(struct xm_walk *w, xm_leaf_t entry)
 {
 	u32 flags = EXMAP_MINI_SWAP;
 
-	if (non_swap_entry(entry)) {
-		if (is_migration_entry(entry))
-			flags |= EXMAP_MINI_MIGRATION;
-		else if (is_device_private_entry(entry))
-			flags |= EXMAP_MINI_DEVICE;
-		else if (is_hwpoison_entry(entry))
-			flags |= EXMAP_MINI_HWPOISON;
-	}
+	if (xm_leaf_is_migration(entry))
+		flags |= EXMAP_MINI_MIGRATION;
+	else if (xm_leaf_is_device_private(entry))
+		flags |= EXMAP_MINI_DEVICE;
+	else if (xm_leaf_is_hwpoison(entry))
+		flags |= EXMAP_MINI_HWPOISON;
 	xm_page(w, (u64)swp_type(entry) | (u64)swp_offset(entry) << 5, 0, flags);
 }
 
@@ -136,7 +134,7 @@ static void xm_pte(struct xm_walk *w, pte_t pte)
 			page = pfn_to_page(pfn);
 		xm_present(w, pfn, page, flags);
 	} else {
-		xm_swap(w, pte_to_swp_entry(pte));
+		xm_swap(w, xm_pte_leaf(pte));
 	}
 }
 
