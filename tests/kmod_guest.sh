@@ -45,6 +45,8 @@ for pid in $(echo "$pids" | tr ',' ' '); do
 	frame_cmd "kmod_maps_$pid" $X -b kmod -c maps "$pid"
 done
 frame_cmd nonroot /test/runas 65534 $X -b kmod
+# Large folios mapped in part (tests/thp_guest.sh), where params set THP.
+[ -n "${THP:-}" ] && . /test/thp_guest.sh
 
 # Stress: scan with every source while processes and mappings churn.
 /test/churn "$STRESS" >/tmp/churn.out 2>&1 &

@@ -19,6 +19,10 @@
 # Target nopagemap-amd64 is our own kernel without CONFIG_PROC_PAGE_MONITOR
 # (toolchain/tinykernel): there, with no smaps either, resident is checked
 # against /proc/PID/statm and sharing against what the workload built.
+# Target trixie-arm64-16k is Debian's kernel of 16 KiB pages (qemu -cpu max,
+# build/arm64's binaries). It, trixie-amd64 and trixie-arm64 also run a
+# phase of large folios mapped in part (tests/thp_guest.sh, checked by
+# tests/thp_checks.sh): PMD huge pages at 16 KiB, multi-size THP at 4 KiB.
 # Environment: KMOD_STRESS (seconds of churn, 30). Last line: N passed, N failed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,6 +45,7 @@ field() {
 		$h[kc] == k { print $h[f]; exit }' "$1"
 }
 rollup() { awk -v f="$2:" '$1 == f { print $2 * 1024 }' "$1"; }
+. "$here/thp_checks.sh"	# thp_mode, thp_checks: large folios
 
 # Every figure but writable, for the given pids, as "pid figures" lines.
 figures() {
@@ -62,7 +67,7 @@ run_target() {
 			{ cat "$w/fetch.log"; no "kernel build"; return 1; }
 		eval "$(cat "$w/kernel.out")" ;;
 	*)
-		dist=${target%-*} arch=${target#*-}
+		dist=${target%%-*} arch=${target#*-}
 		toolchain/kernel fetch "$dist" "$arch" >"$w/fetch.log" 2>&1 ||
 			{ cat "$w/fetch.log"; no "kernel fetch"; return 1; }
 		eval "$(toolchain/kernel path "$dist" "$arch")" ;;
@@ -70,9 +75,12 @@ run_target() {
 	case $arch in
 	amd64) karch= bin=build tools=build/host mem=512M ;;
 	armhf) karch=arm bin=build/arm tools=build/arm/tools mem=1536M ;;
+	arm64-16k) karch=arm64 bin=build/arm64 tools=build/arm64/tools mem=1024M ;;
 	*) karch=$arch bin=build/$arch tools=build/$arch/tools mem=512M ;;
 	esac
-	for f in "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice"; do
+	thp=$(thp_mode "$target")
+	for f in "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice" \
+		${thp:+"$tools/thpwork"}; do
 		[ -x "$f" ] || { no "$f is not built (make test builds it)"; return 1; }
 	done
 	make kmod ${karch:+ARCH=$karch} KDIR="$kdir" >"$w/kmod.log" 2>&1 ||
@@ -81,8 +89,9 @@ run_target() {
 	ko=$(ls build/*/kmod/"$(basename "$kdir")"/exmap_mini.ko build/kmod/"$(basename "$kdir")"/exmap_mini.ko 2>/dev/null | head -1)
 	cp "$ko" "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice" "$w/test/" &&
 		cp tests/kmod_guest.sh "$w/test/run.sh" || return 1
-	printf 'N=%s FILE_KIB=%s COW_KIB=%s PRIV_KIB=%s STRESS=%s\n' \
-		$N $FILE_KIB $COW_KIB $PRIV_KIB "$STRESS" >"$w/test/params"
+	[ -z "$thp" ] || cp "$tools/thpwork" tests/thp_guest.sh "$w/test/" || return 1
+	printf 'N=%s FILE_KIB=%s COW_KIB=%s PRIV_KIB=%s STRESS=%s THP=%s\n' \
+		$N $FILE_KIB $COW_KIB $PRIV_KIB "$STRESS" "$thp" >"$w/test/params"
 	tests/qemu/initramfs "$arch" "$w/initramfs.cpio.gz" "$w"/test/* >"$w/initramfs.log" 2>&1 ||
 		{ cat "$w/initramfs.log"; no "initramfs"; return 1; }
 	QEMU_MEM=$mem tests/qemu/boot "$arch" "$image" "$w/initramfs.cpio.gz" "$w/console.log" \
@@ -186,6 +195,7 @@ checks() {
 	check "parent: writable = 0 for its cow pages (write-protected since the fork)" \
 		"[ \"$pcow\" = 0 ]" "got '$pcow'"
 
+	[ -z "$thp" ] || thp_checks "$o"
 	check "non-root: refused with a clear message" \
 		"[ \"\$(cat $o/nonroot.rc)\" = 2 ] && grep -q 'root' $o/nonroot.stderr" \
 		"rc $(cat "$o/nonroot.rc"): $(cat "$o/nonroot.stderr" 2>/dev/null)"

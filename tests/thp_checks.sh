@@ -1,0 +1,140 @@
+# Large folios, host side: sourced by tests/kmod_test.sh, which provides
+# check, field, rollup, figures and $target. thp_mode names the phase a
+# target's guest runs (tests/thp_guest.sh), thp_checks checks what it sent.
+#   pmd   (the 16 KiB kernel) PMD huge pages of 32 MiB, split in the children
+#         by copy-on-write and drops;
+#   mthp  (6.12 kernels of 4 KiB pages) folios of 16, 32 and 64 KiB, PMD
+#         THP off, mapped in part in the children.
+# The truth: the kernel's Rss and Pss (smaps_rollup, and smaps for the
+# region), its counters of huge pages made and split (vmstat, the mTHP
+# stats), and what thpwork built (the region, each child's drop and copies).
+
+thp_mode() {
+	case $1 in
+	*-arm64-16k) echo pmd ;;
+	trixie-amd64|trixie-arm64) echo mthp ;;
+	esac
+}
+
+# thp_region FILE PID FIELD: FIELD (in bytes) of PID's rw-p mapping of
+# $tsize bytes, from its smaps in FILE
+thp_region() {
+	awk -v kib=$((tsize / 1024)) -v f="$3:" '
+		/^[0-9a-f]+-[0-9a-f]+ / { perms = $2; next }
+		$1 == "Size:" { inr = perms == "rw-p" && $2 == kib; next }
+		inr && $1 == f { print $2 * 1024; exit }' "$1"
+}
+# thp_counter FILE NAME: a /proc/vmstat counter; thp_stat FILE SIZE: the
+# anon_fault_alloc of the hugepages-SIZE directory
+thp_counter() { awk -v k="$2" '$1 == k { print $2 }' "$1" 2>/dev/null; }
+thp_stat() { sed -n "s|^hugepages-$2/stats/anon_fault_alloc:||p" "$1" 2>/dev/null; }
+# Arithmetic only on numbers (sh exits on a bad $((...))): else "none".
+thp_num() { case $1 in '' | - | *[!0-9-]* | ?*-*) return 1 ;; esac; }
+thp_sub() { if thp_num "$1" && thp_num "$2"; then echo $(($1 - $2)); else echo none; fi; }
+# thp_rise GETTER OUTDIR BLOCK KEY: how much KEY rose from BLOCK0 to BLOCK1
+thp_rise() { thp_sub "$($1 "$2/${3}1" "$4")" "$($1 "$2/${3}0" "$4")"; }
+
+thp_checks() {
+	o=$1
+	case $thp in
+	pmd) l="THP (PMD)" ;;
+	*) l="mTHP" ;;
+	esac
+	set -- $(sed -n 's/^ready //p' "$o/thp_work" 2>/dev/null)
+	tparent=${1:-} tkids=
+	[ $# -gt 0 ] && shift && tkids="$*"
+	tsize=$(sed -n 's/^region //p' "$o/thp_work" 2>/dev/null)
+	check "$l: thpwork ready" "[ -n '$tkids' ] && thp_num '$tsize'" \
+		"$(cat "$o/thp_work_err" "$o/thp_work" 2>/dev/null | head -3)"
+	[ -n "$tkids" ] && thp_num "$tsize" || return 0
+	case $target in *-16k) ps=16384 ;; *) ps=4096 ;; esac
+	hp=$((ps / 8 * ps))	# a page table page's worth of pages: the PMD size
+	got=$(thp_region "$o/thp_smaps_$tparent" "$tparent" KernelPageSize)
+	check "$l: the kernel's pages are $((ps / 1024)) KiB" "[ '$got' = $ps ]" "KernelPageSize '$got'"
+	# The folios under the parent's region, KIB:COUNT by size (kpageflags)
+	folios=$(sed -n 's/^folios //p' "$o/thp_work")
+
+	case $thp in
+	pmd)
+		check "$l: enabled = always" "grep -q '^enabled:\\[always\\]' $o/thp_settings" \
+			"$(cat "$o/thp_settings")"
+		n=$(thp_rise thp_counter "$o" thp_vmstat thp_fault_alloc)
+		check "$l: the kernel made $((tsize / hp)) huge pages of $((hp >> 20)) MiB or more (thp_fault_alloc +$n)" \
+			"thp_num $n && [ $n -ge $((tsize / hp)) ]"
+		check "$l: the region is $((tsize / hp)) folios of $((hp >> 20)) MiB (kpageflags)" \
+			"[ '$folios' = $((hp >> 10)):$((tsize / hp)) ]" "folios by KiB:count: '$folios'"
+		got=$(thp_region "$o/thp_smaps_$tparent" "$tparent" AnonHugePages)
+		check "$l: the parent maps all $((tsize >> 20)) MiB as huge pages (AnonHugePages)" \
+			"[ '$got' = $tsize ]" "got '$got'"
+		set -- $tkids
+		n=$(thp_rise thp_counter "$o" thp_vmstat thp_split_pmd)
+		check "$l: each child's copies and drop split its huge mappings (thp_split_pmd +$n)" \
+			"thp_num $n && [ $n -ge $(($# * tsize / hp)) ]"
+		;;
+	mthp)
+		check "$l: PMD THP off (enabled and hugepages-$((hp >> 10))kB never); 16, 32, 64 KiB always" \
+			"grep -q '^enabled:.*\\[never\\]' $o/thp_settings &&
+			 grep -q '^hugepages-$((hp >> 10))kB/enabled:.*\\[never\\]' $o/thp_settings &&
+			 [ \$(grep -c '^hugepages-\\(16\\|32\\|64\\)kB/enabled:\\[always\\]' $o/thp_settings) = 3 ]" \
+			"$(cat "$o/thp_settings")"
+		for k in 16 32 64; do
+			n=$(thp_rise thp_stat "$o" thp_stats ${k}kB)
+			check "$l: the kernel made folios of $k KiB (anon_fault_alloc +$n)" "thp_num $n && [ $n -gt 0 ]"
+		done
+		check "$l: the region is folios of 16, 32 and 64 KiB, and only those (kpageflags)" \
+			"echo '$folios' | awk -v kib=$((tsize >> 10)) '
+				{ for (i = 1; i <= NF; i++) { split(\$i, f, \":\"); n[f[1]] = f[2]; t += f[1] * f[2] } }
+				END { exit !(n[16] > 0 && n[32] > 0 && n[64] > 0 && NF == 3 && t == kib) }'" \
+			"folios by KiB:count: '$folios'"
+		n=$(thp_rise thp_counter "$o" thp_vmstat thp_fault_alloc)
+		check "$l: and no PMD huge pages (thp_fault_alloc +$n)" "[ '$n' = 0 ]"
+		;;
+	esac
+
+	# What thpwork built: each child maps the region but its drop, and
+	# owns alone the pages it copied.
+	for pid in $tkids; do
+		set -- $(awk -v p="$pid" '$1 == "child" && $2 == p { print $3, $4 }' "$o/thp_work")
+		m=$o/thp_maps_$pid
+		res=$(awk -F, -v v="$tsize" '$8 == "[anon]" && $4 == "rw-p" && $9 == v { print $11 }' "$m")
+		sole=$(awk -F, -v v="$tsize" '$8 == "[anon]" && $4 == "rw-p" && $9 == v { print $14 }' "$m")
+		check "$l: pid $pid: region resident = all but its drop of $((${1:-0} / 1024)) KiB" \
+			"[ '$res' = $(thp_sub "$tsize" "${1:-}") ]" "got '$res'"
+		check "$l: pid $pid: region sole = the $((${2:-0} / ps)) pages it copied" \
+			"[ '$sole' = '${2:-none}' ]" "got '$sole'"
+	done
+	# The kernel's figures: Rss exact. Pss: smaps prints it in whole KiB,
+	# cut down, so eff_resident is 0 to 1 KiB over it for the region, whose
+	# pages thpwork's family alone maps; for the whole process within 2 KiB
+	# either way, since its vdso is also mapped by the processes that come
+	# and go between the scan and the reading of smaps_rollup.
+	for pid in $tparent $tkids; do
+		r=$o/thp_rollup_$pid s=$o/thp_smaps_$pid m=$o/thp_maps_$pid
+		res=$(field "$o/thp_kmod" pid "$pid" resident)
+		eff=$(field "$o/thp_kmod" pid "$pid" eff_resident)
+		check "$l: pid $pid: resident = Rss" "[ '$res' = '$(rollup "$r" Rss)' ]" \
+			"resident '$res', Rss '$(rollup "$r" Rss)'"
+		d=$(thp_sub "$eff" "$(rollup "$r" Pss)")
+		check "$l: pid $pid: eff_resident = Pss (within 2 KiB)" \
+			"thp_num $d && [ $d -gt -2048 ] && [ $d -lt 2048 ]" \
+			"eff_resident '$eff', Pss '$(rollup "$r" Pss)'"
+		eff=$(awk -F, -v v="$tsize" '$8 == "[anon]" && $4 == "rw-p" && $9 == v { print $13 }' "$m")
+		d=$(thp_sub "$eff" "$(thp_region "$s" "$pid" Pss)")
+		check "$l: pid $pid: the region's eff_resident = its Pss (0 to 1 KiB over)" \
+			"thp_num $d && [ $d -ge 0 ] && [ $d -le 1024 ]" \
+			"eff_resident '$eff', Pss '$(thp_region "$s" "$pid" Pss)'"
+	done
+	# Loaded here, on this machine's own page size, the guest's capture
+	# gives the report the guest gave at that moment.
+	check "$l: the capture records the guest's page size (ps=$ps)" \
+		"head -1 $o/thp_cap_dump | grep -q '^XM begin .* ps=$ps '" "$(head -c 120 "$o/thp_cap_dump")"
+	"$repo/build/exmap-mini" -l "$o/thp_cap_dump" -k procs >"$o/thp_cap_load" 2>"$o/thp_cap_load.err"
+	check "$l: the capture loads here to the report it gave" \
+		"grep -q '^source: kmod$' $o/thp_cap_load && cmp -s $o/thp_cap_live $o/thp_cap_load" \
+		"$(cat "$o/thp_cap_err" "$o/thp_cap_load.err" 2>/dev/null; diff "$o/thp_cap_live" "$o/thp_cap_load" 2>&1 | head -4)"
+	figures "$o/thp_kmod" "$tparent $tkids" >"$o/thp_fig.kmod"
+	figures "$o/thp_pagemap" "$tparent $tkids" >"$o/thp_fig.pagemap"
+	check "$l: kmod and pagemap agree on all figures but writable" \
+		"[ -s $o/thp_fig.kmod ] && cmp -s $o/thp_fig.kmod $o/thp_fig.pagemap" \
+		"$(diff "$o/thp_fig.kmod" "$o/thp_fig.pagemap" | head -4)"
+}
