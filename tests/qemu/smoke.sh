@@ -32,7 +32,7 @@ $target: FAILED at $1"
 }
 
 for target in $targets; do
-	dist=${target%-*} arch=${target#*-}
+	dist=${target%%-*} arch=${target#*-}
 	w=$repo/build/qemu/smoke/$target
 	rm -rf "$w" && mkdir -p "$w/hello" || { echo "smoke: $w: cannot create" >&2; exit 2; }
 	echo "== $target"
