@@ -79,10 +79,12 @@ run: setup all
 	$(BUILD)/exmap-mini || [ $$? -eq 1 ]
 
 test: setup
-	$(MAKE) all $(BUILD)/unit build/host/workload build/host/churn build/host/runas build/host/twice fixture \
+	$(MAKE) all $(BUILD)/unit build/host/workload build/host/churn build/host/runas build/host/twice \
+		build/host/thpwork fixture \
 		elftest-deps $(BUILD)/tools/workload $(BUILD)/sysroot_drv capfuzz-deps
 	for a in arm arm64; do $(MAKE) ARCH=$$a all build/$$a/unit build/$$a/tools/workload \
-		build/$$a/tools/churn build/$$a/tools/runas build/$$a/tools/twice || exit 1; done
+		build/$$a/tools/churn build/$$a/tools/runas build/$$a/tools/twice build/$$a/tools/thpwork \
+		|| exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped
 	$(MAKE) ARCH=mips all build/mips/unit
 	tests/run $(BUILD)
