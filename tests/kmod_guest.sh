@@ -1,11 +1,14 @@
 # The module's system test, guest side: run as /test/run.sh in a qemu guest
-# (busybox sh) with exmap-mini, exmap_mini.ko, workload, churn, runas and
-# twice in /test. Everything goes back to the host framed (tests/qemu/frame.sh)
-# and is checked there (tests/kmod_test.sh). /test/params may set the knobs
-# below.
+# (busybox sh) with exmap-mini, exmap_mini.ko, workload, churn, runas, twice,
+# readfault and afterprobe in /test. Everything goes back to the host framed
+# (tests/qemu/frame.sh) and is checked there (tests/kmod_test.sh,
+# tests/zeropage_checks.sh). /test/params may set the knobs below; with
+# /test/exmap-mini.ap (another build) the probe-reuse phase runs that one.
 N=4 FILE_KIB=512 COW_KIB=384 PRIV_KIB=128 STRESS=30
 [ -f /test/params ] && . /test/params
 X=/test/exmap-mini
+AP_X=$X
+[ -x /test/exmap-mini.ap ] && AP_X=/test/exmap-mini.ap
 . /test/frame.sh
 
 frame_begin kmod
@@ -26,6 +29,27 @@ while ! grep -q '^ready' /tmp/wl.out && [ $i -lt 120 ]; do
 done
 frame_file workload /tmp/wl.out
 pids=$(sed -n 's/^ready //p' /tmp/wl.out | tr ' ' ',')
+# What a read fault gives on this kernel (tests/readfault.c), scanned with
+# the workload: the zero page, or a page of its own. THP as a kernel sets it
+# up with 512 MiB or more (with less, as here, it starts with THP off): on
+# for ranges that ask (madvise), the huge zero page in use; as it was again
+# after the probe-reuse phase.
+T=/sys/kernel/mm/transparent_hugepage
+thp_was=
+if [ -d $T ]; then
+	thp_was="$(sed 's/.*\[\(.*\)\].*/\1/' $T/enabled $T/defrag) $(cat $T/use_zero_page)"
+	echo madvise >$T/enabled && echo madvise >$T/defrag && echo 1 >$T/use_zero_page
+fi
+frame_cmd zp_thp sh -c "cd $T && grep . enabled defrag use_zero_page"
+/test/readfault >/tmp/rf.out 2>/tmp/rf.err &
+i=0
+while ! grep -q '^ready' /tmp/rf.out && [ $i -lt 60 ]; do
+	sleep 1
+	i=$((i + 1))
+done
+frame_file readfault /tmp/rf.out
+frame_file readfault_err /tmp/rf.err
+rfpid=$(sed -n 's/^ready //p' /tmp/rf.out)
 frame_cmd auto $X -n 1
 frame_cmd kmod_all $X -b kmod -c
 # A capture taken just as a report (the same processes in the same state:
@@ -38,13 +62,27 @@ frame_file cap_err /tmp/cap.err
 if [ -e /proc/self/pagemap ]; then
 	frame_cmd pagemap_all $X -b pagemap -c
 fi
-for pid in $(echo "$pids" | tr ',' ' '); do
+for pid in $(echo "$pids" | tr ',' ' ') $rfpid; do
 	# smaps_rollup goes with pagemap (PROC_PAGE_MONITOR); statm is always there
 	[ -e "/proc/$pid/smaps_rollup" ] && frame_file "rollup_$pid" "/proc/$pid/smaps_rollup"
 	frame_file "statm_$pid" "/proc/$pid/statm"
 	frame_cmd "kmod_maps_$pid" $X -b kmod -c maps "$pid"
 done
 frame_cmd nonroot /test/runas 65534 $X -b kmod
+# A process that allocates right after the probe keeps its pages
+# (tests/afterprobe.c): each source scans it, stopped just after its probe.
+for b in kmod pagemap; do
+	[ $b = pagemap ] && [ ! -e /proc/self/pagemap ] && continue
+	/test/afterprobe /tmp/ap.csv /tmp/ap.err $AP_X -b $b -c >/tmp/ap.out 2>/tmp/ap.stderr
+	frame_file "ap_${b}_out" /tmp/ap.out
+	frame_file "ap_${b}_stderr" /tmp/ap.stderr
+	frame_file "ap_${b}_csv" /tmp/ap.csv
+	frame_file "ap_${b}_err" /tmp/ap.err
+done
+if [ -n "$thp_was" ]; then
+	set -- $thp_was
+	echo "$1" >$T/enabled && echo "$2" >$T/defrag && echo "$3" >$T/use_zero_page
+fi
 # Large folios mapped in part (tests/thp_guest.sh), where params set THP.
 [ -n "${THP:-}" ] && . /test/thp_guest.sh
 
@@ -67,7 +105,7 @@ wait $churn
 frame_text stress "runs=$runs bad=$bad"
 frame_file stress_errors /tmp/scan.errs
 frame_file churn /tmp/churn.out
-kill $(sed -n 's/^ready \([0-9]*\).*/\1/p' /tmp/wl.out) 2>/dev/null
+kill $(sed -n 's/^ready \([0-9]*\).*/\1/p' /tmp/wl.out) $rfpid 2>/dev/null
 sleep 1
 frame_cmd rmmod rmmod exmap_mini
 frame_cmd lsmod sh -c 'lsmod | grep exmap_mini || echo gone'
