@@ -20,7 +20,11 @@ symbols alone. The expected figures are worked out here from
 or exmap-mini): each page is shared among the listed processes by the page
 table entries that map it, and its share is split among the items by the
 bytes each covers. PROBE is the address of a page each process read but never
-wrote, in private anonymous memory: the zero page, which is not RAM.
+wrote, in private anonymous memory. It tells what a read fault gives on this
+kernel: the shared zero page, which is not RAM (no process maps it alone, and
+/proc/kpageflags, where readable, flags it), or a page of the process's own
+where the kernel has no zero page (pvm_no_zero_page=1, s390 KVM); the arrays
+of .bss that the driver only read are then resident and writable too.
 
 sum: the sections view's rows plus [holes] must add up to the library's
 figures in the maps view (MAPSDIR/maps.PID.csv for each process, all run with
@@ -39,6 +43,7 @@ SWAPPED = 1 << 62
 FILEPAGE = 1 << 61
 EXCLUSIVE = 1 << 56
 FRAME = (1 << 55) - 1
+KPF_ZERO_PAGE = 24
 
 FIGS = ["vm", "mapped", "resident", "eff_mapped", "eff_resident", "sole",
         "writable", "swap"]
@@ -173,6 +178,20 @@ def pagemap(pm, lo, hi):
     return struct.unpack(f"<{len(data) // 8}Q", data)
 
 
+def kpage_zero(pfn):
+    """Whether /proc/kpageflags flags pfn as the zero page; None when it
+    cannot be read."""
+    try:
+        with open("/proc/kpageflags", "rb") as f:
+            f.seek(pfn * 8)
+            data = f.read(8)
+    except OSError:
+        return None
+    if len(data) != 8:
+        return None
+    return bool(struct.unpack("<Q", data)[0] >> KPF_ZERO_PAGE & 1)
+
+
 class Proc:
     """One process: its pagemap entries, and where it has the library."""
 
@@ -189,7 +208,9 @@ class Proc:
             probe_e = pagemap(pm, probe, probe + PAGE)
         if not probe_e or not probe_e[0] & PRESENT:
             die(f"pid {pid}: the probe page {probe:#x} is not present")
-        self.zero = probe_e[0] & FRAME
+        # the zero page's pfn, or None where read faults allocate
+        f = probe_e[0] & FRAME
+        self.zero = None if probe_e[0] & EXCLUSIVE or kpage_zero(f) is False else f
         libmaps = [i for i, m in enumerate(self.maps) if m["inode"] == st.st_ino
                    and m["path"] == lib]
         if not libmaps:
@@ -296,7 +317,16 @@ def load(lib, tokens):
         procs.append(Proc(int(pid), int(probe, 16), lib, elf))
     zeros = {p.zero for p in procs}
     if len(zeros) != 1:
-        die(f"the probes disagree on the zero page's pfn: {sorted(zeros)}")
+        die("the probes disagree on what a read fault gives: zero page pfns "
+            f"{sorted(z for z in zeros if z is not None)}"
+            f"{', and pages of their own' if None in zeros else ''}")
+    z = zeros.pop()
+    if z is None:
+        ok(f"the {len(procs)} probes agree: read faults here allocate a page "
+           "(no zero page)")
+    else:
+        ok(f"the {len(procs)} probes agree: read faults here map the zero page "
+           f"(pfn {z})")
     return elf, procs, counts(procs)
 
 
@@ -347,11 +377,14 @@ def mode_layout(lib):
         ok(f"{what}: .data is PROGBITS, .bss NOBITS")
 
 
-def design_writable(name, size, nproc):
-    """What the driver wrote: the whole array, the first half, or nothing."""
-    if name.endswith("_half_written"):
+def design_writable(name, size, nproc, zero_page):
+    """What the driver wrote: the whole array, the first half, or nothing;
+    without a zero page, what it read of .bss too (anonymous memory, where
+    a read fault maps a page of its own, writable and dirty)."""
+    if name.endswith("_half_written") or (
+            not zero_page and name == "bss_half_read"):
         return nproc * size // 2
-    if name.endswith("_written"):
+    if name.endswith("_written") or (not zero_page and name == "bss_read"):
         return nproc * size
     return 0
 
@@ -382,10 +415,11 @@ def mode_symbols(lib, csvpath, tokens, only=None):
                  f"got {r['section']} {r['size']}, want {sec} {size}")
         compare(f"symbols {lab}: {name}: figures", r, truth(procs, c, value, value + size))
         if name in ARRAYS:
-            w = design_writable(name, size, len(procs))
+            w = design_writable(name, size, len(procs), procs[0].zero is not None)
             g = int(r["writable"])
             if g == w:
-                ok(f"symbols {lab}: {name}: writable is the bytes written, {w}")
+                ok(f"symbols {lab}: {name}: writable is the bytes written, {w}"
+                   f"{'' if procs[0].zero is not None else ' (and, with no zero page, read)'}")
             else:
                 fail(f"symbols {lab}: {name}: writable is the bytes written",
                      f"got {g}, want {w}")

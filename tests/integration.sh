@@ -191,12 +191,33 @@ equal "files: resident, summed over the children that read it" \
 equal "files: its eff_resident is the file's size" "$(col "$T/files.csv" path "$WL_FILE" eff_resident)" \
 	$((FILE_KIB * 1024)) $N
 
-# The zero page that each child read is not RAM: in vm only.
+# The 64 KiB that each child only read. What a read fault gives here is
+# learned from its first page (pagemap, kpageflags), not assumed: the shared
+# zero page, which is not RAM (vm only); or, on a kernel without one
+# (pvm_no_zero_page=1, s390 KVM), pages of the child's own, resident and
+# sole, but not writable (the mapping is read-only). Either way resident is
+# the kernel's Rss for that mapping.
 "$EXMAP" -c -p "$ALL" maps "$C1" >"$T/zmaps.csv"
 zrow=$(awk -F, 'NR > 1 && $8 == "[anon]" && $4 == "r--p" && $9 == 65536' "$T/zmaps.csv")
-[ -n "$zrow" ] && [ "$(echo "$zrow" | cut -d, -f10,11)" = "0,0" ] &&
-	ok "zero-page mapping: 64 KiB of vm, nothing mapped or resident" ||
-	no "zero-page mapping: 64 KiB of vm, nothing mapped or resident" "$zrow"
+zaddr=$(echo "$zrow" | cut -d, -f2)
+set -- $($TRUTH readfault "$C1" "${zaddr:-0}" 2>&1)
+case ${1:-} in
+zero)	echo "read faults here: map the zero page (pfn $2, kpageflags agrees)"
+	zwant="0,0,0,0" ;;
+alloc)	echo "read faults here: allocate a page of their own (no zero page)"
+	zwant="65536,65536,65536,0" ;;
+*)	zwant=unknown ;;
+esac
+zgot=$(echo "$zrow" | cut -d, -f10,11,14,15)
+[ -n "$zrow" ] && [ "$zgot" = "$zwant" ] &&
+	ok "read-only mapping a child read: mapped, resident, sole, writable as a read fault gives ($zwant)" ||
+	no "read-only mapping a child read: mapped, resident, sole, writable as a read fault gives" \
+		"got '$zgot', want '$zwant' (learned: $*)"
+zrss=$(awk -v a="${zaddr#0x}" '
+	/^[0-9a-f]+-[0-9a-f]+ / { split($1, r, "-"); here = (r[1] == a); next }
+	here && $1 == "Rss:" { print $2 * 1024; exit }' "/proc/$C1/smaps")
+equal "read-only mapping a child read: resident is its Rss (smaps)" \
+	"$(echo "$zrow" | cut -d, -f11)" "$zrss"
 
 # Text views fit 80 columns.
 for v in procs files "maps $C1"; do

@@ -4,7 +4,11 @@
 
 usage: truth.py PID...   prints CSV: pid,resident,eff_resident,sole,distinct
 (distinct is the same on every row: distinct present or swapped pages of the set)
-It skips the zero page and [vvar]/device mappings, as the kernel's Rss does.
+       truth.py readfault PID ADDR   what the page PID only read at ADDR is:
+"zero PFN" (the shared zero page), "alloc PFN" (a page of its own: the kernel
+has no zero page) or "absent"
+It skips the zero page (where the kernel has one: kpageflags says) and
+[vvar]/device mappings, as the kernel's Rss does.
 """
 import os
 import struct
@@ -13,7 +17,9 @@ import sys
 PAGE = os.sysconf("SC_PAGE_SIZE")
 PRESENT = 1 << 63
 SWAP = 1 << 62
+EXCLUSIVE = 1 << 56
 FRAME = (1 << 55) - 1
+KPF_ZERO_PAGE = 24
 ODD_PAGES = 37      # a size no other read-only anonymous mapping has
 
 
@@ -45,9 +51,37 @@ def entries(pid):
     return res
 
 
+def kpage_zero(pfn):
+    """Whether /proc/kpageflags flags pfn as the zero page; None when it
+    cannot be read."""
+    try:
+        with open("/proc/kpageflags", "rb") as f:
+            f.seek(pfn * 8)
+            data = f.read(8)
+    except OSError:
+        return None
+    if len(data) != 8:
+        return None
+    return bool(struct.unpack("<Q", data)[0] >> KPF_ZERO_PAGE & 1)
+
+
+def read_fault_page(e):
+    """What a page only read, with pagemap entry e, is: ("zero", pfn) for the
+    shared zero page (no process maps it alone, and kpageflags, where
+    readable, says so), ("alloc", pfn) for a page of its own (a kernel
+    without a zero page: pvm_no_zero_page=1, s390 KVM), None if absent."""
+    if not e & PRESENT:
+        return None
+    f = e & FRAME
+    if e & EXCLUSIVE or kpage_zero(f) is False:
+        return ("alloc", f)
+    return ("zero", f)
+
+
 def zero_page():
     """pfn of the zero page, learnt by reading an untouched anonymous page
-    of a child process that we then look up in its pagemap."""
+    of a child process that we then look up in its pagemap; None, said on
+    stderr, when read faults here allocate instead."""
     r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -64,26 +98,41 @@ def zero_page():
         os._exit(0)
     os.close(w)
     os.read(r, 1)
-    zero = None
+    got = None
     try:
         for lo, hi, path, perms in mappings(pid, perms=True):
             if hi - lo == PAGE * ODD_PAGES and path == "" and perms == "r--p":
                 with open(f"/proc/{pid}/pagemap", "rb") as pm:
                     pm.seek(lo // PAGE * 8)
-                    e = struct.unpack("<Q", pm.read(8))[0]
-                if e & PRESENT:
-                    zero = e & FRAME
+                    got = read_fault_page(struct.unpack("<Q", pm.read(8))[0])
     finally:
         os.kill(pid, 9)
         os.waitpid(pid, 0)
-    return zero
+    if got is None:
+        sys.exit("truth.py: a page read in a child is not present: cannot tell "
+                 "what read faults give (run as root)")
+    if got[0] == "alloc":
+        print("truth.py: read faults here allocate a page (no zero page)",
+              file=sys.stderr)
+        return None
+    return got[1]
+
+
+def readfault(pid, addr):
+    """truth.py readfault PID ADDR: what the page at ADDR, which PID only
+    read, is: "zero PFN", "alloc PFN" or "absent"."""
+    with open(f"/proc/{pid}/pagemap", "rb") as pm:
+        pm.seek(addr // PAGE * 8)
+        got = read_fault_page(struct.unpack("<Q", pm.read(8))[0])
+    print("absent" if got is None else f"{got[0]} {got[1]}")
 
 
 def main():
+    if sys.argv[1:2] == ["readfault"]:
+        readfault(int(sys.argv[2]), int(sys.argv[3], 0))
+        return
     pids = [int(p) for p in sys.argv[1:]]
     zero = zero_page()
-    if zero is None:
-        sys.exit("truth.py: could not find the zero page's pfn (run as root)")
     per = {}
     count = {}
     for pid in pids:
@@ -91,7 +140,7 @@ def main():
         for _, e in entries(pid):
             if e & PRESENT:
                 f = e & FRAME
-                if f == zero:
+                if zero is not None and f == zero:
                     continue
                 key = ("p", f)
             elif e & SWAP:
