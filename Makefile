@@ -80,10 +80,11 @@ run: setup all
 
 test: setup
 	$(MAKE) all $(BUILD)/unit build/host/workload build/host/churn build/host/runas build/host/twice \
-		build/host/thpwork fixture \
+		build/host/thpwork build/host/readfault build/host/afterprobe fixture \
 		elftest-deps $(BUILD)/tools/workload $(BUILD)/sysroot_drv capfuzz-deps
 	for a in arm arm64; do $(MAKE) ARCH=$$a all build/$$a/unit build/$$a/tools/workload \
 		build/$$a/tools/churn build/$$a/tools/runas build/$$a/tools/twice build/$$a/tools/thpwork \
+		build/$$a/tools/readfault build/$$a/tools/afterprobe \
 		|| exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped
 	$(MAKE) ARCH=mips all build/mips/unit
@@ -92,7 +93,8 @@ test: setup
 # The module on our own kernel without pagemap: its first build takes minutes
 # (toolchain/tinykernel caches it), so it is a target of its own; CI runs it.
 test-tinykernel: setup
-	$(MAKE) all build/host/workload build/host/churn build/host/runas build/host/twice
+	$(MAKE) all build/host/workload build/host/churn build/host/runas build/host/twice \
+		build/host/readfault build/host/afterprobe
 	tests/kmod_test.sh nopagemap-amd64
 
 # The board demo: the target's Debian kernel in qemu (-M virt for arm and
