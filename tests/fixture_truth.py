@@ -37,13 +37,15 @@ import struct
 import sys
 from fractions import Fraction
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from truth import kpage_zero  # noqa: E402  (the one kpageflags reader)
+
 PAGE = os.sysconf("SC_PAGE_SIZE")
 PRESENT = 1 << 63
 SWAPPED = 1 << 62
 FILEPAGE = 1 << 61
 EXCLUSIVE = 1 << 56
 FRAME = (1 << 55) - 1
-KPF_ZERO_PAGE = 24
 
 FIGS = ["vm", "mapped", "resident", "eff_mapped", "eff_resident", "sole",
         "writable", "swap"]
@@ -176,20 +178,6 @@ def pagemap(pm, lo, hi):
     pm.seek(lo // PAGE * 8)
     data = pm.read((hi - lo) // PAGE * 8)
     return struct.unpack(f"<{len(data) // 8}Q", data)
-
-
-def kpage_zero(pfn):
-    """Whether /proc/kpageflags flags pfn as the zero page; None when it
-    cannot be read."""
-    try:
-        with open("/proc/kpageflags", "rb") as f:
-            f.seek(pfn * 8)
-            data = f.read(8)
-    except OSError:
-        return None
-    if len(data) != 8:
-        return None
-    return bool(struct.unpack("<Q", data)[0] >> KPF_ZERO_PAGE & 1)
 
 
 class Proc:
