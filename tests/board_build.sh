@@ -50,7 +50,7 @@ done
 # A cross compiler or musl that is not there: said before anything compiles.
 for spec in arm:gcc-arm-linux-gnueabihf arm64:gcc-aarch64-linux-gnu mips:gcc-mips-linux-gnu; do
 	arch=${spec%:*} pkg=${spec#*:}
-	out=$(make ARCH=$arch CROSS_COMPILE=/nonexistent/cc- BUILD=/nonexistent/build 2>&1)
+	out=$(make --no-print-directory ARCH=$arch CROSS_COMPILE=/nonexistent/cc- BUILD=/nonexistent/build 2>&1)
 	rc=$?
 	if [ $rc -ne 0 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] &&
 		echo "$out" | grep -q "no /nonexistent/cc-gcc here: install it with toolchain/setup cross (Debian: $pkg" &&
@@ -61,7 +61,7 @@ for spec in arm:gcc-arm-linux-gnueabihf arm64:gcc-aarch64-linux-gnu mips:gcc-mip
 	fi
 done
 for arch in arm arm64; do
-	out=$(make ARCH=$arch MUSL_SPECS=/nonexistent/musl-gcc.specs 2>&1)
+	out=$(make --no-print-directory ARCH=$arch MUSL_SPECS=/nonexistent/musl-gcc.specs 2>&1)
 	rc=$?
 	if [ $rc -ne 0 ] && [ "$(echo "$out" | wc -l)" -eq 1 ] &&
 		echo "$out" | grep -q 'no /nonexistent/musl-gcc.specs here: install it with toolchain/setup cross'; then
