@@ -309,12 +309,11 @@ def load(lib, tokens):
             f"{sorted(z for z in zeros if z is not None)}"
             f"{', and pages of their own' if None in zeros else ''}")
     z = zeros.pop()
+    who = "the probe" if len(procs) == 1 else f"the {len(procs)} probes agree"
     if z is None:
-        ok(f"the {len(procs)} probes agree: read faults here allocate a page "
-           "(no zero page)")
+        ok(f"{who}: read faults here allocate a page (no zero page)")
     else:
-        ok(f"the {len(procs)} probes agree: read faults here map the zero page "
-           f"(pfn {z})")
+        ok(f"{who}: read faults here map the zero page (pfn {z})")
     return elf, procs, counts(procs)
 
 
