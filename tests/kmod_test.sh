@@ -76,13 +76,16 @@ run_target() {
 	rm -rf "$w" && mkdir -p "$w/test" || return 1
 	append=
 	case $target in
-	nopagemap-amd64|nozeropage-amd64)
-		arch=amd64
-		toolchain/tinykernel "${target%-amd64}" >"$w/kernel.out" 2>"$w/fetch.log" ||
+	nopagemap-*|nozeropage-*)
+		arch=${target#*-}
+		toolchain/tinykernel "${target%%-*}" "$arch" >"$w/kernel.out" 2>"$w/fetch.log" ||
 			{ cat "$w/fetch.log"; no "kernel build"; return 1; }
 		eval "$(cat "$w/kernel.out")" ;;
 	*)
-		dist=${target%%-*} arch=${target#*-}
+		# DIST may hold a dash (trixie-backports), and so may ARCH (arm64-16k)
+		dist=${target%%-*}
+		case $target in trixie-backports-*) dist=trixie-backports ;; esac
+		arch=${target#"$dist"-}
 		toolchain/kernel fetch "$dist" "$arch" >"$w/fetch.log" 2>&1 ||
 			{ cat "$w/fetch.log"; no "kernel fetch"; return 1; }
 		eval "$(toolchain/kernel path "$dist" "$arch")" ;;
