@@ -692,6 +692,15 @@ static void roll_back(struct loader *L)
  * wrong with the lines (cut short, a line missing, the checksum) says more
  * than a line that did not parse because of it, which is kept as a pointer.
  */
+/*
+ * Whether the mapping read last lacks runs for some of its pages. Captures
+ * before device mappings were read page by page hold none for those.
+ */
+static int pages_missing(const struct loader *L)
+{
+	return L->left && !(L->m && (L->m->flags & MF_DEVICE) && L->m->nrun == 0);
+}
+
 static void close_chunk(struct loader *L, int ended, uint32_t want, uint32_t crc)
 {
 	struct chunkstate *c = &L->cs[L->cur];
@@ -706,7 +715,7 @@ static void close_chunk(struct loader *L, int ended, uint32_t want, uint32_t crc
 		why = "checksum mismatch: a line is damaged";
 	else if (L->bad)
 		why = L->why;	/* whole, yet malformed: not written by dump */
-	else if (kind == CK_PROC && (!L->p || L->left))
+	else if (kind == CK_PROC && (!L->p || pages_missing(L)))
 		why = L->p ? "its last mapping's pages are missing" : "no process line";
 	else if (kind == CK_COUNT && L->cgot != L->cn)
 		why = "share counts are missing";
@@ -784,7 +793,7 @@ static int parse_map(struct loader *L, char *p)
 	size_t n;
 	int i;
 
-	if (!L->p || L->left)
+	if (!L->p || pages_missing(L))
 		return fail(L, L->p ? "a mapping's pages are missing" : "a mapping before its process");
 	for (i = 0; i < 8; i++)
 		if (!(f[i] = field(&p)))
@@ -813,7 +822,7 @@ static int parse_map(struct loader *L, char *p)
 	m->path = arena_strdup(s->arena, path, n);
 	m->fig.vm = m->end - m->start;
 	m->run0 = s->nrun;
-	L->left = m->flags & MF_DEVICE ? 0 : (m->end - m->start) >> s->page_shift;
+	L->left = (m->end - m->start) >> s->page_shift;
 	*L->tail = m;
 	L->tail = &m->next;
 	L->m = m;

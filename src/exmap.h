@@ -99,9 +99,11 @@ struct run {
 #define MF_WRITE	0x02
 #define MF_EXEC		0x04
 #define MF_SHARED	0x08
-#define MF_DEVICE	0x10	/* device memory (char/block device, [vvar]) */
+#define MF_DEVICE	0x10	/* a character or block device's mapping */
 #define MF_DELETED	0x20	/* the path ended in " (deleted)" */
 #define MF_TRUNCATED	0x40	/* the maps line was longer than LINE_MAX_MAPS */
+#define MF_RAWPFN	0x80	/* neither anonymous memory nor a regular file: may map
+				   frames the kernel does not count (scan only) */
 
 struct mapping {
 	uint64_t start, end, offset, inode;
@@ -220,6 +222,10 @@ struct pagesrc {
 	/* entries for n pages from vaddr; 0 past the task size or after exit */
 	ssize_t (*read)(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n);
 	void (*close)(struct pagesrc *s);
+	/* 1 when no page table maps pfn as a page (a raw frame, not counted
+	 * in Rss), 0 when one does, -1 when it cannot tell; NULL when the
+	 * source marks such entries PE_NOTRAM itself */
+	int (*unmapped)(struct pagesrc *s, uint64_t pfn);
 	int fd;
 	int page_shift;
 };

@@ -40,12 +40,38 @@ static void pm_close(struct pagesrc *s)
 	s->fd = -1;
 }
 
+/*
+ * pagemap shows a present entry for any PTE, also one that maps a frame with
+ * no page behind it for the kernel (pte_special, as in a VM_MIXEDMAP driver
+ * mapping), which Rss leaves out. VM_PFNMAP mappings it shows as holes
+ * already. Such a frame is mapped by no page table as a page: kpagecount 0.
+ */
+static int pm_unmapped(struct pagesrc *s, uint64_t pfn)
+{
+	static int fd = -2;
+	uint64_t n;
+	ssize_t r;
+
+	(void)s;
+	if (fd == -2)
+		fd = open("/proc/kpagecount", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	do
+		r = pread(fd, &n, 8, (off_t)(pfn * 8));
+	while (r < 0 && errno == EINTR);
+	if (r != 8)
+		return -1;
+	return n == 0;
+}
+
 struct pagesrc pagemap_source = {
 	.name = "pagemap",
 	.exact_write = 0,
 	.open = pm_open,
 	.read = pm_read,
 	.close = pm_close,
+	.unmapped = pm_unmapped,
 	.fd = -1,
 };
 

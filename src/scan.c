@@ -131,6 +131,17 @@ static void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe, siz
 	}
 }
 
+/* Present entries whose frame no page table maps as a page are not RAM. */
+static void mark_raw(struct scan *s, uint64_t *pe, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((pe[i] & (PE_PRESENT | PE_NOTRAM)) == PE_PRESENT &&
+		    s->src->unmapped(s->src, pe[i] & PE_FRAME_MASK) == 1)
+			pe[i] |= PE_NOTRAM;
+}
+
 /* Read mapping m's page entries in chunks into runs. */
 static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *m)
 {
@@ -157,6 +168,8 @@ static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *m
 			}
 			break;
 		}
+		if ((m->flags & MF_RAWPFN) && s->src->unmapped)
+			mark_raw(s, pebuf, got);
 		add_pages(s, m, pebuf, got);
 		va += (uint64_t)got << s->page_shift;
 		left -= got;
@@ -166,14 +179,12 @@ static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *m
 	return P_OK;
 }
 
-/* Device memory is no RAM: a character or block device, or the vvar pages. */
+/* A character or block device's mapping (a label: its pages are read as any others). */
 static int is_device(int piddir, const struct mapping *m, const char *path)
 {
 	char name[64];
 	struct stat st;
 
-	if (strncmp(path, "[vvar", 5) == 0)
-		return 1;
 	if (strncmp(path, "/dev/", 5) != 0 || strncmp(path, "/dev/shm/", 9) == 0)
 		return 0;
 	snprintf(name, sizeof(name), "map_files/%llx-%llx",
@@ -181,6 +192,24 @@ static int is_device(int piddir, const struct mapping *m, const char *path)
 	if (fstatat(piddir, name, &st, 0) < 0)
 		return 0;
 	return S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
+}
+
+/*
+ * Whether a mapping may hold frames the kernel maps without a page (which
+ * Rss leaves out): not anonymous memory and not a regular file, so a device,
+ * or a mapping the kernel named ([vvar], [vdso], anon_inode:...). What is RAM
+ * there is the kernel's to say, page by page (pagesrc's unmapped).
+ */
+static int may_map_raw(const struct mapping *m)
+{
+	const char *p = m->path;
+
+	if (m->flags & MF_DEVICE)
+		return 1;
+	if (p[0] == '\0' || (p[0] == '/' && strncmp(p, "/dev/", 5) != 0))
+		return 0;
+	return strcmp(p, "[heap]") != 0 && strncmp(p, "[stack", 6) != 0 &&
+	       strncmp(p, "[anon", 5) != 0;
 }
 
 static enum outcome read_maps(struct scan *s, struct proc *p, int piddir)
@@ -211,9 +240,10 @@ static enum outcome read_maps(struct scan *s, struct proc *p, int piddir)
 			      (int)p->pid, lineno, LINE_MAX_MAPS - 1);
 		}
 		m->path = arena_strdup(s->arena, path, plen);
-		if (m->inode != 0 || path[0] == '[')
-			if (is_device(piddir, m, m->path))
-				m->flags |= MF_DEVICE;
+		if (m->inode != 0 && is_device(piddir, m, m->path))
+			m->flags |= MF_DEVICE;
+		if (may_map_raw(m))
+			m->flags |= MF_RAWPFN;
 		m->fig.vm = m->end - m->start;
 		*tail = m;
 		tail = &m->next;
@@ -275,8 +305,6 @@ static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 		return gone_or_bad(p->pid, err, "opening page entries");
 	for (m = p->map; m; m = m->next) {
 		m->run0 = s->nrun;
-		if (m->flags & MF_DEVICE)
-			continue;
 		if ((o = read_pages(s, p, m)) != P_OK)
 			break;
 	}

@@ -19,6 +19,9 @@
 # CAPFUZZ_SEED (1), CAPFUZZ_JOBS (the CPUs), CAPFUZZ_VERBOSE (every failure,
 # and each group's time). Last line: N passed, M failed.
 set -u
+# whole_ready FILE: the workload's ready line is there, and whole (a read
+# can meet a write half done)
+whole_ready() { grep -q '^ready' "$1" && [ -z "$(tail -c 1 "$1")" ]; }
 EXMAP=${EXMAP:-build/exmap-mini}
 CAPFUZZ_BIN=${CAPFUZZ_BIN:-build/capfuzz/exmap-mini-san}
 WORKLOAD=${WORKLOAD:-build/tools/workload}
@@ -57,7 +60,7 @@ chmod 755 "$T"
 "$WORKLOAD" -n 3 -f 256 -c 256 -p 128 -z 64 -d "$T" >"$T/wl.out" 2>"$T/wl.err" &
 WL_PID=$!
 i=0
-until grep -q '^ready' "$T/wl.out"; do
+until whole_ready "$T/wl.out"; do
 	i=$((i + 1))
 	if [ $i -gt 600 ] || ! kill -0 "$WL_PID" 2>/dev/null; then
 		no "the workload starts: $(cat "$T/wl.err")"

@@ -4,6 +4,9 @@
 # against tests/truth.py, which reads pagemap by itself.
 # Environment: EXMAP (the binary), WORKLOAD, README. Last line: N passed, N failed.
 set -u
+# whole_ready FILE: the workload's ready line is there, and whole (a read
+# can meet a write half done)
+whole_ready() { grep -q '^ready' "$1" && [ -z "$(tail -c 1 "$1")" ]; }
 : "${EXMAP:?}" "${WORKLOAD:?}" "${README:?}"
 HERE=$(cd "$(dirname "$0")" && pwd)
 TRUTH="python3 $HERE/truth.py"
@@ -50,7 +53,7 @@ start_workload() {	# CHILDREN FILE_KIB COW_KIB PRIV_KIB [-S]
 	"$WORKLOAD" ${5:-} -n "$1" -f "$2" -c "$3" -p "$4" -d "$T" >"$T/wl.out" 2>"$T/wl.err" &
 	WL_PID=$!
 	i=0
-	until grep -q '^ready' "$T/wl.out"; do
+	until whole_ready "$T/wl.out"; do
 		i=$((i + 1))
 		if [ $i -gt 600 ] || ! kill -0 "$WL_PID" 2>/dev/null; then
 			echo "workload did not start:"; cat "$T/wl.err"; exit 2
@@ -297,7 +300,7 @@ if [ -x "${MUSL_WORKLOAD:-}" ]; then
 	"$MUSL_WORKLOAD" -n 2 -d "$T" >"$T/mwl.out" 2>"$T/mwl.err" &
 	mwl=$!
 	i=0
-	until grep -q '^ready' "$T/mwl.out" || [ $i -gt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	until whole_ready "$T/mwl.out" || [ $i -gt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	mpids=$(sed -n 's/^ready //p' "$T/mwl.out" | tr ' ' ',')
 	"$EXMAP" -c -p "$mpids" sections "$MUSL_WORKLOAD" >"$T/msec.csv" 2>"$T/msec.err"; rc=$?
 	if [ $rc -eq 0 ] && [ ! -s "$T/msec.err" ]; then ok "musl binary: its sections are placed, no process left out"

@@ -67,6 +67,14 @@ for pid in $(echo "$pids" | tr ',' ' ') $rfpid; do
 	[ -e "/proc/$pid/smaps_rollup" ] && frame_file "rollup_$pid" "/proc/$pid/smaps_rollup"
 	frame_file "statm_$pid" "/proc/$pid/statm"
 	frame_cmd "kmod_maps_$pid" $X -b kmod -c maps "$pid"
+	# the kernel's Rss of each mapping it named ([vvar], [vdso]...), and
+	# what pagemap gives for them
+	if [ -e "/proc/$pid/smaps" ]; then
+		awk '/^[0-9a-f]+-[0-9a-f]+ / { n = $6 } n ~ /^\[/ && $1 == "Rss:" { print n, $2 * 1024 }' \
+			"/proc/$pid/smaps" >/tmp/special
+		frame_file "special_$pid" /tmp/special
+		frame_cmd "pagemap_maps_$pid" $X -b pagemap -c maps "$pid"
+	fi
 done
 frame_cmd nonroot /test/runas 65534 $X -b kmod
 # A process that allocates right after the probe keeps its pages

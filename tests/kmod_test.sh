@@ -61,6 +61,20 @@ rollup() { awk -v f="$2:" '$1 == f { print $2 * 1024 }' "$1"; }
 . "$here/zeropage_checks.sh"	# zp_*: read faults, the probe's pages
 . "$here/dmesg_check.sh"	# dmesg_reports: the kernel's bug reports
 
+# special_checks PID: each mapping the kernel named ([vvar], [vvar_vclock],
+# [vdso]...) is resident as much as the kernel's Rss of it says, with either
+# source: the kernel's own treatment (raw frames of VM_PFNMAP or pte_special,
+# or ordinary pages of 7.x's [vvar]) decides, not the name.
+special_checks() {
+	[ -s "$o/special_$1" ] || { no "pid $1: the kernel's Rss of its named mappings came back"; return; }
+	while read -r name rss; do
+		for b in kmod pagemap; do
+			got=$(awk -F, -v n="$name" '$8 == n { s += $11 } END { print s + 0 }' "$o/${b}_maps_$1")
+			check "pid $1: $name resident = its Rss, $rss ($b)" "[ '$got' = '$rss' ]" "got $got"
+		done
+	done <"$o/special_$1"
+}
+
 # Every figure but writable, for the given pids, as "pid figures" lines.
 figures() {
 	awk -F, -v pids=" $2 " '
@@ -160,6 +174,10 @@ checks() {
 				"eff_resident $(field "$kfile" pid "$pid" eff_resident), Pss $(rollup "$o/rollup_$pid" Pss)"
 			check "pid $pid: resident = Rss (kmod)" \
 				"[ \"\$(field $kfile pid $pid resident)\" = \"\$(rollup $o/rollup_$pid Rss)\" ]"
+			check "pid $pid: resident = Rss (pagemap)" \
+				"[ \"\$(field $o/pagemap_all pid $pid resident)\" = \"\$(rollup $o/rollup_$pid Rss)\" ]" \
+				"resident $(field "$o/pagemap_all" pid "$pid" resident), Rss $(rollup "$o/rollup_$pid" Rss)"
+			special_checks "$pid"
 		else
 			check "pid $pid: resident = statm's resident (kmod)" \
 				"[ \"\$(field $kfile pid $pid resident)\" = \"\$(zp_statm $pid)\" ]" \

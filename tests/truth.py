@@ -7,8 +7,10 @@ usage: truth.py PID...   prints CSV: pid,resident,eff_resident,sole,distinct
        truth.py readfault PID ADDR   what the page PID only read at ADDR is:
 "zero PFN" (the shared zero page), "alloc PFN" (a page of its own: the kernel
 has no zero page) or "absent"
-It skips the zero page (where the kernel has one: kpageflags says) and
-[vvar]/device mappings, as the kernel's Rss does.
+It skips the zero page (where the kernel has one: kpageflags says) and frames
+that no page table maps as a page (kpagecount 0: raw frames of a driver or of
+[vvar] before 7.x), as the kernel's Rss does; VM_PFNMAP mappings pagemap
+shows as holes itself.
 """
 import os
 import struct
@@ -34,20 +36,35 @@ def mappings(pid, perms=False):
     return out
 
 
+def mapped_as_page(kc, e):
+    """Whether a present entry's frame is mapped by some page table as a
+    page (kpagecount); True when kpagecount cannot be read."""
+    if kc is None:
+        return True
+    kc.seek((e & FRAME) * 8)
+    data = kc.read(8)
+    return len(data) != 8 or struct.unpack("<Q", data)[0] != 0
+
+
 def entries(pid):
-    """(vaddr, entry) for every page of every mapping, device ones skipped."""
+    """(vaddr, entry) for every page of every mapping; present entries of
+    frames no page table maps as a page are left out."""
     res = []
+    try:
+        kc = open("/proc/kpagecount", "rb")
+    except OSError:
+        kc = None
     with open(f"/proc/{pid}/pagemap", "rb") as pm:
         for lo, hi, path in mappings(pid):
-            if path.startswith("[vvar") or (path.startswith("/dev/") and
-                                             not path.startswith("/dev/shm/") and
-                                             not path.startswith("/dev/zero")):
-                continue
             n = (hi - lo) // PAGE
             pm.seek(lo // PAGE * 8)
             data = pm.read(n * 8)
             for i, e in enumerate(struct.unpack(f"<{len(data) // 8}Q", data)):
+                if e & PRESENT and not mapped_as_page(kc, e):
+                    continue
                 res.append((lo + i * PAGE, e))
+    if kc:
+        kc.close()
     return res
 
 

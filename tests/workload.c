@@ -14,6 +14,9 @@
  *	priv pages		private
  *	zero pages		ZERO_KIB (64) of untouched anonymous memory that
  *				each child reads: the shared zero page, not RAM
+ * and each child reads the clock, through the vDSO where the C library uses
+ * it, so its [vvar] pages are faulted in (Rss counts them from 7.x on, where
+ * they are ordinary pages, and not before, where they are raw frames).
  * With -S the parent pages its cow pages out to swap (MADV_PAGEOUT) before
  * forking, so the second half becomes swap entries shared by all N + 1.
  * Once every child is ready the parent prints "file PATH" and
@@ -34,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAXCHILD	4096
@@ -192,6 +196,7 @@ child(pid_t ppid, int wfd, const char *file, size_t flen, char *cow,
 	volatile unsigned long sum = 0;
 	sigset_t none;
 	char *priv;
+	struct timespec ts;
 	size_t i;
 
 	/* Die with the parent, even if it went before prctl took effect. */
@@ -218,6 +223,8 @@ child(pid_t ppid, int wfd, const char *file, size_t flen, char *cow,
 			sum += (unsigned char)zero[i];
 	}
 
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+		die("clock_gettime");
 	/* Closing our end lets the parent see EOF once every child is done. */
 	while (write(wfd, "r", 1) == -1)
 		if (errno != EINTR)
