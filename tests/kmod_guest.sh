@@ -67,11 +67,12 @@ for pid in $(echo "$pids" | tr ',' ' ') $rfpid; do
 	[ -e "/proc/$pid/smaps_rollup" ] && frame_file "rollup_$pid" "/proc/$pid/smaps_rollup"
 	frame_file "statm_$pid" "/proc/$pid/statm"
 	frame_cmd "kmod_maps_$pid" $X -b kmod -c maps "$pid"
-	# the kernel's Rss of each mapping it named ([vvar], [vdso]...), and
-	# what pagemap gives for them
+	# the kernel's Rss of the mappings it named ([vvar], [vdso]...), by
+	# name (a name can be on more than one), and what pagemap gives for them
 	if [ -e "/proc/$pid/smaps" ]; then
-		awk '/^[0-9a-f]+-[0-9a-f]+ / { n = $6 } n ~ /^\[/ && $1 == "Rss:" { print n, $2 * 1024 }' \
-			"/proc/$pid/smaps" >/tmp/special
+		awk '/^[0-9a-f]+-[0-9a-f]+ / { n = $6 }
+			n ~ /^\[/ && $1 == "Rss:" { r[n] += $2 * 1024 }
+			END { for (n in r) print n, r[n] }' "/proc/$pid/smaps" >/tmp/special
 		frame_file "special_$pid" /tmp/special
 		frame_cmd "pagemap_maps_$pid" $X -b pagemap -c maps "$pid"
 	fi
