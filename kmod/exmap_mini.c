@@ -269,8 +269,13 @@ static void xm_walk_vmas(struct xm_walk *w)
 			xm_hole(w, vma->vm_start, EXMAP_MINI_HOLE);
 			continue;
 		}
-		/* no struct page behind these: say so, do not walk */
-		if (vma->vm_flags & (VM_PFNMAP | VM_IO))
+		/*
+		 * Raw frames: say so, do not walk (pagemap shows them as holes
+		 * and Rss leaves them out). VM_IO alone is no reason: 7.x's
+		 * [vvar] is VM_IO | VM_MIXEDMAP with ordinary pages, which Rss
+		 * counts; pte_special entries elsewhere are NOPAGE.
+		 */
+		if (vma->vm_flags & VM_PFNMAP)
 			xm_hole(w, vma->vm_end, EXMAP_MINI_SPECIAL);
 		else
 			xm_range(w, vma->vm_end);

@@ -28,7 +28,7 @@
 #define EXMAP_MINI_KIND		0xf
 #define EXMAP_MINI_PAGE		1	/* one page; count is its map count */
 #define EXMAP_MINI_HOLE		2	/* count pages with nothing mapped */
-#define EXMAP_MINI_SPECIAL	3	/* count pages of a VM_PFNMAP/VM_IO mapping: no struct page, not walked */
+#define EXMAP_MINI_SPECIAL	3	/* count pages of a VM_PFNMAP mapping: raw frames, not walked */
 
 /* A page's flags. frame is the pfn if PRESENT, the swap entry (type | offset << 5) if SWAP. */
 #define EXMAP_MINI_PRESENT	(1u << 4)
