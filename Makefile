@@ -1,11 +1,11 @@
-# exmap-mini. make: build/exmap-mini; make ARCH=arm|arm64|mips: build/ARCH/exmap-mini.
+# exmap-mini. make: build/exmap-mini; make ARCH=arm|arm64|mips|mipsel: build/ARCH/exmap-mini.
 # make run: scan this machine; make test: every test; make bench: the benchmark.
 
 ARCH ?=
 HOSTARCH := $(shell uname -m)
 TARGET := $(if $(filter-out $(HOSTARCH),$(ARCH)),$(ARCH),native)
 ifeq ($(wildcard toolchain/$(TARGET).mk),)
-$(error no toolchain/$(TARGET).mk: ARCH may be arm, arm64, mips or empty)
+$(error no toolchain/$(TARGET).mk: ARCH may be arm, arm64, mips, mipsel or empty)
 endif
 include toolchain/$(TARGET).mk
 
@@ -26,7 +26,7 @@ endif
 endif
 
 CFLAGS := -std=c11 -D_GNU_SOURCE -Os -Wall -Wextra -Werror \
-	-ffunction-sections -fdata-sections $(EXTRA_CFLAGS)
+	-ffunction-sections -fdata-sections $(TARGET_CFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS := -static -Wl,--gc-sections $(TARGET_LDFLAGS)
 HOSTCC := gcc
 STRIP := $(if $(CROSS_COMPILE),$(CROSS_COMPILE)strip,strip)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds for boards, checked where they are made rather than on a board:
 #   - every LOAD segment of every binary built for an ARCH is aligned for the
-#     largest base page its Linux can run (arm64 and mips: 64 KiB; arm and
+#     largest base page its Linux can run (arm64, mips and mipsel: 64 KiB; arm and
 #     x86_64: 4 KiB), so the kernel can map it whatever its page size;
 #   - a make ARCH=X whose cross compiler or musl specs are missing stops
 #     before compiling anything, with one line naming what is missing and how
@@ -26,7 +26,7 @@ bad_loads() {
 	done
 }
 
-for spec in build:4096 build/arm:4096 build/arm64:65536 build/mips:65536; do
+for spec in build:4096 build/arm:4096 build/arm64:65536 build/mips:65536 build/mipsel:65536; do
 	dir=${spec%:*} page=${spec#*:}
 	n=0
 	# what runs on a board or in a guest: the binary, its unit tests, the
@@ -48,7 +48,8 @@ for spec in build:4096 build/arm:4096 build/arm64:65536 build/mips:65536; do
 done
 
 # A cross compiler or musl that is not there: said before anything compiles.
-for spec in arm:gcc-arm-linux-gnueabihf arm64:gcc-aarch64-linux-gnu mips:gcc-mips-linux-gnu; do
+for spec in arm:gcc-arm-linux-gnueabihf arm64:gcc-aarch64-linux-gnu mips:gcc-mips-linux-gnu \
+	mipsel:gcc-mipsel-linux-gnu; do
 	arch=${spec%:*} pkg=${spec#*:}
 	out=$(make --no-print-directory ARCH=$arch CROSS_COMPILE=/nonexistent/cc- BUILD=/nonexistent/build 2>&1)
 	rc=$?

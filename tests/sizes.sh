@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.." || exit 2
 limit=131072 pass=0 fail=0
 t=$(mktemp -d /tmp/exmap-sizes.XXXXXX)
 trap 'rm -rf "$t"' EXIT
-for spec in arm:arm-linux-gnueabihf-strip arm64:aarch64-linux-gnu-strip; do
+for spec in arm:arm-linux-gnueabihf-strip arm64:aarch64-linux-gnu-strip mips:mips-linux-gnu-strip \
+	mipsel:mipsel-linux-gnu-strip; do
 	arch=${spec%%:*} strip=${spec#*:}
 	bin=build/$arch/exmap-mini
 	if ! "$strip" -o "$t/$arch" "$bin"; then

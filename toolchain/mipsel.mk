@@ -1,0 +1,34 @@
+# 32-bit MIPS, little-endian (Debian mipsel: o32, hard float; the MIPS 24Kc
+# routers OpenWrt runs on): Debian has the
+# cross gcc (gcc-mipsel-linux-gnu) but no musl-dev:mipsel, so toolchain/musl
+# builds musl from Debian's musl source package, once (20-30 s on 2 cores),
+# into build/toolchain/musl-mipsel, and CC uses the specs file it installs.
+# Every object and tool waits for it: TOOLCHAIN_DEPS is its stamp.
+# A vendor toolchain: CROSS_COMPILE=prefix- (musl is then built with it), and
+# MUSL_SPECS= if it is musl-native already (then none is built). After
+# changing the compiler, rm -rf build/toolchain/musl-mipsel (the stamp is there).
+#
+# (toolchain/mips.mk says how to make another such target.)
+CROSS_COMPILE ?= mipsel-linux-gnu-
+CROSS_PKGS := gcc-mipsel-linux-gnu
+MUSL_PREFIX := build/toolchain/musl-mipsel
+BUILD := build/mipsel
+QEMU := qemu-mipsel-static
+KARCH := mips
+DEBARCH := mipsel
+
+# A static executable needs no position-independent calls: non-PIC code with
+# PLTs is 8% smaller on MIPS (136,024 to 125,188 bytes stripped for mipsel).
+TARGET_CFLAGS := -mno-shared -mplt
+
+# The same for every such target.
+MUSL_SPECS ?= $(MUSL_PREFIX)/lib/musl-gcc.specs
+CC := $(CROSS_COMPILE)gcc $(if $(MUSL_SPECS),-specs $(MUSL_SPECS))
+TOOLCHAIN_DEPS := $(if $(filter $(MUSL_PREFIX)/%,$(MUSL_SPECS)),$(MUSL_PREFIX)/musl.stamp)
+
+# A pattern rule, so that it does not become the default goal (this file is
+# read before the Makefile's "all"); .SECONDARY, so that make does not delete
+# the stamp as an intermediate file when done.
+$(MUSL_PREFIX)/%.stamp:
+	toolchain/musl $(CROSS_COMPILE:%-=%) $(MUSL_PREFIX)
+.SECONDARY: $(MUSL_PREFIX)/musl.stamp
