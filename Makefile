@@ -82,7 +82,7 @@ test: setup
 	$(MAKE) all $(BUILD)/unit build/host/workload build/host/churn build/host/runas build/host/twice \
 		build/host/thpwork build/host/readfault build/host/afterprobe fixture \
 		elftest-deps $(BUILD)/tools/workload $(BUILD)/sysroot_drv capfuzz-deps
-	for a in arm arm64; do $(MAKE) ARCH=$$a all build/$$a/unit build/$$a/tools/workload \
+	for a in arm arm64 mipsel; do $(MAKE) ARCH=$$a all build/$$a/unit build/$$a/tools/workload \
 		build/$$a/tools/churn build/$$a/tools/runas build/$$a/tools/twice build/$$a/tools/thpwork \
 		build/$$a/tools/readfault build/$$a/tools/afterprobe \
 		|| exit 1; done

@@ -108,6 +108,7 @@ run_target() {
 	amd64) karch= bin=build tools=build/host mem=512M ;;
 	armhf) karch=arm bin=build/arm tools=build/arm/tools mem=1536M ;;
 	arm64-16k) karch=arm64 bin=build/arm64 tools=build/arm64/tools mem=1024M ;;
+	mipsel) karch=mipsel bin=build/mipsel tools=build/mipsel/tools mem=256M ;;
 	*) karch=$arch bin=build/$arch tools=build/$arch/tools mem=512M ;;
 	esac
 	thp=$(thp_mode "$target")
