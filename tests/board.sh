@@ -1,5 +1,5 @@
 #!/bin/sh
-# The board demo (make board ARCH=arm|arm64): what a user does with a real
+# The board demo (make board ARCH=arm|arm64|mipsel): what a user does with a real
 # board, with qemu for the board. Fetch Debian's kernel for it (armmp for
 # arm), build exmap_mini.ko against it, boot it (-M virt) with a busybox
 # initramfs holding the module, exmap-mini and a small workload, load the
