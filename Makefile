@@ -90,12 +90,16 @@ test: setup
 	$(MAKE) ARCH=mips all build/mips/unit
 	tests/run $(BUILD)
 
-# The module on our own kernel without pagemap: its first build takes minutes
-# (toolchain/tinykernel caches it), so it is a target of its own; CI runs it.
+# The module on our own kernels without pagemap, x86_64 and an OpenWrt-like
+# 32-bit MIPS board (Malta, mipsel): their first builds take minutes
+# (toolchain/tinykernel caches them), so it is a target of its own; CI runs it.
 test-tinykernel: setup
 	$(MAKE) all build/host/workload build/host/churn build/host/runas build/host/twice \
 		build/host/readfault build/host/afterprobe
-	tests/kmod_test.sh nopagemap-amd64
+	$(MAKE) ARCH=mipsel all build/mipsel/tools/workload build/mipsel/tools/churn \
+		build/mipsel/tools/runas build/mipsel/tools/twice build/mipsel/tools/readfault \
+		build/mipsel/tools/afterprobe
+	tests/kmod_test.sh nopagemap-amd64 nopagemap-mipsel
 
 # The board demo: the target's Debian kernel in qemu (-M virt for arm and
 # arm64), the module loaded, exmap-mini's report on the serial console.
