@@ -7,6 +7,8 @@
 #   - on the quiescent workload, kmod and pagemap agree on every figure but
 #     writable; eff_resident is the kernel's Pss within 8 KiB;
 #   - writable (the PTE's bit, from the module) is exactly what was written;
+#   - resident = Rss with each source, and so for each mapping the kernel
+#     named ([vvar], [vdso]...): what is RAM there is the kernel's choice;
 #   - a non-root user is refused, with a clear message;
 #   - what a read fault gives is learned from the guest's kernel
 #     (tests/readfault.c: its Rss, kpageflags), and then expected: on a kernel
@@ -19,12 +21,16 @@
 #     WARNING, lockdep's reports, hung task...; not a checker's banner);
 #   - auto picks the module; rmmod succeeds.
 # usage: tests/kmod_test.sh [DIST-ARCH...]   (default: the three amd64 kernels)
+# DIST is any toolchain/kernel takes (bullseye, bookworm, trixie,
+# trixie-backports, sid: the suite's newest kernel when first fetched).
 # ARCH is amd64, armhf (Debian's armmp, in qemu -M virt with 1.5 GiB so that
-# HIGHMEM, and with it HIGHPTE, is in play) or arm64; the guest's binaries are
+# HIGHMEM, and with it HIGHPTE, is in play), arm64 or mipsel (4kc-malta, qemu
+# -M malta, 256 MiB); the guest's binaries are
 # the target's own: build/exmap-mini and build/host/* for amd64,
 # build/arm/exmap-mini and build/arm/tools/* for armhf, and so on.
-# Target nopagemap-amd64 is our own kernel without CONFIG_PROC_PAGE_MONITOR
-# (toolchain/tinykernel): there, with no smaps either, resident is checked
+# Targets nopagemap-amd64 and nopagemap-mipsel are our own kernels without
+# CONFIG_PROC_PAGE_MONITOR (toolchain/tinykernel; mipsel an OpenWrt-like
+# Malta board): there, with no smaps either, resident is checked
 # against /proc/PID/statm and sharing against what the workload built.
 # Target nozeropage-amd64 is our own lockdep kernel booted with no_zero_page
 # (toolchain/tinykernel nozeropage): read faults allocate, pages and huge
