@@ -9,6 +9,8 @@
 # to fail verification by changing it after Release was written (its size, or
 # only its bytes). `toolchain/kernel download` is fetch's resolve-and-download
 # step (fetch then unpacks real kernel headers, which these .debs are not).
+# Also: the package layout of 6.19 on (linux-binary, linux-base) and an ABI
+# named instead of the newest.
 # Needs dpkg-deb, gpg, apt. Last line: N passed, N failed.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -85,14 +87,16 @@ stanza() {
 	echo
 }
 # archive [META]: Packages for armhf and amd64 (arch all in both) and a
-# signed Release for them; without META, no linux-image-armmp.
+# signed Release for them; without META, no linux-image-armmp. xarmhf and
+# xamd64 name more packages for each.
+xarmhf="" xamd64=""
 archive() {
 	d=$A/dists/trixie
 	rm -rf "$d" && mkdir -p "$d/main/binary-armhf" "$d/main/binary-amd64" || exit 2
-	for p in $img_101 $hdr_101 $com_101 $img_102 $hdr_102 $com_102 ${1:-}; do
+	for p in $img_101 $hdr_101 $com_101 $img_102 $hdr_102 $com_102 ${1:-} $xarmhf; do
 		stanza "$p"
 	done >"$d/main/binary-armhf/Packages"
-	for p in $com_101 $com_102 $kb_101 $kb_102 $libc $libf; do
+	for p in $com_101 $com_102 $kb_101 $kb_102 $libc $libf $xamd64; do
 		stanza "$p"
 	done >"$d/main/binary-amd64/Packages"
 	{
@@ -284,6 +288,51 @@ else
 	no "index's newest missing from the pool" "$(cat "$T/gone.err")"
 fi
 mv "$T/img102.deb" "$A/$img_102"
+
+# 12. The layout from 6.19 on: linux-image-REL is a metapackage, vmlinuz is
+# in linux-binary-REL, config and System.map in linux-base-REL. The newest
+# (1.0.3) is taken as binary (role image) and base, the metapackage not.
+img_103=$(deb linux-image-1.0.3-armmp 1.0.3-1 armhf \
+	"linux-base-1.0.3-armmp (= 1.0.3-1), linux-binary-1.0.3-armmp (= 1.0.3-1)" $pool)
+bin_103=$(deb linux-binary-1.0.3-armmp 1.0.3-1 armhf "" $pool)
+base_103=$(deb linux-base-1.0.3-armmp 1.0.3-1 armhf "" $pool)
+hdr_103=$(deb linux-headers-1.0.3-armmp 1.0.3-1 armhf "$(hdeps 1.0.3), linux-base-1.0.3-armmp" $pool)
+com_103=$(deb linux-headers-1.0.3-common 1.0.3-1 all "" $pool)
+kb_103=$(deb linux-kbuild-1.0.3 1.0.3-1 amd64 "$(kbdeps)" $pool)
+meta_103=$(deb linux-image-armmp 1.0.3-1 armhf "linux-image-1.0.3-armmp (= 1.0.3-1)" $pool)
+xarmhf="$img_103 $bin_103 $base_103 $hdr_103 $com_103" xamd64="$com_103 $kb_103"
+archive "$meta $meta_103"
+{
+	line trixie-armhf image "$bin_103"
+	line trixie-armhf headers "$hdr_103"
+	line trixie-armhf common "$com_103"
+	line trixie-armhf kbuild "$kb_103"
+	line trixie-armhf base "$base_103"
+	line trixie-armhf lib "$libc"
+	line trixie-armhf lib "$libf"
+} >"$T/want103"
+if run split "$T/lock" download trixie armhf "$T/dl-split" && grep -qx 'version=1.0.3-1' "$T/split.out" &&
+	grep -qx 'release=1.0.3-armmp' "$T/split.out" &&
+	w=$(holds "$T/dl-split" $bin_103 $base_103 $hdr_103 $com_103 $kb_103 $libc $libf) &&
+	cmp -s "$T/dl-split/manifest" "$T/want103"; then
+	ok "6.19's layout: the newest metapackage's linux-binary (as image) and linux-base, not the metapackage"
+else
+	no "6.19's layout" "$(cat "$T/split.out" "$T/split.err") ${w:-} $(diff "$T/want103" "$T/dl-split/manifest" 2>&1 | head -n 4)"
+fi
+
+# 13. An ABI named: that kernel, not the newest.
+if run abi "$T/lock" resolve trixie armhf 1.0.1 && lock101 | cmp -s - "$T/abi.out"; then
+	ok "an ABI named (1.0.1): its packages, not the newest's"
+else
+	no "an ABI named" "$(lock101 | diff - "$T/abi.out" 2>&1 | head -n 4; cat "$T/abi.err")"
+fi
+if run noabi "$T/lock" resolve trixie armhf 9.9.9 ||
+	[ "$(errline noabi)" != "kernel: trixie armhf: no kernel 9.9.9-armmp on file://$A trixie" ]; then
+	no "an ABI the index lacks" "$(cat "$T/noabi.err")"
+else
+	ok "an ABI the index lacks: one line naming it"
+fi
+xarmhf="" xamd64=""
 
 # toolchain/mirror: which apt source is the Debian archive.
 # mirror NAME WANT: toolchain/mirror on $T/etc must print WANT (empty: exit 1
