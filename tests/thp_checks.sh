@@ -3,7 +3,7 @@
 # target's guest runs (tests/thp_guest.sh), thp_checks checks what it sent.
 #   pmd   (the 16 KiB kernel) PMD huge pages of 32 MiB, split in the children
 #         by copy-on-write and drops;
-#   mthp  (6.12 kernels of 4 KiB pages) folios of 16, 32 and 64 KiB, PMD
+#   mthp  (6.12 and 7.x kernels of 4 KiB pages) folios of 16, 32 and 64 KiB, PMD
 #         THP off, mapped in part in the children.
 # The truth: the kernel's Rss and Pss (smaps_rollup, and smaps for the
 # region), its counters of huge pages made and split (vmstat, the mTHP
@@ -12,7 +12,7 @@
 thp_mode() {
 	case $1 in
 	*-arm64-16k) echo pmd ;;
-	trixie-amd64|trixie-arm64) echo mthp ;;
+	trixie-amd64|trixie-arm64|trixie-backports-amd64|trixie-backports-arm64|sid-amd64) echo mthp ;;
 	esac
 }
 
