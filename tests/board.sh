@@ -1,10 +1,11 @@
 #!/bin/sh
 # The board demo (make board ARCH=arm|arm64|mipsel): what a user does with a real
 # board, with qemu for the board. Fetch Debian's kernel for it (armmp for
-# arm), build exmap_mini.ko against it, boot it (-M virt) with a busybox
-# initramfs holding the module, exmap-mini and a small workload, load the
-# module and run exmap-mini; its report comes out on the serial console,
-# shown here as it arrives.
+# arm, 4kc-malta for mipsel), build exmap_mini.ko against it, boot it (-M
+# virt; mipsel: -M malta, 256 MiB, console ttyS0) with a busybox initramfs
+# holding the module, exmap-mini and a small workload, load the module and
+# run exmap-mini; its report comes out on the serial console, shown here as
+# it arrives.
 # usage: tests/board.sh DEBARCH BUILDDIR [MAKEARCH]   env: BOARD_DIST (bookworm)
 set -u
 [ $# -ge 2 ] || { echo "usage: tests/board.sh debarch builddir [makearch]" >&2; exit 2; }

@@ -1,8 +1,12 @@
 #!/bin/sh
 # Builds for boards, checked where they are made rather than on a board:
 #   - every LOAD segment of every binary built for an ARCH is aligned for the
-#     largest base page its Linux can run (arm64, mips and mipsel: 64 KiB; arm and
-#     x86_64: 4 KiB), so the kernel can map it whatever its page size;
+#     largest base page its Linux can run (arm64, mips and mipsel: 64 KiB; arm
+#     and x86_64: 4 KiB), so the kernel can map it whatever its page size.
+#     Debian's 4kc-malta and OpenWrt's MIPS kernels use 4 KiB pages, but
+#     Linux offers 16 and 64 KiB pages on MIPS32 cores (the 24Kc's TLB has
+#     them), and 64 KiB is binutils' own maximum for MIPS: it costs no file
+#     bytes (offsets stay congruent, nothing is padded), only address space;
 #   - a make ARCH=X whose cross compiler or musl specs are missing stops
 #     before compiling anything, with one line naming what is missing and how
 #     to install it.
