@@ -9,8 +9,9 @@
 # to fail verification by changing it after Release was written (its size, or
 # only its bytes). `toolchain/kernel download` is fetch's resolve-and-download
 # step (fetch then unpacks real kernel headers, which these .debs are not).
-# Also: the package layout of 6.19 on (linux-binary, linux-base) and an ABI
-# named instead of the newest.
+# Also: the package layout of 6.19 on (linux-binary, linux-base), an ABI
+# named instead of the newest, which kernel is the newest (headers there,
+# the flavour's own, signed first), and a backports suite over its base.
 # Needs dpkg-deb, gpg, apt. Last line: N passed, N failed.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -86,23 +87,17 @@ stanza() {
 	echo "SHA256: $(sum "$A/$1")"
 	echo
 }
-# archive [META]: Packages for armhf and amd64 (arch all in both) and a
-# signed Release for them; without META, no linux-image-armmp. xarmhf and
-# xamd64 name more packages for each.
-xarmhf="" xamd64=""
-archive() {
-	d=$A/dists/trixie
+# suite NAME ARMHF AMD64: dists/NAME with Packages for armhf and amd64 (the
+# pool paths listed) and a Release signed with the test's key.
+suite() {
+	d=$A/dists/$1
 	rm -rf "$d" && mkdir -p "$d/main/binary-armhf" "$d/main/binary-amd64" || exit 2
-	for p in $img_101 $hdr_101 $com_101 $img_102 $hdr_102 $com_102 ${1:-} $xarmhf; do
-		stanza "$p"
-	done >"$d/main/binary-armhf/Packages"
-	for p in $com_101 $com_102 $kb_101 $kb_102 $libc $libf $xamd64; do
-		stanza "$p"
-	done >"$d/main/binary-amd64/Packages"
+	for p in $2; do stanza "$p"; done >"$d/main/binary-armhf/Packages"
+	for p in $3; do stanza "$p"; done >"$d/main/binary-amd64/Packages"
 	{
 		echo "Origin: Test"
-		echo "Suite: trixie"
-		echo "Codename: trixie"
+		echo "Suite: $1"
+		echo "Codename: $1"
 		echo "Date: $(LC_ALL=C date -u '+%a, %d %b %Y %H:%M:%S UTC')"
 		echo "Architectures: amd64 armhf"
 		echo "Components: main"
@@ -112,6 +107,16 @@ archive() {
 		done
 	} >"$d/Release"
 	gpg --batch --yes --clearsign -o "$d/InRelease" "$d/Release" 2>/dev/null || exit 2
+}
+# archive [META]: trixie, with the kernels 1.0.1 and 1.0.2 (arch all in
+# both architectures) and META; xarmhf and xamd64 name more packages for
+# each; the headers of 1.0.1 and 1.0.2 only without nohdr.
+xarmhf="" xamd64="" nohdr=""
+archive() {
+	h="$hdr_101 $hdr_102"
+	[ -z "$nohdr" ] || h=""
+	suite trixie "$img_101 $h $com_101 $img_102 $com_102 ${1:-} $xarmhf" \
+		"$com_101 $com_102 $kb_101 $kb_102 $libc $libf $xamd64"
 }
 
 # The archive's signing key, and the keyring toolchain/kernel checks with.
@@ -268,13 +273,23 @@ else
 	no "Release signed by another key" "$(cat "$T/sig.err")"
 fi
 
-# 10. A good index without the metapackage: does not resolve, the lock.
-archive
-if run nometa "$T/lock" download trixie armhf "$T/dl-nometa" &&
-	[ "$(errline nometa)" = "kernel: trixie armhf: linux-image-armmp does not resolve to a kernel on file://$A trixie; using the locked 1.0.1-1" ]; then
-	ok "good index without linux-image-armmp: the locked 1.0.1-1"
+# 10. A good index with images but none with its headers: does not
+# resolve, the lock. (Without the metapackage it resolves all the same.)
+nohdr=y
+archive "$meta"
+nohdr=""
+if run nohdr "$T/lock" download trixie armhf "$T/dl-nohdr" &&
+	[ "$(errline nohdr)" = "kernel: trixie armhf: no linux-image-*-armmp with its headers in trixie on file://$A; using the locked 1.0.1-1" ]; then
+	ok "good index, no image with its headers: the locked 1.0.1-1"
 else
-	no "good index without linux-image-armmp" "$(cat "$T/nometa.err")"
+	no "good index, no image with its headers" "$(cat "$T/nohdr.err")"
+fi
+archive
+if run nometa "$T/lock" download trixie armhf "$T/dl-nometa" && grep -qx 'version=1.0.2-1' "$T/nometa.out" &&
+	grep -qx 'source=index' "$T/nometa.out" && [ ! -s "$T/nometa.err" ]; then
+	ok "good index without linux-image-armmp: its newest image with headers all the same (1.0.2-1)"
+else
+	no "good index without linux-image-armmp" "$(cat "$T/nometa.out" "$T/nometa.err")"
 fi
 
 # 11. A good index whose newest file is gone from the pool: the lock.
@@ -331,6 +346,113 @@ if run noabi "$T/lock" resolve trixie armhf 9.9.9 ||
 	no "an ABI the index lacks" "$(cat "$T/noabi.err")"
 else
 	ok "an ABI the index lacks: one line naming it"
+fi
+
+# 13b. With an index that does not resolve the ABI, the lock does only when
+# it holds that ABI's kernel (download takes the ABI as KERNEL_ABI).
+KERNEL_ABI=1.0.9
+export KERNEL_ABI
+if run abilock "$T/lock" download trixie armhf "$T/dl-abilock"; then
+	no "an ABI neither the index nor the lock has: download succeeded" "$(cat "$T/abilock.out")"
+elif [ "$(errline abilock)" = "kernel: trixie armhf: no kernel 1.0.9-armmp on file://$A trixie; the locked kernel is 1.0.1-armmp, not 1.0.9-armmp" ]; then
+	ok "an ABI neither the index nor the lock has: one line, not the locked kernel"
+else
+	no "an ABI neither the index nor the lock has" "$(cat "$T/abilock.err")"
+fi
+echo "Package: extra" >>"$A/dists/trixie/main/binary-armhf/Packages"
+KERNEL_ABI=1.0.1
+if run abibad "$T/lock" download trixie armhf "$T/dl-abibad" &&
+	grep -qx 'version=1.0.1-1' "$T/abibad.out" && grep -qx 'source=lock' "$T/abibad.out" &&
+	holds "$T/dl-abibad" $all101 >/dev/null; then
+	ok "an ABI (1.0.1), index off: the locked kernel, which is that ABI"
+else
+	no "an ABI, index off" "$(cat "$T/abibad.out" "$T/abibad.err")"
+fi
+unset KERNEL_ABI
+
+# 14. Which is the newest: the highest image of the flavour whose headers
+# the index has, not the metapackage's choice (1.0.4: an image without
+# headers) nor another flavour's (1.0.5-rt-armmp, with headers).
+img_104=$(deb linux-image-1.0.4-armmp 1.0.4-1 armhf kmod $pool)
+meta_104=$(deb linux-image-armmp 1.0.4-1 armhf "linux-image-1.0.4-armmp (= 1.0.4-1)" $pool)
+img_rt=$(deb linux-image-1.0.5-rt-armmp 1.0.5-1 armhf kmod $pool)
+hdr_rt=$(deb linux-headers-1.0.5-rt-armmp 1.0.5-1 armhf "$(hdeps 1.0.3)" $pool)
+xarmhf="$img_103 $bin_103 $base_103 $hdr_103 $com_103 $img_104 $img_rt $hdr_rt"
+archive "$meta $meta_103 $meta_104"
+if run newest "$T/lock" download trixie armhf "$T/dl-newest" && grep -qx 'version=1.0.3-1' "$T/newest.out" &&
+	cmp -s "$T/dl-newest/manifest" "$T/want103"; then
+	ok "newest: 1.0.3 (with headers), not the metapackage's 1.0.4 (no headers) nor 1.0.5-rt-armmp (another flavour)"
+else
+	no "newest" "$(cat "$T/newest.out" "$T/newest.err") $(diff "$T/want103" "$T/dl-newest/manifest" 2>&1 | head -n 4)"
+fi
+
+# 15. The same kernel signed and -unsigned: the signed image.
+uns_102=$(deb linux-image-1.0.2-armmp-unsigned 1.0.2-1 armhf kmod $pool)
+xarmhf="$uns_102"
+archive "$meta"
+if run signed "$T/lock" resolve trixie armhf && cmp -s "$T/signed.out" "$T/want102"; then
+	ok "signed and -unsigned images of 1.0.2: the signed one"
+else
+	no "signed and -unsigned" "$(diff "$T/want102" "$T/signed.out" 2>&1 | head -n 4; cat "$T/signed.err")"
+fi
+
+# 16. A backports suite: its own newest kernel (1.0.7~bpo, 6.19's layout),
+# though the base suite's metapackage would be apt's candidate (backports is
+# NotAutomatic); its headers' and kbuild's dependencies come from the base
+# suite (the libraries are only there). The lock lines name
+# trixie-backports-armhf; lock takes the DIST-ARCH with its dash.
+v7=1.0.7-1~bpo13+1
+img_107=$(deb linux-image-1.0.7-armmp $v7 armhf \
+	"linux-base-1.0.7-armmp (= $v7), linux-binary-1.0.7-armmp (= $v7)" $pool)
+bin_107=$(deb linux-binary-1.0.7-armmp $v7 armhf "" $pool)
+base_107=$(deb linux-base-1.0.7-armmp $v7 armhf "" $pool)
+hdr_107=$(deb linux-headers-1.0.7-armmp $v7 armhf \
+	"linux-headers-1.0.7-common (= $v7), linux-kbuild-1.0.7, gcc-14" $pool)
+com_107=$(deb linux-headers-1.0.7-common $v7 all "" $pool)
+kb_107=$(deb linux-kbuild-1.0.7 $v7 amd64 "$(kbdeps)" $pool)
+meta_107=$(deb linux-image-armmp $v7 armhf "linux-image-1.0.7-armmp (= $v7)" $pool)
+xarmhf="" xamd64=""
+archive "$meta"
+suite trixie-backports "$img_107 $bin_107 $base_107 $hdr_107 $com_107 $meta_107" "$com_107 $kb_107"
+sed -i 's/^Components: main$/&\nNotAutomatic: yes\nButAutomaticUpgrades: yes/' "$A/dists/trixie-backports/Release"
+gpg --batch --yes --clearsign -o "$A/dists/trixie-backports/InRelease" "$A/dists/trixie-backports/Release" 2>/dev/null
+{
+	line trixie-backports-armhf image "$bin_107"
+	line trixie-backports-armhf headers "$hdr_107"
+	line trixie-backports-armhf common "$com_107"
+	line trixie-backports-armhf kbuild "$kb_107"
+	line trixie-backports-armhf base "$base_107"
+	line trixie-backports-armhf lib "$libc"
+	line trixie-backports-armhf lib "$libf"
+} >"$T/want107"
+if run bpo "$T/lock" download trixie-backports armhf "$T/dl-bpo" && grep -qx "version=$v7" "$T/bpo.out" &&
+	w=$(holds "$T/dl-bpo" $bin_107 $base_107 $hdr_107 $com_107 $kb_107 $libc $libf) &&
+	cmp -s "$T/dl-bpo/manifest" "$T/want107"; then
+	ok "backports: its own newest ($v7), libraries from the base suite"
+else
+	no "backports" "$(cat "$T/bpo.out" "$T/bpo.err") ${w:-} $(diff "$T/want107" "$T/dl-bpo/manifest" 2>&1 | head -n 4)"
+fi
+cp "$T/lock" "$T/lock16"
+if run lock16 "$T/lock16" lock trixie-backports-armhf && grep -v '^#' "$T/lock16" >"$T/lock16.body" &&
+	cat "$T/want107" "$T/lock" | cmp -s - "$T/lock16.body"; then
+	ok "lock trixie-backports-armhf: its entry added, trixie-armhf kept"
+else
+	no "lock trixie-backports-armhf" "$(cat "$T/lock16.err"; cat "$T/want107" "$T/lock" | diff - "$T/lock16.body" | head -n 4)"
+fi
+
+# 17. A lock entry of 6.19's layout without its base line: fetch cannot
+# use it (no config, no System.map): one line says so.
+grep -v ' base ' "$T/want107" >"$T/lock17"
+rm -rf "$A/dists/trixie-backports"
+if run nobase "$T/lock17" download trixie-backports armhf "$T/dl-nobase"; then
+	no "lock without base: download succeeded"
+else
+	e=$(errline nobase)
+	case $e in
+	"kernel: trixie-backports armhf: "*"; $T/lock17: trixie-backports-armhf has linux-binary as image but no single base line")
+		ok "lock entry with linux-binary but no base line: one line naming it" ;;
+	*)	no "lock without base" "$(cat "$T/nobase.err")" ;;
+	esac
 fi
 xarmhf="" xamd64=""
 
