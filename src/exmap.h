@@ -71,8 +71,14 @@ extern const char *const field_names[NFIELDS];
 #define PE_SWAP		(UINT64_C(1) << 62)
 #define PE_PRESENT	(UINT64_C(1) << 63)
 #define KPF_ZERO_PAGE	24	/* /proc/kpageflags: the zero page or the huge zero page */
-/* A cookie names a page: its pfn, or its swap entry tagged so the two never meet. */
+/*
+ * A cookie names a page: its pfn, or its swap entry tagged so the two never
+ * meet, offset first so that neighbours in swap are neighbours here.
+ */
 #define COOKIE_SWAP_TAG	(UINT64_C(1) << 63)
+#define PE_SWAP_TYPE(e)	((e) & 31)		/* pagemap's swap entry: type, */
+#define PE_SWAP_OFF(e)	(((e) & PE_FRAME_MASK) >> 5)	/* then offset */
+#define SWAP_COOKIE(e)	(COOKIE_SWAP_TAG | PE_SWAP_TYPE(e) << 50 | PE_SWAP_OFF(e))
 
 /*
  * Each mapping's pages are kept as run-length records in address order. A run
@@ -149,6 +155,8 @@ void out(const char *s, size_t n);
 void outs(const char *s);
 void outf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void out_flush(void);
+void progress_show(const char *line);
+void progress_clear(void);
 int parse_u64(const char *s, uint64_t max, uint64_t *v);
 int parse_size(const char *s, uint64_t *v);
 size_t fmt_human(char *buf, size_t len, uint64_t bytes);
@@ -174,20 +182,25 @@ void arena_zero(const struct arena *a, void *p, size_t n);
 char *arena_strdup(struct arena *a, const char *s, size_t n);
 _Noreturn void arena_full(const struct arena *a, size_t want);
 
-/* ptab.c: the fixed-size open-addressing table of page cookies */
+/* ptab.c: the fixed-size open-addressing table of page cookies, by blocks */
+#define PT_BLOCK_SHIFT	10	/* cookies in a block: 4 MiB of RAM at 4 KiB pages */
+#define PT_BLOCK	(1u << PT_BLOCK_SHIFT)
+#define PT_PAGE		4096	/* a block's slots: one page, first touched by a write */
 struct ptab {
-	uint32_t *slot;		/* id + 1; 0 marks an empty slot */
-	uint64_t *key;		/* cookie, by id */
+	uint32_t *slot;		/* PT_BLOCK slots a bucket: id + 1, 0 when empty */
+	uint64_t *bkey;		/* a bucket's block number + 1; 0 marks it empty */
 	uint32_t *count;	/* PTEs among the scanned processes, by id */
-	uint32_t mask;
-	uint32_t shift;		/* 64 - log2(slots): hashes use the top bits */
-	uint32_t n;
-	uint32_t cap;		/* most ids it may hold: the load limit */
+	uint32_t bmask;
+	uint32_t bshift;	/* 64 - log2(buckets): hashes use the top bits */
+	uint32_t nblock;	/* buckets in use */
+	uint32_t bcap;		/* most buckets it may use: the load limit */
+	uint32_t n;		/* ids handed out */
+	uint32_t cap;		/* most ids it may hold */
+	uint32_t last;		/* the bucket of the last cookie counted */
 };
-size_t ptab_bytes(uint32_t cap);
-void ptab_init(struct ptab *t, struct arena *a, uint32_t cap);
+size_t ptab_bytes(uint32_t cap, uint32_t bcap);
+void ptab_init(struct ptab *t, struct arena *a, uint32_t cap, uint32_t bcap);
 uint32_t ptab_ref(struct ptab *t, uint64_t cookie);	/* UINT32_MAX when full */
-uint32_t ptab_ref_hint(struct ptab *t, uint64_t cookie, uint32_t hint);
 uint32_t ptab_find(const struct ptab *t, uint64_t cookie);	/* UINT32_MAX if absent */
 
 /* procfs.c: /proc reading with fixed buffers */
@@ -211,16 +224,23 @@ struct linux_dirent64 {
 	char d_name[];
 };
 int pid_iter(int (*fn)(pid_t pid, void *arg), void *arg);
-int meminfo_pages(uint64_t page_size, uint64_t *distinct_bound);
+int meminfo_pages(uint64_t page_size, uint64_t *distinct_bound, uint64_t *ram_swap);
 int status_pages(pid_t pid, uint64_t page_size, uint64_t *pages);
+int smaps_kb(const char *line, uint64_t *kb);
 
 /* pagesrc: where page entries come from (pagemap now, the module later) */
 struct pagesrc {
 	const char *name;
 	int exact_write;	/* PE_WRITE is the PTE's bit */
 	int (*open)(struct pagesrc *s, int piddir, pid_t pid);
-	/* entries for n pages from vaddr; 0 past the task size or after exit */
-	ssize_t (*read)(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n);
+	/*
+	 * Entries for at most n pages from vaddr, in a mapping ending at end:
+	 * how many. Or, where the source knows the pages from vaddr hold
+	 * nothing, 0 and *hole their number (at most up to end), so that a
+	 * hole costs no entry. 0 and no hole: past the task size, or exited.
+	 */
+	ssize_t (*read)(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t *pe,
+			size_t n, uint64_t *hole);
 	void (*close)(struct pagesrc *s);
 	/* 1 when no page table maps pfn as a page (a raw frame, not counted
 	 * in Rss), 0 when one does, -1 when it cannot tell; NULL when the
@@ -304,11 +324,14 @@ struct scan {
 	uint32_t empty;		/* no user memory: kernel threads, zombies */
 	uint32_t unreadable;	/* could not be read: the run is partial */
 	int want_cmdline;	/* read each process's command line (dump) */
+	int progress;		/* show progress on stderr after a second */
+	uint64_t t0, tshown;	/* when the scan began, when progress was last shown (ms) */
+	size_t done, total;	/* processes */
 	struct capture *cap;	/* loaded from a capture, else NULL */
 };
 struct run *scan_run(const struct scan *s, uint64_t i);
 void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
-	       uint32_t table_cap, const struct probe *probe);
+	       uint32_t table_cap, uint32_t block_cap, const struct probe *probe);
 void scan_procs(struct scan *s, const pid_t *pids, size_t n);
 
 /* account.c: pass two, the figures, files and the self-check */

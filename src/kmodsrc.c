@@ -70,8 +70,13 @@ static uint64_t km_entry(uint64_t frame, uint32_t count, uint32_t flags)
 	return e;
 }
 
-/* Up to n entries from vaddr, in one pread of at most KM_RECS records. */
-static ssize_t km_read_some(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n)
+/*
+ * Up to n entries from vaddr, in one pread of at most KM_RECS records. A hole
+ * record that fits is spelled out as empty entries; one longer than the room
+ * left ends the entries there, or, first, is returned as *hole.
+ */
+static ssize_t km_read_some(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n,
+			    uint64_t *hole)
 {
 	size_t want, got = 0, i;
 	ssize_t r;
@@ -101,30 +106,40 @@ static ssize_t km_read_some(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, siz
 			continue;
 		}
 		/* a hole, or device memory that has no struct page: no RAM */
-		if (count > n - got)
-			count = n - got;
+		if (count > n - got) {
+			if (got == 0)
+				*hole = count;
+			break;
+		}
 		memset(pe + got, 0, (size_t)count * sizeof(*pe));
 		got += count;
 	}
 	return got;
 }
 
-static ssize_t km_read(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n)
+static ssize_t km_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t *pe,
+		       size_t n, uint64_t *hole)
 {
 	size_t got = 0;
 
+	(void)end;	/* read_pages stops at the mapping's end */
+	*hole = 0;
 	/* Above 2^63 ([vsyscall]) an address is no file offset, and it is past
 	 * every task size: nothing there, as the module would say. */
 	if (vaddr > (uint64_t)INT64_MAX)
 		return 0;
 	while (got < n) {
 		ssize_t r = km_read_some(s, vaddr + ((uint64_t)got << s->page_shift),
-					 pe + got, n - got);
+					 pe + got, n - got, hole);
 
 		if (r < 0)
 			return got ? (ssize_t)got : r;
-		if (r == 0)
+		if (r == 0) {
+			/* a hole after entries is the next read's */
+			if (got)
+				*hole = 0;
 			break;
+		}
 		got += r;
 	}
 	return got;

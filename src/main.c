@@ -143,11 +143,12 @@ static int list_one(pid_t pid, void *arg)
 #define ARENA_BASE	(8u << 20)
 #define ARENA_ELF	(UINT64_C(64) << 20)	/* sections, symbols and their names */
 
-static uint64_t arena_bound(uint32_t cap, const struct census *c, enum view v)
+static uint64_t arena_bound(uint32_t cap, uint32_t bcap, const struct census *c,
+			    enum view v)
 {
 	uint64_t pages = c->pages + c->pages / 4 + 4096;
 
-	return ptab_bytes(cap) + pages * sizeof(struct run) +
+	return ptab_bytes(cap, bcap) + pages * sizeof(struct run) +
 	       (c->nproc + 64) * (RECORD_BYTES + sizeof(pid_t)) + ARENA_BASE +
 	       (v == V_SECTIONS || v == V_SYMBOLS ? ARENA_ELF : 0);
 }
@@ -208,6 +209,7 @@ static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 {
 	uint64_t page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 	struct census census = { .page_size = page_size };
+	uint64_t bound, ram_swap, blocks;
 	struct pagesrc *src = choose_source(backend);
 	struct probe probe;
 	pid_t *pids;
@@ -220,14 +222,19 @@ static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 			census_one(pid_list[i], &census);
 	else if ((err = pid_iter(census_one, &census)) < 0)
 		dierr(-err, "cannot list /proc");
+	if ((err = meminfo_pages(page_size, &bound, &ram_swap)) < 0 && !table)
+		dierr(-err, "cannot read /proc/meminfo");
 	if (!table) {
-		if ((err = meminfo_pages(page_size, &table)) < 0)
-			dierr(-err, "cannot read /proc/meminfo");
-		table += table / 4 + 4096;
+		table = bound + bound / 4 + 4096;
 		if (table > UINT32_MAX - 1)
 			table = UINT32_MAX - 1;
 	}
-	arena_or_die(arena, arena_bound((uint32_t)table, &census, o->view), cap_mem);
+	/* The blocks RAM and swap fill, and room for pages scattered wider. */
+	blocks = (err < 0 ? 0 : ram_swap / PT_BLOCK) + 256 + table / 64;
+	if (blocks > table)
+		blocks = table;
+	arena_or_die(arena, arena_bound((uint32_t)table, (uint32_t)blocks, &census, o->view),
+		     cap_mem);
 	if (npid_list) {
 		pids = pid_list;
 		npid = npid_list;
@@ -239,8 +246,10 @@ static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 		pids = l.pids;
 		npid = l.n;
 	}
-	scan_init(s, arena, src, (uint32_t)table, &probe);
+	scan_init(s, arena, src, (uint32_t)table, (uint32_t)blocks, &probe);
 	s->want_cmdline = o->view == V_DUMP;
+	/* On a terminal only, and never beside CSV or a capture. */
+	s->progress = !o->csv && o->view != V_DUMP && isatty(2);
 	scan_procs(s, pids, npid);
 }
 

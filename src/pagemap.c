@@ -2,23 +2,73 @@
  * The pagemap page source: /proc/PID/pagemap read in large chunks. Its entries
  * already have the PE_ layout; bit 55 (soft-dirty) is no write bit, so this
  * source is not exact_write.
+ *
+ * A scan should cost what the memory costs, not what the address space costs:
+ * where a read ends in a long stretch of empty entries, the rest of that
+ * mapping is read only where pages are, as the PAGEMAP_SCAN ioctl (6.7) lists
+ * them; without it, a large mapping that smaps says holds nothing is skipped.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "exmap.h"
 
+/* PAGEMAP_SCAN's ABI (linux/fs.h from 6.7), for headers older than that. */
+struct pm_region {
+	uint64_t start, end, categories;
+};
+struct pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+	uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+#define PM_SCAN_IOCTL	_IOWR('f', 16, struct pm_scan_arg)
+#define PM_IS_PRESENT	(1u << 3)
+#define PM_IS_SWAPPED	(1u << 4)
+
+#define SPARSE_TAIL	512	/* empty entries ending a read that make the rest "sparse" */
+#define SCAN_REGIONS	256	/* populated ranges asked for at once */
+#define SCAN_GAP	64	/* pages between two ranges read through, not skipped */
+#define SMAPS_MIN	65536	/* pages left in a sparse mapping worth asking smaps about */
+#define SMAPS_BIG	256	/* large mappings smaps is remembered for, per process */
+
+/*
+ * What the source knows of the process being read: where the next read may
+ * skip (next, in the mapping ending at end), the populated ranges of
+ * [lo, hi) from the last PAGEMAP_SCAN, and smaps' verdict on large mappings.
+ */
+static struct {
+	int scan;		/* PAGEMAP_SCAN: 1 works, 0 not here, -1 not tried */
+	int piddir;
+	uint64_t next, end;
+	uint64_t lo, hi;
+	uint32_t nr, ri;
+	struct pm_region rv[SCAN_REGIONS];
+	int smaps;		/* 1 read for this process, 0 not yet, -1 unreadable */
+	uint32_t nbig;
+	uint64_t big_end[SMAPS_BIG];	/* large mappings with no page, by end */
+} pm = { .scan = -1, .piddir = -1 };
+
 static int pm_open(struct pagesrc *s, int piddir, pid_t pid)
 {
+	const char *env;
+
 	(void)pid;
+	if (pm.scan < 0 && (env = getenv("EXMAP_PAGEMAP_SCAN")) && strcmp(env, "0") == 0)
+		pm.scan = 0;
+	pm.piddir = piddir;
+	pm.next = pm.end = 0;
+	pm.lo = pm.hi = 0;
+	pm.smaps = 0;
 	s->fd = openat(piddir, "pagemap", O_RDONLY | O_CLOEXEC);
 	return s->fd < 0 ? -errno : 0;
 }
 
-static ssize_t pm_read(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n)
+static ssize_t pm_pread(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n)
 {
 	off_t off = (off_t)(vaddr >> s->page_shift) * 8;
 	ssize_t r;
@@ -31,6 +81,150 @@ static ssize_t pm_read(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n
 	if (r % 8)
 		return -EIO;
 	return r / 8;
+}
+
+/* The populated ranges of [vaddr, end) into pm.rv: 0, or -errno. */
+static int pm_scan(struct pagesrc *s, uint64_t vaddr, uint64_t end)
+{
+	struct pm_scan_arg a = {
+		.size = sizeof(a), .start = vaddr, .end = end,
+		.vec = (uintptr_t)pm.rv, .vec_len = SCAN_REGIONS,
+		.category_anyof_mask = PM_IS_PRESENT | PM_IS_SWAPPED,
+		.return_mask = PM_IS_PRESENT | PM_IS_SWAPPED,
+	};
+	int r;
+
+	do
+		r = ioctl(s->fd, PM_SCAN_IOCTL, &a);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	pm.nr = (uint32_t)r;
+	pm.ri = 0;
+	pm.lo = vaddr;
+	pm.hi = a.walk_end > vaddr && a.walk_end <= end ? a.walk_end : end;
+	return 0;
+}
+
+/*
+ * Where the pages of [vaddr, end) begin, *from, and how far they go on with
+ * gaps under SCAN_GAP, *to; *from == *to when there are none up to *to.
+ * 0, -ENOTTY (or -EINVAL) where the kernel has no PAGEMAP_SCAN, or -errno.
+ */
+static int pm_populated(struct pagesrc *s, uint64_t vaddr, uint64_t end,
+			uint64_t *from, uint64_t *to)
+{
+	uint64_t gap = (uint64_t)SCAN_GAP << s->page_shift;
+	uint32_t i;
+	int err;
+
+	if ((vaddr < pm.lo || vaddr >= pm.hi) && (err = pm_scan(s, vaddr, end)) < 0)
+		return err;
+	while (pm.ri < pm.nr && pm.rv[pm.ri].end <= vaddr)
+		pm.ri++;
+	if (pm.ri == pm.nr) {
+		*from = *to = pm.hi;
+		return 0;
+	}
+	*from = pm.rv[pm.ri].start > vaddr ? pm.rv[pm.ri].start : vaddr;
+	*to = pm.rv[pm.ri].end;
+	for (i = pm.ri + 1; i < pm.nr && pm.rv[i].start - *to <= gap; i++)
+		*to = pm.rv[i].end;
+	return 0;
+}
+
+/*
+ * Whether the large mapping ending at end holds no page, as the process's
+ * smaps says (read once a process, and only for one with such a mapping).
+ */
+static int big_and_empty(uint64_t end, int page_shift)
+{
+	static struct linebuf lb;
+	static char line[LINE_MAX_MAPS];
+	uint64_t mend = 0, pages = 0, kb;
+	int fd, r, toolong, big = 0;
+	uint32_t i;
+	size_t len;
+
+	if (pm.smaps == 0) {
+		pm.smaps = -1;
+		pm.nbig = 0;
+		if ((fd = openat(pm.piddir, "smaps", O_RDONLY | O_CLOEXEC)) < 0)
+			return 0;
+		lb_init(&lb, fd);
+		while ((r = lb_next(&lb, line, sizeof(line), &len, &toolong)) > 0) {
+			struct mapping m;
+			const char *path;
+			size_t plen;
+
+			if ((line[0] >= '0' && line[0] <= '9') || (line[0] >= 'a' && line[0] <= 'f')) {
+				if (parse_maps_line(line, len, &m, &path, &plen) < 0)
+					break;
+				big = (m.end - m.start) >> page_shift >= SMAPS_MIN;
+				mend = m.end;
+				pages = 0;
+			} else if (big && smaps_kb(line, &kb) == 0) {
+				pages += kb;
+			} else if (big && strncmp(line, "VmFlags:", 8) == 0) {
+				if (pages == 0 && pm.nbig < SMAPS_BIG)
+					pm.big_end[pm.nbig++] = mend;
+				big = 0;
+			}
+		}
+		close(fd);
+		if (r == 0)
+			pm.smaps = 1;
+	}
+	if (pm.smaps < 0)
+		return 0;
+	for (i = 0; i < pm.nbig; i++)
+		if (pm.big_end[i] == end)
+			return 1;
+	return 0;
+}
+
+static ssize_t pm_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t *pe,
+		       size_t n, uint64_t *hole)
+{
+	uint64_t from, to, left = (end - vaddr) >> s->page_shift;
+	ssize_t r, i;
+	int err;
+
+	*hole = 0;
+	if (vaddr == pm.next && end == pm.end && pm.scan != 0) {
+		err = pm_populated(s, vaddr, end, &from, &to);
+		if (err == -ENOTTY || err == -EINVAL) {
+			pm.scan = 0;
+		} else if (err < 0) {
+			return err;
+		} else {
+			pm.scan = 1;
+			pm.next = from;
+			if (from > vaddr) {
+				*hole = (from - vaddr) >> s->page_shift;
+				return 0;
+			}
+			if (n > (to - vaddr) >> s->page_shift)
+				n = (to - vaddr) >> s->page_shift;
+		}
+	}
+	if (vaddr == pm.next && end == pm.end && pm.scan == 0 && left >= SMAPS_MIN &&
+	    big_and_empty(end, s->page_shift)) {
+		*hole = left;
+		return 0;
+	}
+	if ((r = pm_pread(s, vaddr, pe, n)) <= 0)
+		return r;
+	/* Ending in a long empty stretch, with more to come: skip from here on. */
+	for (i = r; i > 0 && !(pe[i - 1] & (PE_PRESENT | PE_SWAP)); i--)
+		if (r - i + 1 >= SPARSE_TAIL && (uint64_t)r < left) {
+			pm.next = vaddr + ((uint64_t)r << s->page_shift);
+			pm.end = end;
+			break;
+		}
+	if (pm.next == vaddr && pm.end == end)
+		pm.next += (uint64_t)r << s->page_shift;
+	return r;
 }
 
 static void pm_close(struct pagesrc *s)
@@ -78,7 +272,8 @@ struct pagesrc pagemap_source = {
 /* Our own entry for addr, through the source. */
 static int self_entry(struct pagesrc *src, const volatile void *addr, uint64_t *pe)
 {
-	ssize_t r = src->read(src, (uintptr_t)addr, pe, 1);
+	uint64_t hole, va = (uintptr_t)addr & ~(((uint64_t)1 << src->page_shift) - 1);
+	ssize_t r = src->read(src, va, va + ((uint64_t)1 << src->page_shift), pe, 1, &hole);
 
 	if (r < 0)
 		return (int)r;

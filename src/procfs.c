@@ -254,12 +254,28 @@ static int kb_field(const char *text, const char *name, uint64_t *kb)
 	return -1;
 }
 
+/* The kB of an smaps line that counts pages (Rss, Swap, hugetlb), or -1. */
+int smaps_kb(const char *line, uint64_t *kb)
+{
+	static const char *const names[] = {
+		"Rss", "Swap", "Shared_Hugetlb", "Private_Hugetlb",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (line[0] == names[i][0])
+			if (kb_field(line, names[i], kb) == 0)
+				return 0;
+	return -1;
+}
+
 /*
  * A bound on the distinct pages mapped system-wide, from the kernel's own
  * counters: anonymous and file pages mapped, swap in use and hugetlb pages in
- * use. THP counters are added again in case a kernel keeps them apart.
+ * use. THP counters are added again in case a kernel keeps them apart. And
+ * the pages of RAM and swap there are.
  */
-int meminfo_pages(uint64_t page_size, uint64_t *bound)
+int meminfo_pages(uint64_t page_size, uint64_t *bound, uint64_t *ram_swap)
 {
 	static const char *const add[] = {
 		"AnonPages", "Mapped", "AnonHugePages", "ShmemPmdMapped",
@@ -282,6 +298,13 @@ int meminfo_pages(uint64_t page_size, uint64_t *bound)
 	    kb_field(buf, "Hugepagesize", &hp_kb) == 0 && hp_free <= hp_total)
 		kb += (hp_total - hp_free) * hp_kb;
 	*bound = kb / (page_size / 1024);
+	/* every page a process maps is in RAM or swap: their blocks are few */
+	kb = 0;
+	if (kb_field(buf, "MemTotal", &v) == 0)
+		kb += v;
+	if (kb_field(buf, "SwapTotal", &v) == 0)
+		kb += v;
+	*ram_swap = kb / (page_size / 1024);
 	return 0;
 }
 

@@ -1,99 +1,113 @@
 /*
- * The page table of cookies: a power-of-two array of 32-bit slots indexed with
- * a mask and probed linearly; a slot holds id + 1 (0 is empty) and ids are
- * handed out in order, so keys and counts are dense arrays. Sized once; it
- * refuses an insert past its load limit instead of degrading or growing.
- * Callers sizing it add slack to their bound, so 7/8 is rarely approached.
+ * The page table of cookies. Ids are handed out in order, so the counts are a
+ * dense array by id. A cookie's id is found through its block of PT_BLOCK
+ * consecutive cookies: an open-addressing table of blocks (a power of two,
+ * Fibonacci-hashed, probed linearly), each with PT_BLOCK id slots. Pages that
+ * lie together in RAM share a block, so the table touches memory in
+ * proportion to the RAM the scanned pages occupy, not to the table's size.
+ * Sized once; an insert past either limit fails instead of degrading.
  */
 #include "exmap.h"
 
-static uint32_t slots_for(uint32_t cap)
+static uint32_t buckets_for(uint32_t bcap)
 {
-	uint64_t want = (uint64_t)cap + cap / 7 + 1;	/* load at most 7/8 */
+	uint64_t want = (uint64_t)bcap + bcap / 7 + 1;	/* load at most 7/8 */
 	uint64_t n = 16;
 
 	while (n < want)
 		n <<= 1;
-	return n > (UINT64_C(1) << 31) ? 0 : (uint32_t)n;
+	return n > (UINT64_C(1) << 31) / PT_BLOCK ? 0 : (uint32_t)n;
 }
 
-size_t ptab_bytes(uint32_t cap)
+size_t ptab_bytes(uint32_t cap, uint32_t bcap)
 {
-	return (size_t)slots_for(cap) * 4 + (size_t)cap * 12 + 16;
+	size_t nb = buckets_for(bcap);
+
+	return nb * (8 + (size_t)PT_BLOCK * 4) + (size_t)cap * 4 + 2 * PT_PAGE;
 }
 
-void ptab_init(struct ptab *t, struct arena *a, uint32_t cap)
+void ptab_init(struct ptab *t, struct arena *a, uint32_t cap, uint32_t bcap)
 {
-	uint32_t slots = slots_for(cap);
+	uint32_t nb = buckets_for(bcap);
 
-	if (slots == 0)
-		die("page table of %u pages is too large for this build; lower -t", cap);
-	t->slot = arena_alloc(a, (size_t)slots * 4, 8);
-	t->key = arena_alloc(a, (size_t)cap * 8, 8);
+	if (nb == 0)
+		die("page table of %u blocks of pages is too large for this build; lower -t", bcap);
+	/* whole pages: a block's slots are first touched by a write */
+	t->slot = arena_alloc(a, (size_t)nb * PT_BLOCK * 4, PT_PAGE);
+	t->bkey = arena_alloc(a, (size_t)nb * 8, 8);
 	t->count = arena_alloc(a, (size_t)cap * 4, 4);
-	t->mask = slots - 1;
-	t->shift = 64;
-	while (slots > 1) {
-		slots >>= 1;
-		t->shift--;
+	t->bmask = nb - 1;
+	t->bshift = 64;
+	while (nb > 1) {
+		nb >>= 1;
+		t->bshift--;
 	}
+	t->nblock = 0;
+	t->bcap = bcap;
 	t->n = 0;
 	t->cap = cap;
+	t->last = 0;
 }
 
 /* Fibonacci hashing: the top bits of the product are the well-mixed ones. */
-static inline uint32_t hash(const struct ptab *t, uint64_t cookie)
+static inline uint32_t hash(const struct ptab *t, uint64_t block)
 {
-	return (uint32_t)((cookie * UINT64_C(0x9e3779b97f4a7c15)) >> t->shift);
+	return (uint32_t)((block * UINT64_C(0x9e3779b97f4a7c15)) >> t->bshift);
+}
+
+/* The bucket of block (stored as block + 1); UINT32_MAX if absent and not added. */
+static uint32_t bucket(const struct ptab *t, uint64_t block, int add, int *added)
+{
+	uint32_t b = hash(t, block);
+
+	*added = 0;
+	for (;; b = (b + 1) & t->bmask) {
+		if (t->bkey[b] == block + 1)
+			return b;
+		if (t->bkey[b] == 0)
+			break;
+	}
+	if (!add || t->nblock == t->bcap)
+		return UINT32_MAX;
+	*added = 1;
+	return b;
 }
 
 /* Count one more PTE for cookie; its id, or UINT32_MAX when the table is full. */
 uint32_t ptab_ref(struct ptab *t, uint64_t cookie)
 {
-	uint32_t i = hash(t, cookie), id;
+	uint64_t block = cookie >> PT_BLOCK_SHIFT;
+	uint32_t b = t->last, *slot;
+	int added = 0;
 
-	for (;; i = (i + 1) & t->mask) {
-		uint32_t s = t->slot[i];
-
-		if (s == 0)
-			break;
-		if (t->key[s - 1] == cookie) {
-			t->count[s - 1]++;
-			return s - 1;
-		}
+	/* consecutive pages mostly share the last one's block */
+	if (t->bkey[b] != block + 1 && (b = bucket(t, block, 1, &added)) == UINT32_MAX)
+		return UINT32_MAX;
+	slot = &t->slot[(size_t)b * PT_BLOCK + (cookie & (PT_BLOCK - 1))];
+	if (!added && *slot) {
+		t->last = b;
+		t->count[*slot - 1]++;
+		return *slot - 1;
 	}
 	if (t->n == t->cap)
 		return UINT32_MAX;
-	id = t->n++;
-	t->key[id] = cookie;
-	t->count[id] = 1;
-	t->slot[i] = id + 1;
-	return id;
-}
-
-/*
- * The same, trying id `hint` first: pages that one process met in order are
- * usually met in the same order by the next, so the hint skips the probe.
- */
-uint32_t ptab_ref_hint(struct ptab *t, uint64_t cookie, uint32_t hint)
-{
-	if (hint < t->n && t->key[hint] == cookie) {
-		t->count[hint]++;
-		return hint;
+	if (added) {
+		t->bkey[b] = block + 1;
+		t->nblock++;
 	}
-	return ptab_ref(t, cookie);
+	t->last = b;
+	*slot = ++t->n;
+	t->count[t->n - 1] = 1;
+	return t->n - 1;
 }
 
 uint32_t ptab_find(const struct ptab *t, uint64_t cookie)
 {
-	uint32_t i = hash(t, cookie);
+	int added;
+	uint32_t b = bucket(t, cookie >> PT_BLOCK_SHIFT, 0, &added), s;
 
-	for (;; i = (i + 1) & t->mask) {
-		uint32_t s = t->slot[i];
-
-		if (s == 0)
-			return UINT32_MAX;
-		if (t->key[s - 1] == cookie)
-			return s - 1;
-	}
+	if (b == UINT32_MAX)
+		return UINT32_MAX;
+	s = t->slot[(size_t)b * PT_BLOCK + (cookie & (PT_BLOCK - 1))];
+	return s ? s - 1 : UINT32_MAX;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exmap.h"
@@ -22,7 +23,7 @@ struct run *scan_run(const struct scan *s, uint64_t i)
 }
 
 void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
-	       uint32_t table_cap, const struct probe *probe)
+	       uint32_t table_cap, uint32_t block_cap, const struct probe *probe)
 {
 	memset(s, 0, sizeof(*s));
 	s->arena = a;
@@ -32,7 +33,32 @@ void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
 	s->page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 	s->page_shift = __builtin_ctzll(s->page_size);
 	src->page_shift = s->page_shift;
-	ptab_init(&s->pt, a, table_cap);
+	ptab_init(&s->pt, a, table_cap, block_cap);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* After a second of scanning, where it is: at most five times a second. */
+static void progress_tick(struct scan *s, const struct proc *p)
+{
+	char line[160];
+	uint64_t t;
+
+	if (!s->progress)
+		return;
+	t = now_ms();
+	if (t - s->t0 < 1000 || t - s->tshown < 200)
+		return;
+	s->tshown = t;
+	snprintf(line, sizeof(line), "%s: %zu of %zu processes read; reading pid %d (%.20s)",
+		 progname, s->done, s->total, (int)p->pid, p->name);
+	progress_show(line);
 }
 
 /* Why a process could not be read: gone (not an error), or unreadable. */
@@ -74,16 +100,13 @@ static inline void add_run(struct scan *s, struct mapping *m, uint32_t kind,
 	p->nk = kind | n;
 }
 
-/* The id that would continue the pending run: the likeliest one for this page. */
-static inline uint32_t next_id(const struct scan *s)
-{
-	return s->pend.id + (s->pend.nk & RUN_N_MASK);
-}
-
 static _Noreturn void table_full(const struct scan *s)
 {
-	die("page table full at %u distinct shared pages; raise it with -t PAGES",
-	    s->pt.cap);
+	if (s->pt.n == s->pt.cap)
+		die("page table full at %u distinct shared pages; raise it with -t PAGES",
+		    s->pt.cap);
+	die("page table full at %u blocks of %u pages (the shared pages are spread wide); "
+	    "raise it with -t PAGES", s->pt.bcap, PT_BLOCK);
 }
 
 /* Classify n entries of mapping m into runs. */
@@ -109,7 +132,7 @@ static void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe, siz
 					die("pagemap reads page frame number 0: pfns are hidden "
 					    "from this user; run exmap-mini as root");
 				kind = RUN_SHARED << RUN_KIND_SHIFT;
-				id = ptab_ref_hint(&s->pt, frame, next_id(s));
+				id = ptab_ref(&s->pt, frame);
 				if (id == UINT32_MAX)
 					table_full(s);
 			}
@@ -121,7 +144,7 @@ static void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe, siz
 				kind |= RUN_WRITE;
 		} else if (e & PE_SWAP) {
 			kind = RUN_SWAP << RUN_KIND_SHIFT;
-			id = ptab_ref_hint(&s->pt, frame | COOKIE_SWAP_TAG, next_id(s));
+			id = ptab_ref(&s->pt, SWAP_COOKIE(e));
 			if (id == UINT32_MAX)
 				table_full(s);
 		} else {
@@ -142,35 +165,52 @@ static void mark_raw(struct scan *s, uint64_t *pe, size_t n)
 			pe[i] |= PE_NOTRAM;
 }
 
-/* Read mapping m's page entries in chunks into runs. */
+/* n pages of a hole, in runs of at most RUN_PAGES_MAX. */
+static void add_hole(struct scan *s, struct mapping *m, uint64_t n)
+{
+	while (n > 0) {
+		uint32_t k = n < RUN_PAGES_MAX ? (uint32_t)n : RUN_PAGES_MAX;
+
+		add_run(s, m, RUN_HOLE << RUN_KIND_SHIFT, 0, k);
+		n -= k;
+	}
+}
+
+/* Read mapping m's page entries in chunks into runs; a hole costs one step. */
 static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *m)
 {
-	uint64_t va = m->start, left = (m->end - m->start) >> s->page_shift;
+	uint64_t va = m->start, left = (m->end - m->start) >> s->page_shift, hole;
 
 	while (left > 0) {
 		size_t want = left < PAGEMAP_CHUNK ? left : PAGEMAP_CHUNK;
-		ssize_t got = s->src->read(s->src, va, pebuf, want);
+		ssize_t got = s->src->read(s->src, va, m->end, pebuf, want, &hole);
 
 		if (got < 0)
 			return gone_or_bad(p->pid, (int)got, "reading page entries");
+		if (got == 0 && hole > 0) {
+			if (hole > left)
+				hole = left;
+			add_hole(s, m, hole);
+			va += hole << s->page_shift;
+			left -= hole;
+			continue;
+		}
 		if (got == 0) {
 			uint64_t probe;
+			ssize_t r;
 
 			/* Nothing at va: past the task size ([vsyscall]) if
 			 * address 0 still reads, else the process has exited. */
-			if (s->src->read(s->src, 0, &probe, 1) != 1)
+			r = s->src->read(s->src, 0, (uint64_t)1 << s->page_shift, &probe, 1, &hole);
+			if (r != 1 && !(r == 0 && hole > 0))
 				return P_VANISHED;
-			while (left > 0) {
-				uint32_t k = left < RUN_PAGES_MAX ? left : RUN_PAGES_MAX;
-
-				add_run(s, m, RUN_HOLE << RUN_KIND_SHIFT, 0, k);
-				left -= k;
-			}
+			add_hole(s, m, left);
 			break;
 		}
 		if ((m->flags & MF_RAWPFN) && s->src->unmapped)
 			mark_raw(s, pebuf, got);
 		add_pages(s, m, pebuf, got);
+		progress_tick(s, p);
 		va += (uint64_t)got << s->page_shift;
 		left -= got;
 	}
@@ -303,6 +343,7 @@ static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 		return o;
 	if ((err = s->src->open(s->src, piddir, p->pid)) < 0)
 		return gone_or_bad(p->pid, err, "opening page entries");
+	progress_tick(s, p);
 	for (m = p->map; m; m = m->next) {
 		m->run0 = s->nrun;
 		if ((o = read_pages(s, p, m)) != P_OK)
@@ -379,9 +420,13 @@ void scan_procs(struct scan *s, const pid_t *pids, size_t n)
 	pid_t self = getpid();
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	s->total = n;
+	if (s->progress)
+		s->t0 = now_ms();
+	for (i = 0; i < n; i++, s->done++)
 		if (pids[i] != self)
 			scan_one(s, pids[i]);
+	progress_clear();
 	if (s->unreadable)
 		exit_at_least(EX_PARTIAL);
 }

@@ -27,12 +27,35 @@ const char *const field_names[NFIELDS] = {
 static char obuf[65536];
 static size_t olen;
 
+static int progress_shown;
+
+/* One line of progress on stderr (a terminal), redrawn in place. */
+void progress_show(const char *line)
+{
+	char buf[128];
+	int n = snprintf(buf, sizeof(buf), "\r%s\033[K", line);
+
+	if (n >= (int)sizeof(buf))
+		n = sizeof(buf) - 1;
+	(void)!write(2, buf, n);
+	progress_shown = 1;
+}
+
+/* The progress line erased, so that what comes next starts a clean line. */
+void progress_clear(void)
+{
+	if (progress_shown)
+		(void)!write(2, "\r\033[K", 4);
+	progress_shown = 0;
+}
+
 static void vmsg(int err, const char *fmt, va_list ap)
 {
 	char buf[1024];
 	int n;
 
 	out_flush();
+	progress_clear();
 	n = snprintf(buf, sizeof(buf), "%s: ", progname);
 	n += vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
 	if (n >= (int)sizeof(buf) - 64)

@@ -39,6 +39,9 @@ equal() {
 	if [ $d -le "${4:-0}" ]; then ok "$1"; else no "$1" "got $2, want $3 (tolerance ${4:-0})"; fi
 }
 
+# same NAME GOT WANT: strings
+same() { if [ "$2" = "$3" ]; then ok "$1"; else no "$1" "got '$2', want '$3'"; fi; }
+
 # rollup PID FIELD: a /proc/PID/smaps_rollup field, in bytes
 rollup() { awk -v f="$2:" '$1 == f { print $2 * 1024 }' "/proc/$1/smaps_rollup"; }
 
@@ -294,6 +297,106 @@ else
 	echo "skip swap tests: no swap is active and a swapfile cannot be enabled here"
 fi
 
+# --- a sparse address space: the cost follows the pages, not the addresses ---
+# Every process holds a 1 TiB reservation that never has a page, and 64 GiB
+# with 16 islands of pages: the parent's, shared by all (odd ones swapped out
+# when swap is on), and each child's own beside them. Read through
+# PAGEMAP_SCAN where the kernel has it (6.7), and with it switched off
+# (EXMAP_PAGEMAP_SCAN=0: every entry, but a large mapping smaps calls empty
+# is skipped), the figures are the kernel's. How many pagemap reads each way
+# costs is counted with strace: the reservation's 32768 chunks are never read.
+has_scan=$(python3 -c '
+import fcntl, os, struct
+fd = os.open("/proc/self/pagemap", os.O_RDONLY)
+arg = bytearray(struct.pack("12Q", 96, 0, 0, 4096, 0, 0, 0, 0, 0, 0, 0, 0))
+try:
+    fcntl.ioctl(fd, 0xc0606610, arg)
+    print(1)
+except OSError:
+    print(0)
+')
+SPARSE_OPT=
+[ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ] && SPARSE_OPT=-S
+N=2
+start_workload $N 64 256 64 "$SPARSE_OPT -R 1048576 -I 65536"
+ALL="$WL_PARENT,$(echo "$WL_CHILDREN" | tr ' ' ',')"
+for scan in 1 0; do
+	what="sparse, PAGEMAP_SCAN $( [ $scan = 1 ] && echo "where the kernel has it" || echo off)"
+	EXMAP_PAGEMAP_SCAN=$scan strace -f -qq -o "$T/sparse.strace" -e trace=pread64,ioctl \
+		"$EXMAP" -c >"$T/sparse$scan.csv" 2>"$T/sparse.err"; rc=$?
+	[ $rc -le 1 ] && ok "$what: full scan exits $rc" || no "$what: full scan" "rc $rc: $(cat "$T/sparse.err")"
+	for pid in $WL_PARENT $WL_CHILDREN; do
+		equal "$what: pid $pid resident = Rss" "$(col "$T/sparse$scan.csv" pid "$pid" resident)" \
+			"$(rollup "$pid" Rss)"
+		equal "$what: pid $pid eff_resident = Pss" "$(col "$T/sparse$scan.csv" pid "$pid" eff_resident)" \
+			"$(rollup "$pid" Pss)" 8192
+		equal "$what: pid $pid swap = Swap" "$(col "$T/sparse$scan.csv" pid "$pid" swap)" \
+			"$(rollup "$pid" Swap)"
+		equal "$what: pid $pid vm holds the 1 TiB reservation and 64 GiB" \
+			"$(( $(col "$T/sparse$scan.csv" pid "$pid" vm) >= (1024 + 64) << 30 ))" 1
+	done
+	# pagemap reads of the workload's processes, by their pagemap fds
+	reads=$(awk '/pread64\(/' "$T/sparse.strace" | wc -l)
+	grep 'ioctl([0-9]*, _IOC(_IOC_READ|_IOC_WRITE, 0x66, 0x10' "$T/sparse.strace" >"$T/scans"
+	scans=$(grep -vc '= -1 ' "$T/scans")
+	if [ $scan = 1 ] && [ "$has_scan" = 1 ]; then
+		[ "$scans" -gt 0 ] && ok "$what: the kernel has it, and it is asked ($scans times)" ||
+			no "$what: the kernel has it, and it is asked" "no PAGEMAP_SCAN ioctl in the trace"
+		# islands: 16 ranges, each read once; the rest of the machine densely
+		[ "$reads" -lt 20000 ] && ok "$what: $reads pagemap reads in all (the islands' 64 GiB are not read through)" ||
+			no "$what: the islands' 64 GiB are not read through" "$reads pagemap reads"
+	elif [ $scan = 1 ]; then
+		equal "$what: the kernel has none: asked at most once" "$(( $(wc -l <"$T/scans") <= 1 ))" 1
+	else
+		equal "$what: never asked" "$(wc -l <"$T/scans")" 0
+	fi
+	if [ $scan = 0 ]; then
+		# 2048 chunks of islands a process; the reservation's 32768 are skipped
+		least=$(( (N + 1) * 2048 ))
+		[ "$reads" -ge $least ] && [ "$reads" -lt $((least + 20000)) ] &&
+			ok "$what: $reads pagemap reads: the islands read through, the empty 1 TiB skipped" ||
+			no "$what: the islands read through, the empty 1 TiB skipped" \
+				"$reads pagemap reads, want $least and under $((least + 20000))"
+	fi
+done
+EXMAP_PAGEMAP_SCAN=1 "$EXMAP" -c -p "$ALL" maps "$WL_PARENT" >"$T/sparsep1.csv"
+EXMAP_PAGEMAP_SCAN=0 "$EXMAP" -c -p "$ALL" maps "$WL_PARENT" >"$T/sparsep0.csv"
+cmp -s "$T/sparsep1.csv" "$T/sparsep0.csv" && ok "sparse: the same maps with PAGEMAP_SCAN and without" ||
+	no "sparse: the same maps with PAGEMAP_SCAN and without" "$(diff "$T/sparsep1.csv" "$T/sparsep0.csv" | head -4)"
+set -- $WL_CHILDREN
+C1=$1
+"$EXMAP" -c -p "$ALL" maps "$C1" >"$T/sparsemaps.csv"
+res=$(awk -F, 'NR > 1 && $9 == 1099511627776 && $4 == "---p" { print $10 "," $11 }' "$T/sparsemaps.csv")
+same "sparse: the 1 TiB reservation is vm only" "$res" "0,0"
+iaddr=$(awk -F, 'NR > 1 && $9 == 68719476736 { print $2 }' "$T/sparsemaps.csv")
+irss=$(awk -v a="${iaddr#0x}" '
+	/^[0-9a-f]+-[0-9a-f]+ / { split($1, r, "-"); here = (r[1] == a); next }
+	here && $1 == "Rss:" { print $2 * 1024; exit }' "/proc/$C1/smaps")
+equal "sparse: the islands' resident is their Rss (smaps)" \
+	"$(awk -F, -v a="$iaddr" 'NR > 1 && $2 == a { print $11 }' "$T/sparsemaps.csv")" "$irss"
+stop_workload
+
+# Progress: on a terminal, after a second, one line, erased when done; never
+# when stderr is not a terminal, and never beside CSV. 1 TiB of islands read
+# entry by entry (PAGEMAP_SCAN off) takes seconds.
+start_workload 1 64 0 0 "-I 1048576"
+set -- $WL_CHILDREN
+PP="$WL_PARENT,$1"
+TERM=vt100 EXMAP_PAGEMAP_SCAN=0 script -qec "$EXMAP -p $PP" "$T/tty.out" >/dev/null 2>&1
+if grep -aq "processes read; reading pid $WL_PARENT (workload)" "$T/tty.out" &&
+	grep -aq "$(printf '\r\033\\[K')  *PID NAME" "$T/tty.out"; then
+	ok "progress: shown on a terminal, and erased before the report"
+else
+	no "progress: shown on a terminal, and erased before the report" "$(cat -v "$T/tty.out" | head -5)"
+fi
+EXMAP_PAGEMAP_SCAN=0 script -qec "$EXMAP -c -p $PP" "$T/tty.csv" >/dev/null 2>&1
+grep -aq 'processes read' "$T/tty.csv" && no "progress: never beside CSV" "$(cat -v "$T/tty.csv" | head -3)" ||
+	ok "progress: never beside CSV"
+EXMAP_PAGEMAP_SCAN=0 script -qec "$EXMAP -p $PP 2>$T/notty.err" "$T/tty.txt" >/dev/null 2>&1
+[ -s "$T/notty.err" ] && no "progress: never when stderr is not a terminal" "$(cat -v "$T/notty.err")" ||
+	ok "progress: never when stderr is not a terminal"
+stop_workload
+
 # --- sections of a static musl binary: its data segment starts in the last
 # file page of its read-only segment, so two segments hold that page.
 if [ -x "${MUSL_WORKLOAD:-}" ]; then
@@ -337,7 +440,6 @@ i=0
 until whole_ready "$T/dz.out" || [ $i -gt 100 ]; do sleep 0.1; i=$((i + 1)); done
 "$EXMAP" -c -p $dz maps $dz >"$T/dz.csv" 2>"$T/dz.err"
 dzres=$(awk -F, '$8 == "/dev/zero" && $9 == 65536 { print $11 "," $NF }' "$T/dz.csv")
-same() { if [ "$2" = "$3" ]; then ok "$1"; else no "$1" "got '$2', want '$3'"; fi; }
 same "a private /dev/zero mapping (device 1): its 64 KiB written are resident" "$dzres" "65536,1"
 "$EXMAP" -c -p $dz >"$T/dz.procs"
 equal "a private /dev/zero mapping: the process's resident = Rss" \

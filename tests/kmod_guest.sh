@@ -92,6 +92,8 @@ if [ -n "$thp_was" ]; then
 	set -- $thp_was
 	echo "$1" >$T/enabled && echo "$2" >$T/defrag && echo "$3" >$T/use_zero_page
 fi
+# A sparse address space (tests/sparse_guest.sh), where params size it.
+[ -n "${SPARSE_R:-}" ] && . /test/sparse_guest.sh
 # Large folios mapped in part (tests/thp_guest.sh), where params set THP.
 [ -n "${THP:-}" ] && . /test/thp_guest.sh
 

@@ -19,6 +19,10 @@
 #   - scans during 30 s of fork/exit/mmap/munmap churn all end, and leave no
 #     report of a kernel bug in dmesg (tests/dmesg_check.sh: oops, BUG,
 #     WARNING, lockdep's reports, hung task...; not a checker's banner);
+#   - a sparse address space (a reservation that never holds a page, islands
+#     of pages in a large mapping) costs what its pages cost and gives the
+#     kernel's figures, with each source and with pagemap without
+#     PAGEMAP_SCAN (tests/sparse_checks.sh);
 #   - auto picks the module; rmmod succeeds.
 # usage: tests/kmod_test.sh [DIST-ARCH...]   (default: the three amd64 kernels)
 # DIST is any toolchain/kernel takes (bullseye, bookworm, trixie,
@@ -66,6 +70,7 @@ rollup() { awk -v f="$2:" '$1 == f { print $2 * 1024 }' "$1"; }
 . "$here/thp_checks.sh"	# thp_mode, thp_checks: large folios
 . "$here/zeropage_checks.sh"	# zp_*: read faults, the probe's pages
 . "$here/dmesg_check.sh"	# dmesg_reports: the kernel's bug reports
+. "$here/sparse_checks.sh"	# sparse_sizes, sparse_checks: a sparse address space
 
 # special_checks PID: each mapping the kernel named ([vvar], [vvar_vclock],
 # [vdso]...) is resident as much as the kernel's Rss of it says, with either
@@ -129,11 +134,12 @@ run_target() {
 	ko=$(ls build/*/kmod/"$(basename "$kdir")"/exmap_mini.ko build/kmod/"$(basename "$kdir")"/exmap_mini.ko 2>/dev/null | head -1)
 	cp "$ko" "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice" \
 		"$tools/readfault" "$tools/afterprobe" "$w/test/" &&
-		cp tests/kmod_guest.sh "$w/test/run.sh" || return 1
+		cp tests/kmod_guest.sh "$w/test/run.sh" && cp tests/sparse_guest.sh "$w/test/" || return 1
 	[ -z "${AFTERPROBE_EXMAP:-}" ] || cp "$AFTERPROBE_EXMAP" "$w/test/exmap-mini.ap" || return 1
 	[ -z "$thp" ] || cp "$tools/thpwork" tests/thp_guest.sh "$w/test/" || return 1
-	printf 'N=%s FILE_KIB=%s COW_KIB=%s PRIV_KIB=%s STRESS=%s THP=%s\n' \
-		$N $FILE_KIB $COW_KIB $PRIV_KIB "$STRESS" "$thp" >"$w/test/params"
+	eval "$(sparse_sizes "$arch")"
+	printf 'N=%s FILE_KIB=%s COW_KIB=%s PRIV_KIB=%s STRESS=%s THP=%s SPARSE_R=%s SPARSE_I=%s\n' \
+		$N $FILE_KIB $COW_KIB $PRIV_KIB "$STRESS" "$thp" $SPARSE_R $SPARSE_I >"$w/test/params"
 	tests/qemu/initramfs "$arch" "$w/initramfs.cpio.gz" "$w"/test/* >"$w/initramfs.log" 2>&1 ||
 		{ cat "$w/initramfs.log"; no "initramfs"; return 1; }
 	QEMU_MEM=$mem QEMU_APPEND="${QEMU_APPEND:+$QEMU_APPEND }$append" \
@@ -249,6 +255,7 @@ checks() {
 	zp_checks
 	zp_afterprobe
 
+	sparse_checks "$o"
 	[ -z "$thp" ] || thp_checks "$o"
 	check "non-root: refused with a clear message" \
 		"[ \"\$(cat $o/nonroot.rc)\" = 2 ] && grep -q 'root' $o/nonroot.stderr" \

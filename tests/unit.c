@@ -264,38 +264,46 @@ static void test_ptab(void)
 	struct ptab t;
 	uint32_t i, id, ok = 1;
 
-	if (arena_init(&a, ptab_bytes(1000) + 4096) < 0) {
+	if (arena_init(&a, ptab_bytes(1000, 100) + ptab_bytes(1000, 2) + 4096) < 0) {
 		check(0, "ptab arena", NULL);
 		return;
 	}
-	ptab_init(&t, &a, 1000);
-	check((uint64_t)(t.mask + 1) * 7 / 8 >= 1000 && ((t.mask + 1) & t.mask) == 0 &&
-	      t.shift == 64 - (unsigned)__builtin_ctz(t.mask + 1),
-	      "ptab: power of two, load <= 7/8", NULL);
-	/* cookie 0 is a valid key: emptiness is in the slot, not the key */
+	ptab_init(&t, &a, 1000, 100);
+	check((uint64_t)(t.bmask + 1) * 7 / 8 >= 100 && ((t.bmask + 1) & t.bmask) == 0 &&
+	      t.bshift == 64 - (unsigned)__builtin_ctz(t.bmask + 1) &&
+	      ((uintptr_t)t.slot & (PT_PAGE - 1)) == 0,
+	      "ptab: power of two buckets, load <= 7/8, slots page-aligned", NULL);
+	/* cookie 0 is a valid key: emptiness is in the slot, not the key; ten
+	 * blocks of pfns and ten of swap, cookies in and across blocks */
 	for (i = 0; i < 1000; i++) {
-		uint64_t cookie = i == 0 ? 0 : (uint64_t)i * 512 | (i & 1 ? COOKIE_SWAP_TAG : 0);
+		uint64_t cookie = ((uint64_t)(i % 100) * 512 + i / 100) |
+				  (i / 100 & 1 ? COOKIE_SWAP_TAG : 0);
 
 		ok &= ptab_ref(&t, cookie) == i;
 	}
-	check(ok, "ptab: dense ids in insertion order", NULL);
+	check(ok && t.nblock == 2 * 50, "ptab: dense ids in insertion order, one bucket a block",
+	      NULL);
 	for (i = 0, ok = 1; i < 1000; i++) {
-		uint64_t cookie = i == 0 ? 0 : (uint64_t)i * 512 | (i & 1 ? COOKIE_SWAP_TAG : 0);
+		uint64_t cookie = ((uint64_t)(i % 100) * 512 + i / 100) |
+				  (i / 100 & 1 ? COOKIE_SWAP_TAG : 0);
 
 		ok &= ptab_ref(&t, cookie) == i && t.count[i] == 2 && ptab_find(&t, cookie) == i;
 	}
-	check(ok, "ptab: a second reference counts 2", NULL);
-	check(ptab_find(&t, 1024 | COOKIE_SWAP_TAG) == UINT32_MAX && ptab_find(&t, 1024) == 2 &&
-	      ptab_find(&t, 512) == UINT32_MAX && ptab_find(&t, 512 | COOKIE_SWAP_TAG) == 1,
+	check(ok, "ptab: a second reference counts 2, found again", NULL);
+	check(ptab_find(&t, 512 | COOKIE_SWAP_TAG) == UINT32_MAX && ptab_find(&t, 512) == 1 &&
+	      ptab_find(&t, 1 | COOKIE_SWAP_TAG) == 100 && ptab_find(&t, 1) == UINT32_MAX,
 	      "ptab: swap and pfn cookies never collide", NULL);
-	check(ptab_ref_hint(&t, 7 * 512 | COOKIE_SWAP_TAG, 7) == 7 && t.count[7] == 3,
-	      "ptab: a right hint finds the id", NULL);
-	check(ptab_ref_hint(&t, 7 * 512 | COOKIE_SWAP_TAG, 8) == 7 && t.count[7] == 4 &&
-	      ptab_ref_hint(&t, 8 * 512, 123456) == 8 && t.count[8] == 3,
-	      "ptab: a wrong or out-of-range hint falls back to the probe", NULL);
+	check(ptab_find(&t, (uint64_t)1 << 40) == UINT32_MAX && ptab_find(&t, 1023) == UINT32_MAX,
+	      "ptab: an absent cookie, in a new block or a known one, is not found", NULL);
 	id = ptab_ref(&t, 999999);
 	check(id == UINT32_MAX && t.n == 1000, "ptab: full table refuses, unchanged", NULL);
 	check(ptab_ref(&t, 1024) == 2 && t.count[2] == 3, "ptab: full table still counts known pages", NULL);
+
+	ptab_init(&t, &a, 1000, 2);
+	check(ptab_ref(&t, 5) == 0 && ptab_ref(&t, PT_BLOCK + 5) == 1 &&
+	      ptab_ref(&t, 6) == 2 && ptab_ref(&t, 2 * PT_BLOCK) == UINT32_MAX &&
+	      t.nblock == 2 && t.n == 3 && ptab_ref(&t, PT_BLOCK + 6) == 3,
+	      "ptab: past its blocks it refuses a new block, not a known one", NULL);
 }
 
 static void arena_overflow(void)

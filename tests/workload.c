@@ -2,7 +2,7 @@
  * workload - start a family of processes with a known page sharing pattern
  *
  * usage: workload [-S] [-n CHILDREN] [-f FILE_KIB] [-c COW_KIB] [-p PRIV_KIB]
- *                 [-z ZERO_KIB] [-d DIR]
+ *                 [-z ZERO_KIB] [-R RESERVE_MIB] [-I ISLANDS_MIB] [-d DIR]
  *
  * The parent maps a FILE_KIB file shared (never touching it) and writes
  * COW_KIB of private anonymous memory, then forks CHILDREN children. Each
@@ -19,6 +19,12 @@
  * they are ordinary pages, and not before, where they are raw frames).
  * With -S the parent pages its cow pages out to swap (MADV_PAGEOUT) before
  * forking, so the second half becomes swap entries shared by all N + 1.
+ * Sparse address space, for every process (set up before the fork):
+ *	-R	RESERVE_MIB of PROT_NONE reservation: no page, ever
+ *	-I	ISLANDS_MIB of read-write memory in which the parent writes
+ *		NISLAND pages spread from its first page to its last, shared by
+ *		all; each child writes the page after each (before, for the
+ *		last), its own; with -S the parent's odd islands go to swap
  * Once every child is ready the parent prints "file PATH" and
  * "ready PARENT_PID CHILD_PID..." on stdout and waits for SIGTERM or SIGINT,
  * then kills the children, removes the file and exits 0.
@@ -42,6 +48,8 @@
 
 #define MAXCHILD	4096
 #define MAXKIB		(16LL * 1024 * 1024)	/* 16 GiB per region */
+#define MAXMIB		(4LL * 1024 * 1024)	/* 4 TiB of sparse address space */
+#define NISLAND		16
 
 static const char	*prog = "workload";
 static char		 path[PATH_MAX];	/* file to unlink, if any */
@@ -49,6 +57,8 @@ static pid_t		*kids;
 static int		 nkids;
 static size_t		 pagesz;
 static size_t		 zlen = 64 * 1024;	/* -z: read-only anon, zero page */
+static char		*isl;			/* -I: the islands' mapping */
+static size_t		 islen;
 
 static void
 cleanup(void)
@@ -93,7 +103,8 @@ static void __attribute__((noreturn))
 usage(void)
 {
 	fprintf(stderr, "usage: %s [-S] [-n children] [-f file_kib] [-c cow_kib] "
-	    "[-p priv_kib] [-z zero_kib] [-d dir]\n", prog);
+	    "[-p priv_kib] [-z zero_kib] [-R reserve_mib] [-I islands_mib] "
+	    "[-d dir]\n", prog);
 	exit(2);
 }
 
@@ -189,6 +200,29 @@ mkfile(const char *dir, size_t len)
 	return p;
 }
 
+/* Address space, MAP_NORESERVE: a reservation costs no commit charge. */
+static char *
+sparse(size_t len, int prot)
+{
+	char *p;
+
+	if (len == 0)
+		return NULL;
+	p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+	    -1, 0);
+	if (p == MAP_FAILED)
+		die("mmap %zu MiB of address space", len >> 20);
+	return p;
+}
+
+/* Island i's page: spread evenly, the first at 0 and the last at the end. */
+static size_t
+island(int i)
+{
+	return islen / pagesz / (NISLAND - 1) * i -
+	    (i == NISLAND - 1 && islen / pagesz % (NISLAND - 1) == 0);
+}
+
 static void
 child(pid_t ppid, int wfd, const char *file, size_t flen, char *cow,
     size_t clen, size_t plen)
@@ -216,6 +250,8 @@ child(pid_t ppid, int wfd, const char *file, size_t flen, char *cow,
 	priv = anon(plen, PROT_READ | PROT_WRITE);
 	for (i = 0; i < plen / pagesz; i++)
 		tag(priv, i, (uint64_t)getpid() << 32 | (i + 1));
+	for (i = 0; isl && i < NISLAND; i++)
+		tag(isl, island(i) + (i < NISLAND - 1 ? 1 : -1), getpid());
 	if (zlen) {
 		const char *zero = anon(zlen, PROT_READ);
 
@@ -336,12 +372,13 @@ main(int argc, char **argv)
 	size_t i;
 	long ps;
 	int ch, sig, swap = 0;
+	long long rmib = 0, imib = 0;
 
 	if ((ps = sysconf(_SC_PAGESIZE)) == -1)
 		die("sysconf");
 	pagesz = ps;
 	pk = ps / 1024;
-	while ((ch = getopt(argc, argv, "Sn:f:c:p:z:d:")) != -1) {
+	while ((ch = getopt(argc, argv, "Sn:f:c:p:z:R:I:d:")) != -1) {
 		switch (ch) {
 		case 'S': swap = 1; break;
 		case 'n': n = num(optarg, ch, 1, MAXCHILD, 1); break;
@@ -349,12 +386,20 @@ main(int argc, char **argv)
 		case 'c': ckib = num(optarg, ch, 0, MAXKIB, pk); break;
 		case 'p': pkib = num(optarg, ch, 0, MAXKIB, pk); break;
 		case 'z': zlen = num(optarg, ch, 0, MAXKIB, pk) * 1024; break;
+		case 'R': rmib = num(optarg, ch, 0, MAXMIB, 1); break;
+		case 'I': imib = num(optarg, ch, 0, MAXMIB, 1); break;
 		case 'd': dir = optarg; break;
 		default: usage();
 		}
 	}
 	if (optind != argc)
 		usage();
+	if ((unsigned long long)rmib << 20 > SIZE_MAX ||
+	    (unsigned long long)imib << 20 > SIZE_MAX) {
+		errno = EOVERFLOW;
+		die("-R or -I: more than this machine's address space");
+	}
+	islen = (size_t)imib << 20;
 
 	/* Block the stop signals now so one arriving during setup waits. */
 	sigemptyset(&set);
@@ -371,6 +416,17 @@ main(int argc, char **argv)
 		tag(cow, i, i + 1);
 	if (swap)
 		pageout(cow, ckib * 1024);
+	sparse((size_t)rmib << 20, PROT_NONE);
+	if ((isl = sparse(islen, PROT_READ | PROT_WRITE)) != NULL) {
+		if (islen / pagesz < 2 * NISLAND) {
+			errno = EINVAL;
+			die("-I: room for %d islands and their neighbours", NISLAND);
+		}
+		for (i = 0; i < NISLAND; i++)
+			tag(isl, island(i), i + 1);
+		for (i = 1; swap && i < NISLAND; i += 2)
+			pageout(isl + island(i) * pagesz, pagesz);
+	}
 	spawn(n, file, fkib * 1024, cow, ckib * 1024, pkib * 1024);
 	report();
 

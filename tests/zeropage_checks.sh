@@ -8,7 +8,8 @@
 #   zp_checks      readfault's ranges and whole process as exmap-mini sees
 #                  them, against what was learned and the kernel's Rss and Pss;
 #   zp_ro_region   a workload child's read-only range it only read (64 KiB);
-#   zp_statm       a process's resident count from statm, where no smaps;
+#   zp_statm       a process's resident count from statm, where no smaps
+#                  (its block statm_PID, or PREFIX PID);
 #   zp_afterprobe  a process that allocated right after exmap-mini's probe
 #                  keeps all its pages: resident = Rss (tests/afterprobe.c).
 # On a zero-page kernel a range only read is vm only; on one without, the
@@ -106,8 +107,8 @@ zp_checks() {
 
 # zp_statm PID: its resident count in bytes, from statm (in pages; exact on
 # kernels without smaps here, which are not SMP: no SPLIT_RSS_COUNTING)
-zp_statm() {
-	awk -v ps="$(sed -n 's/^page //p' "$o/readfault")" '{ print $2 * ps }' "$o/statm_$1" 2>/dev/null
+zp_statm() {	# PID [BLOCK_PREFIX]
+	awk -v ps="$(sed -n 's/^page //p' "$o/readfault")" '{ print $2 * ps }' "$o/${2:-statm_}$1" 2>/dev/null
 }
 
 # zp_ro_region PID RESIDENT SOLE WRITABLE: a workload child's read-only
