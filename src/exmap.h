@@ -155,6 +155,7 @@ void out(const char *s, size_t n);
 void outs(const char *s);
 void outf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void out_flush(void);
+int is_terminal(int fd);
 void progress_show(const char *line);
 void progress_clear(void);
 int parse_u64(const char *s, uint64_t max, uint64_t *v);

@@ -249,7 +249,7 @@ static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 	scan_init(s, arena, src, (uint32_t)table, (uint32_t)blocks, &probe);
 	s->want_cmdline = o->view == V_DUMP;
 	/* On a terminal only, and never beside CSV or a capture. */
-	s->progress = !o->csv && o->view != V_DUMP && isatty(2);
+	s->progress = !o->csv && o->view != V_DUMP && is_terminal(2);
 	scan_procs(s, pids, npid);
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "exmap.h"
@@ -41,8 +42,9 @@ struct pm_scan_arg {
  * skip (next, in the mapping ending at end), the populated ranges of
  * [lo, hi) from the last PAGEMAP_SCAN, and smaps' verdict on large mappings.
  */
+enum { SCAN_UNTRIED, SCAN_WORKS, SCAN_NONE };
 static struct {
-	int scan;		/* PAGEMAP_SCAN: 1 works, 0 not here, -1 not tried */
+	int scan;		/* PAGEMAP_SCAN here: SCAN_* */
 	int piddir;
 	uint64_t next, end;
 	uint64_t lo, hi;
@@ -51,15 +53,16 @@ static struct {
 	int smaps;		/* 1 read for this process, 0 not yet, -1 unreadable */
 	uint32_t nbig;
 	uint64_t big_end[SMAPS_BIG];	/* large mappings with no page, by end */
-} pm = { .scan = -1, .piddir = -1 };
+} pm;			/* all zero: bss, no file bytes */
 
 static int pm_open(struct pagesrc *s, int piddir, pid_t pid)
 {
 	const char *env;
 
 	(void)pid;
-	if (pm.scan < 0 && (env = getenv("EXMAP_PAGEMAP_SCAN")) && strcmp(env, "0") == 0)
-		pm.scan = 0;
+	if (pm.scan == SCAN_UNTRIED && (env = getenv("EXMAP_PAGEMAP_SCAN")) &&
+	    strcmp(env, "0") == 0)
+		pm.scan = SCAN_NONE;
 	pm.piddir = piddir;
 	pm.next = pm.end = 0;
 	pm.lo = pm.hi = 0;
@@ -94,8 +97,9 @@ static int pm_scan(struct pagesrc *s, uint64_t vaddr, uint64_t end)
 	};
 	int r;
 
+	/* the raw call: musl's ioctl() carries 32-bit time conversions we do not need */
 	do
-		r = ioctl(s->fd, PM_SCAN_IOCTL, &a);
+		r = syscall(SYS_ioctl, s->fd, PM_SCAN_IOCTL, &a);
 	while (r < 0 && errno == EINTR);
 	if (r < 0)
 		return -errno;
@@ -191,14 +195,14 @@ static ssize_t pm_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t
 	int err;
 
 	*hole = 0;
-	if (vaddr == pm.next && end == pm.end && pm.scan != 0) {
+	if (vaddr == pm.next && end == pm.end && pm.scan != SCAN_NONE) {
 		err = pm_populated(s, vaddr, end, &from, &to);
 		if (err == -ENOTTY || err == -EINVAL) {
-			pm.scan = 0;
+			pm.scan = SCAN_NONE;
 		} else if (err < 0) {
 			return err;
 		} else {
-			pm.scan = 1;
+			pm.scan = SCAN_WORKS;
 			pm.next = from;
 			if (from > vaddr) {
 				*hole = (from - vaddr) >> s->page_shift;
@@ -208,7 +212,7 @@ static ssize_t pm_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t
 				n = (to - vaddr) >> s->page_shift;
 		}
 	}
-	if (vaddr == pm.next && end == pm.end && pm.scan == 0 && left >= SMAPS_MIN &&
+	if (vaddr == pm.next && end == pm.end && pm.scan == SCAN_NONE && left >= SMAPS_MIN &&
 	    big_and_empty(end, s->page_shift)) {
 		*hole = left;
 		return 0;

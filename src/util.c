@@ -3,6 +3,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "exmap.h"
@@ -28,6 +30,14 @@ static char obuf[65536];
 static size_t olen;
 
 static int progress_shown;
+
+/* isatty(), as the raw call: musl's ioctl() would bring time conversions along. */
+int is_terminal(int fd)
+{
+	struct winsize ws;
+
+	return syscall(SYS_ioctl, fd, TIOCGWINSZ, &ws) == 0;
+}
 
 /* One line of progress on stderr (a terminal), redrawn in place. */
 void progress_show(const char *line)
