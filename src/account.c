@@ -28,33 +28,34 @@ static void map_figures(struct scan *s, struct mapping *m)
 			break;
 		case RUN_SHARED:
 		case RUN_SWAP: {
-			uint64_t acc = 0;
+			uint64_t sole = 0;
 
 			f->mapped += n;
 			if (kind == RUN_SHARED)
 				f->resident += n;
 			else
 				f->swap += n;
-			for (j = 0; j < n; j++) {
-				uint32_t c = count[j];
+			for (j = 0; j < n;) {
+				/* a share is at most ps << 32 (2^48 at 64 KiB pages):
+				 * 2^12 of them cannot overflow the sum */
+				uint32_t end = n - j > 4096 ? j + 4096 : n;
+				uint64_t acc = 0;
 
-				if (c != lastc) {
-					share = (ps << 32) / c;
-					lastc = c;
+				for (; j < end; j++) {
+					uint32_t c = count[j];
+
+					if (c != lastc) {
+						share = (ps << 32) / c;
+						lastc = c;
+					}
+					sole += c == 1;
+					acc += share;
 				}
-				f->sole += c == 1;
-				acc += share;
-				/* a share is at most ps << 32: fold before acc can overflow */
-				if (acc >> 62) {
-					eff_add(&f->eff_mapped, acc, 1);
-					if (kind == RUN_SHARED)
-						eff_add(&f->eff_resident, acc, 1);
-					acc = 0;
-				}
+				eff_add(&f->eff_mapped, acc, 1);
+				if (kind == RUN_SHARED)
+					eff_add(&f->eff_resident, acc, 1);
 			}
-			eff_add(&f->eff_mapped, acc, 1);
-			if (kind == RUN_SHARED)
-				eff_add(&f->eff_resident, acc, 1);
+			f->sole += sole;
 			break;
 		}
 		default:

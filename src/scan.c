@@ -109,11 +109,37 @@ static _Noreturn void table_full(const struct scan *s)
 	    "raise it with -t PAGES", s->pt.bcap, PT_BLOCK);
 }
 
-/* Classify n entries of mapping m into runs. */
-static void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe, size_t n)
+/* A page's id, found in the block of the last one counted when it is there. */
+static inline __attribute__((always_inline)) uint32_t page_id(struct scan *s, uint64_t cookie)
+{
+	struct ptab *t = &s->pt;
+	uint32_t b = t->last, slot, id;
+
+	if (t->bkey[b] == (cookie >> PT_BLOCK_SHIFT) + 1 &&
+	    (slot = t->slot[(size_t)b * PT_BLOCK + (cookie & (PT_BLOCK - 1))]) != 0) {
+		t->count[slot - 1]++;
+		return slot - 1;
+	}
+	if ((id = ptab_ref(t, cookie)) == UINT32_MAX)
+		table_full(s);
+	return id;
+}
+
+/*
+ * Classify n entries of mapping m into runs: the hot loop of a scan. The run
+ * being extended lives in locals (nk, id) and goes back to s->pend at the end.
+ */
+static __attribute__((hot)) void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe, size_t n)
 {
 	const struct probe *pr = &s->probe;
-	int anon_write = (m->flags & (MF_WRITE | MF_SHARED)) == MF_WRITE;
+	const uint32_t EXCL = RUN_EXCL << RUN_KIND_SHIFT, SHARED = RUN_SHARED << RUN_KIND_SHIFT;
+	const uint32_t HOLE = RUN_HOLE << RUN_KIND_SHIFT, SWAP = RUN_SWAP << RUN_KIND_SHIFT;
+	const uint32_t NOTRAM = RUN_NOTRAM << RUN_KIND_SHIFT;
+	int exact = s->src->exact_write;
+	/* Without the PTE's bit: a private anonymous page this process alone
+	 * maps in a writable mapping is one it wrote. */
+	uint64_t wrote_mask = (m->flags & (MF_WRITE | MF_SHARED)) == MF_WRITE ? PE_FILE : ~0ull;
+	uint32_t nk = s->pend.nk, pid = s->pend.id;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -121,37 +147,73 @@ static void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe, siz
 		uint32_t kind, id = 0;
 
 		if (e & PE_PRESENT) {
+			uint32_t w = exact ? (e & PE_WRITE ? RUN_WRITE : 0) : 0;
+
 			if ((e & PE_NOTRAM) || frame == pr->zero_pfn ||
 			    frame - pr->hzero_pfn < pr->hzero_n) {
-				kind = RUN_NOTRAM << RUN_KIND_SHIFT;
+				kind = NOTRAM | w;
 			} else if (e & PE_EXCLUSIVE) {
-				kind = RUN_EXCL << RUN_KIND_SHIFT;
+				kind = EXCL | (exact ? w : !(e & wrote_mask) ? RUN_WRITE : 0);
 			} else {
 				/* pfn 0 means hidden pfns: grouping by it would merge pages */
 				if (frame == 0)
 					die("pagemap reads page frame number 0: pfns are hidden "
 					    "from this user; run exmap-mini as root");
-				kind = RUN_SHARED << RUN_KIND_SHIFT;
-				id = ptab_ref(&s->pt, frame);
-				if (id == UINT32_MAX)
-					table_full(s);
+				kind = SHARED | w;
+				id = page_id(s, frame);
 			}
-			/* Without the PTE's bit: a private anonymous page this
-			 * process alone maps in a writable mapping is one it wrote. */
-			if (s->src->exact_write ? (e & PE_WRITE) != 0 :
-			    (kind == RUN_EXCL << RUN_KIND_SHIFT && anon_write &&
-			     !(e & PE_FILE)))
-				kind |= RUN_WRITE;
 		} else if (e & PE_SWAP) {
-			kind = RUN_SWAP << RUN_KIND_SHIFT;
-			id = ptab_ref(&s->pt, SWAP_COOKIE(e));
-			if (id == UINT32_MAX)
-				table_full(s);
+			kind = SWAP;
+			id = page_id(s, SWAP_COOKIE(e));
 		} else {
-			kind = RUN_HOLE << RUN_KIND_SHIFT;
+			kind = HOLE;
 		}
-		add_run(s, m, kind, id, 1);
+		/* extend the run: same kind, and for shared and swap the next id */
+		if ((nk & ~RUN_N_MASK) == kind && (nk & RUN_N_MASK) &&
+		    (nk & RUN_N_MASK) < RUN_PAGES_MAX &&
+		    ((kind & ~RUN_WRITE) < SHARED || id == pid + (nk & RUN_N_MASK))) {
+			nk++;
+		} else {
+			if (nk & RUN_N_MASK) {
+				s->pend.nk = nk;
+				s->pend.id = pid;
+				store_run(s, m);
+			}
+			nk = kind | 1;
+			pid = id;
+		}
+		/*
+		 * The pages that follow mostly go on as this one did: the same
+		 * flags, and a shared page the next frame with the next id
+		 * (other processes met them in this order first). Take them
+		 * without classifying each again.
+		 */
+		if ((kind & ~RUN_WRITE) == SHARED) {
+			const uint32_t *sp = &s->pt.slot[(size_t)s->pt.last * PT_BLOCK +
+							 (frame & (PT_BLOCK - 1))];
+
+			while (i + 1 < n && pe[i + 1] == e + 1 && ((frame + 1) & (PT_BLOCK - 1)) &&
+			       sp[1] == pid + (nk & RUN_N_MASK) + 1 &&
+			       (nk & RUN_N_MASK) < RUN_PAGES_MAX) {
+				s->pt.count[pid + (nk & RUN_N_MASK)]++;
+				nk++;
+				sp++;
+				e++;
+				frame++;
+				i++;
+			}
+		} else if ((kind & ~RUN_WRITE) == EXCL || kind == HOLE) {
+			uint64_t flags = e & ~PE_FRAME_MASK;
+
+			while (i + 1 < n && (pe[i + 1] & ~PE_FRAME_MASK) == flags &&
+			       (nk & RUN_N_MASK) < RUN_PAGES_MAX) {
+				nk++;
+				i++;
+			}
+		}
 	}
+	s->pend.nk = nk;
+	s->pend.id = pid;
 }
 
 /* Present entries whose frame no page table maps as a page are not RAM. */
