@@ -9,8 +9,8 @@
  *        the helpers that handle that (__pte_offset_map_lock) are not
  *        exported: xm_pte_map_lock() does what they do;
  *  6.12  page_mapcount() is gone: the count comes from the folio;
- *  6.19  non-present PTEs are "software leaf" entries (<linux/leafops.h>),
- *        and the swapops tests for them (non_swap_entry...) are gone;
+ *  6.19  non-present PTEs are "software leaf" entries (<linux/leafops.h>):
+ *        pte_to_swp_entry and is_pte_marker are gone;
  * and one configuration difference: huge user mappings (no THP on armmp).
  */
 #ifndef EXMAP_MINI_COMPAT_H
@@ -47,18 +47,15 @@
 #endif
 
 /*
- * A non-present PTE: the entry it holds, whether it is a marker (uffd-wp,
- * poison, guard: no page behind it), and what kind of page it stands for.
- * Chosen by the header, which came with the API.
+ * A non-present PTE: the entry it holds, and whether it is a marker (uffd-wp,
+ * poison, guard: no page behind it). Chosen by the header, which came with
+ * the API.
  */
 #if __has_include(<linux/leafops.h>)
 #include <linux/leafops.h>
 typedef softleaf_t xm_leaf_t;
 #define xm_pte_leaf(pte)		softleaf_from_pte(pte)
 #define xm_pte_marker(pte)		pte_is_marker(pte)
-#define xm_leaf_is_migration(e)		softleaf_is_migration(e)
-#define xm_leaf_is_device_private(e)	softleaf_is_device_private(e)
-#define xm_leaf_is_hwpoison(e)		softleaf_is_hwpoison(e)
 #else
 typedef swp_entry_t xm_leaf_t;
 #define xm_pte_leaf(pte)		pte_to_swp_entry(pte)
@@ -67,9 +64,6 @@ typedef swp_entry_t xm_leaf_t;
 #else
 #define xm_pte_marker(pte)		false
 #endif
-#define xm_leaf_is_migration(e)		(non_swap_entry(e) && is_migration_entry(e))
-#define xm_leaf_is_device_private(e)	(non_swap_entry(e) && is_device_private_entry(e))
-#define xm_leaf_is_hwpoison(e)		(non_swap_entry(e) && is_hwpoison_entry(e))
 #endif
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)

@@ -2,8 +2,8 @@
 /*
  * exmap_mini: page information for exmap-mini, for kernels built without
  * /proc/PID/pagemap, with what pagemap cannot give: the PTE's write, dirty
- * and young bits and each page's map count. The protocol is described in
- * exmap_mini_abi.h.
+ * and young bits. The protocol is described in exmap_mini_abi.h: records in
+ * pagemap's layout, and a run of empty pages in one record.
  *
  * The walk holds mmap_lock for reading over a bounded number of entries, fills
  * a kernel buffer, drops the lock, copies the buffer out and reschedules.
@@ -23,20 +23,13 @@
 #include "compat.h"
 #include "exmap_mini_abi.h"
 
-#define XM_BUF_RECS	4096	/* records copied out at a time: 64 KiB */
+#define XM_BUF_RECS	8192	/* records copied out at a time: 64 KiB */
 #define XM_BUDGET	1024	/* page table entries examined per hold of mmap_lock */
-#define XM_HOLE_MAX	0xffffffffUL	/* pages in one hole record */
-
-struct xm_rec {
-	u64 frame;
-	u32 count;
-	u32 flags;
-};
 
 struct xm_file {
 	struct mutex lock;
 	struct mm_struct *mm;	/* pinned (mmgrab) when the pid was written */
-	struct xm_rec *buf;
+	exmap_mini_rec *buf;
 };
 
 /* The walk's state over one hold of mmap_lock. */
@@ -44,7 +37,7 @@ struct xm_walk {
 	struct mm_struct *mm;
 	unsigned long addr;	/* next page to report */
 	unsigned long end;	/* the task size */
-	struct xm_rec *rec;
+	exmap_mini_rec *rec;
 	unsigned int n, max;	/* records filled, room */
 	unsigned int budget;	/* entries left to examine */
 };
@@ -54,77 +47,67 @@ static bool xm_full(const struct xm_walk *w)
 	return w->n >= w->max || w->budget == 0;
 }
 
-/* Report pages [w->addr, to) as a hole, merged with a hole just before. */
-static void xm_hole(struct xm_walk *w, unsigned long to, u32 kind)
+/*
+ * Report pages [w->addr, to) as a run of kind (EXMAP_MINI_RUN, alone for a
+ * hole, with NOTRAM for raw frames), merged with such a run just before.
+ */
+static void xm_hole(struct xm_walk *w, unsigned long to, u64 kind)
 {
 	while (w->addr < to && w->n < w->max) {
-		unsigned long pages = (to - w->addr) >> PAGE_SHIFT;
-		struct xm_rec *last = w->n ? &w->rec[w->n - 1] : NULL;
+		u64 pages = (to - w->addr) >> PAGE_SHIFT;
+		exmap_mini_rec *last = w->n ? &w->rec[w->n - 1] : NULL;
 
-		if (last && last->flags == kind && last->count < XM_HOLE_MAX) {
-			unsigned long room = XM_HOLE_MAX - last->count;
+		if (last && (*last & ~EXMAP_MINI_FRAME) == kind &&
+		    (*last & EXMAP_MINI_FRAME) < EXMAP_MINI_RUN_MAX) {
+			u64 room = EXMAP_MINI_RUN_MAX - (*last & EXMAP_MINI_FRAME);
 
 			if (pages > room)
 				pages = room;
-			last->count += pages;
+			*last += pages;
 		} else {
-			if (pages > XM_HOLE_MAX)
-				pages = XM_HOLE_MAX;
-			w->rec[w->n].frame = 0;
-			w->rec[w->n].count = pages;
-			w->rec[w->n].flags = kind;
-			w->n++;
+			if (pages > EXMAP_MINI_RUN_MAX)
+				pages = EXMAP_MINI_RUN_MAX;
+			w->rec[w->n++] = kind | pages;
 		}
 		w->addr += pages << PAGE_SHIFT;
 	}
 }
 
-static void xm_page(struct xm_walk *w, u64 frame, u32 count, u32 flags)
+static void xm_page(struct xm_walk *w, u64 rec)
 {
-	w->rec[w->n].frame = frame;
-	w->rec[w->n].count = count;
-	w->rec[w->n].flags = EXMAP_MINI_PAGE | flags;
-	w->n++;
+	w->rec[w->n++] = rec;
 	w->addr += PAGE_SIZE;
 }
 
-/* A present page: its struct page, if it has one, gives kind and map count. */
-static void xm_present(struct xm_walk *w, unsigned long pfn, struct page *page, u32 flags)
+/* A present page: its struct page, if it has one, gives its kind and whether it is mapped once. */
+static void xm_present(struct xm_walk *w, unsigned long pfn, struct page *page, u64 flags)
 {
-	u32 count = 0;
-
-	if (is_zero_pfn(pfn)) {
-		flags |= EXMAP_MINI_ZERO;
-	} else if (!page) {
-		flags |= EXMAP_MINI_NOPAGE;
+	flags |= EXMAP_MINI_PRESENT | ((u64)pfn & EXMAP_MINI_FRAME);
+	if (is_zero_pfn(pfn) || !page) {
+		flags |= EXMAP_MINI_NOTRAM;
 	} else {
-		flags |= PageAnon(page) ? EXMAP_MINI_ANON : EXMAP_MINI_FILE;
-		count = xm_page_mapcount(page);
+		if (!PageAnon(page))
+			flags |= EXMAP_MINI_FILE;
+		if (xm_page_mapcount(page) == 1)
+			flags |= EXMAP_MINI_EXCL;
 	}
-	xm_page(w, pfn, count, EXMAP_MINI_PRESENT | flags);
+	xm_page(w, flags);
 }
 
 /* A non-present, non-empty PTE: swap, or an entry whose page is not to be touched. */
 static void xm_swap(struct xm_walk *w, xm_leaf_t entry)
 {
-	u32 flags = EXMAP_MINI_SWAP;
-
-	if (xm_leaf_is_migration(entry))
-		flags |= EXMAP_MINI_MIGRATION;
-	else if (xm_leaf_is_device_private(entry))
-		flags |= EXMAP_MINI_DEVICE;
-	else if (xm_leaf_is_hwpoison(entry))
-		flags |= EXMAP_MINI_HWPOISON;
-	xm_page(w, (u64)swp_type(entry) | (u64)swp_offset(entry) << 5, 0, flags);
+	xm_page(w, EXMAP_MINI_SWAP |
+		(((u64)swp_type(entry) | (u64)swp_offset(entry) << 5) & EXMAP_MINI_FRAME));
 }
 
 static void xm_pte(struct xm_walk *w, pte_t pte)
 {
 	if (pte_none(pte) || (!pte_present(pte) && xm_pte_marker(pte))) {
-		xm_hole(w, w->addr + PAGE_SIZE, EXMAP_MINI_HOLE);
+		xm_hole(w, w->addr + PAGE_SIZE, EXMAP_MINI_RUN);
 	} else if (pte_present(pte)) {
 		unsigned long pfn = pte_pfn(pte);
-		u32 flags = (pte_write(pte) ? EXMAP_MINI_WRITE : 0) |
+		u64 flags = (pte_write(pte) ? EXMAP_MINI_WRITE : 0) |
 			    (pte_dirty(pte) ? EXMAP_MINI_DIRTY : 0) |
 			    (pte_young(pte) ? EXMAP_MINI_YOUNG : 0);
 		struct page *page = NULL;
@@ -146,7 +129,7 @@ static void xm_pte_range(struct xm_walk *w, pmd_t *pmd, unsigned long end)
 
 	start = pte = xm_pte_map_lock(w->mm, pmd, w->addr, &ptl);
 	if (!pte) {
-		xm_hole(w, end, EXMAP_MINI_HOLE);
+		xm_hole(w, end, EXMAP_MINI_RUN);
 		return;
 	}
 	for (; w->addr < end && !xm_full(w); pte++, w->budget--)
@@ -156,13 +139,12 @@ static void xm_pte_range(struct xm_walk *w, pmd_t *pmd, unsigned long end)
 
 /* A PMD (or PUD) that maps a huge page: report its 4 KiB pages. */
 static void xm_huge(struct xm_walk *w, unsigned long pfn0, unsigned long base,
-		    unsigned long end, u32 flags)
+		    unsigned long end, u64 flags)
 {
 	while (w->addr < end && !xm_full(w)) {
 		unsigned long pfn = pfn0 + ((w->addr - base) >> PAGE_SHIFT);
 
-		xm_present(w, pfn, pfn_valid(pfn) ? pfn_to_page(pfn) : NULL,
-			   flags | EXMAP_MINI_HUGE);
+		xm_present(w, pfn, pfn_valid(pfn) ? pfn_to_page(pfn) : NULL, flags);
 		w->budget--;
 	}
 }
@@ -178,13 +160,13 @@ static void xm_pmd_range(struct xm_walk *w, pud_t *pud, unsigned long end)
 		w->budget--;
 		if (pmd_none(val) || !pmd_present(val)) {
 			/* empty, or a PMD migration entry: its page is not ours to touch */
-			xm_hole(w, next, EXMAP_MINI_HOLE);
+			xm_hole(w, next, EXMAP_MINI_RUN);
 		} else if (xm_pmd_huge(val)) {
 			spinlock_t *ptl = pmd_lock(w->mm, pmd);
 
 			val = *pmd;
 			if (pmd_present(val) && xm_pmd_huge(val)) {
-				u32 flags = (xm_pmd_write(val) ? EXMAP_MINI_WRITE : 0) |
+				u64 flags = (xm_pmd_write(val) ? EXMAP_MINI_WRITE : 0) |
 					    (xm_pmd_dirty(val) ? EXMAP_MINI_DIRTY : 0) |
 					    (xm_pmd_young(val) ? EXMAP_MINI_YOUNG : 0);
 
@@ -214,7 +196,7 @@ static void xm_pud_range(struct xm_walk *w, p4d_t *p4d, unsigned long end)
 
 		w->budget--;
 		if (pud_none(val) || !pud_present(val) || unlikely(pud_bad(val) && !xm_pud_huge(val)))
-			xm_hole(w, next, EXMAP_MINI_HOLE);
+			xm_hole(w, next, EXMAP_MINI_RUN);
 		else if (xm_pud_huge(val))
 			xm_huge(w, xm_pud_pfn(val), w->addr & PUD_MASK, next,
 				xm_pud_write(val) ? EXMAP_MINI_WRITE : 0);
@@ -237,14 +219,14 @@ static void xm_range(struct xm_walk *w, unsigned long end)
 		w->budget--;
 		/* a bad entry is reported, not cleared: this walk only reads */
 		if (pgd_none(*pgd) || unlikely(pgd_bad(*pgd))) {
-			xm_hole(w, next, EXMAP_MINI_HOLE);
+			xm_hole(w, next, EXMAP_MINI_RUN);
 		} else {
 			p4d = p4d_offset(pgd, w->addr);
 			while (w->addr < next && !xm_full(w)) {
 				unsigned long pnext = p4d_addr_end(w->addr, next);
 
 				if (p4d_none(*p4d) || unlikely(p4d_bad(*p4d)))
-					xm_hole(w, pnext, EXMAP_MINI_HOLE);
+					xm_hole(w, pnext, EXMAP_MINI_RUN);
 				else
 					xm_pud_range(w, p4d, pnext);
 				if (w->addr >= pnext)
@@ -263,11 +245,11 @@ static void xm_walk_vmas(struct xm_walk *w)
 		struct vm_area_struct *vma = find_vma(w->mm, w->addr);
 
 		if (!vma) {
-			xm_hole(w, w->end, EXMAP_MINI_HOLE);
+			xm_hole(w, w->end, EXMAP_MINI_RUN);
 			break;
 		}
 		if (w->addr < vma->vm_start) {
-			xm_hole(w, vma->vm_start, EXMAP_MINI_HOLE);
+			xm_hole(w, vma->vm_start, EXMAP_MINI_RUN);
 			continue;
 		}
 		/*
@@ -277,7 +259,7 @@ static void xm_walk_vmas(struct xm_walk *w)
 		 * counts; pte_special entries elsewhere are NOPAGE.
 		 */
 		if (vma->vm_flags & VM_PFNMAP)
-			xm_hole(w, vma->vm_end, EXMAP_MINI_SPECIAL);
+			xm_hole(w, vma->vm_end, EXMAP_MINI_RUN | EXMAP_MINI_NOTRAM);
 		else
 			xm_range(w, vma->vm_end);
 	}
@@ -287,7 +269,10 @@ static ssize_t xm_read(struct file *file, char __user *ubuf, size_t len, loff_t 
 {
 	struct xm_file *xf = file->private_data;
 	struct xm_walk w = { .rec = xf->buf };
-	u32 hdr[EXMAP_MINI_HDR / 4] = { 0 };
+	struct exmap_mini_hdr hdr = {
+		.magic = EXMAP_MINI_MAGIC, .version = EXMAP_MINI_VERSION,
+		.rec_size = EXMAP_MINI_REC, .page_shift = PAGE_SHIFT,
+	};
 	ssize_t out = EXMAP_MINI_HDR;
 	struct mm_struct *mm;
 	int err = 0;
@@ -311,11 +296,8 @@ static ssize_t xm_read(struct file *file, char __user *ubuf, size_t len, loff_t 
 		out = 0;
 		goto done;
 	}
-	hdr[0] = EXMAP_MINI_MAGIC;
-	hdr[1] = EXMAP_MINI_VERSION | EXMAP_MINI_REC << 16;
-	hdr[2] = PAGE_SHIFT;
-	memcpy(&hdr[4], &(u64){ w.addr }, sizeof(u64));
-	if (copy_to_user(ubuf, hdr, sizeof(hdr))) {
+	hdr.addr = w.addr;
+	if (copy_to_user(ubuf, &hdr, sizeof(hdr))) {
 		err = -EFAULT;
 		goto done;
 	}
@@ -444,7 +426,6 @@ static int __init xm_init(void)
 {
 	if (!proc_create(EXMAP_MINI_ENTRY, 0600, NULL, &xm_ops))
 		return -ENOMEM;
-	BUILD_BUG_ON(sizeof(struct xm_rec) != EXMAP_MINI_REC);
 	return 0;
 }
 

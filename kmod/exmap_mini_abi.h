@@ -6,43 +6,61 @@
  * (once per open file: its mm is pinned then), then pread(fd, buf, len, addr):
  * the answer is a header and records for the pages from addr on, as many as
  * fit in len, in address order. 0 bytes: addr is past the task size, or the
- * process has exited. Records are in the machine's byte order and size
- * EXMAP_MINI_REC bytes; the header takes EXMAP_MINI_HDR bytes.
+ * process has exited. Everything is in the machine's byte order.
  */
 #ifndef EXMAP_MINI_ABI_H
 #define EXMAP_MINI_ABI_H
 
+#ifdef __KERNEL__
+#include <linux/build_bug.h>
+#include <linux/types.h>
+#define XM_ASSERT(c, why)	static_assert(c, why)
+#else
+#include <stdint.h>
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+#define XM_ASSERT(c, why)	_Static_assert(c, why)
+#endif
+
 #define EXMAP_MINI_ENTRY	"exmap-mini"		/* under /proc */
 #define EXMAP_MINI_MAGIC	0x4d4d5845u		/* "EXMM" little-endian */
-#define EXMAP_MINI_VERSION	1
-#define EXMAP_MINI_HDR		32
-#define EXMAP_MINI_REC		16
+#define EXMAP_MINI_VERSION	2
+
+struct exmap_mini_hdr {
+	u32 magic;		/* EXMAP_MINI_MAGIC */
+	u16 version;		/* EXMAP_MINI_VERSION */
+	u16 rec_size;		/* sizeof(exmap_mini_rec) */
+	u32 page_shift;
+	u32 zero;
+	u64 addr;		/* the page the first record is for */
+	u64 zero2;
+};
 
 /*
- * Header: u32 magic, u16 version, u16 record size, u32 page shift, u32 0,
- * u64 address of the first record's first page, u64 0.
- * Record: u64 frame, u32 count, u32 flags.
+ * A record: one page, or a run of pages with none mapped. Its bits are where
+ * /proc/PID/pagemap has them (present 63, swap 62, file 61, exclusively
+ * mapped 56) or where pagemap has none, so that it reads as a pagemap entry.
  */
+typedef u64 exmap_mini_rec;
+#define EXMAP_MINI_FRAME	((1ULL << 55) - 1)	/* pfn; swap type | offset << 5; run length */
+#define EXMAP_MINI_WRITE	(1ULL << 55)	/* the PTE's write bit */
+#define EXMAP_MINI_EXCL		(1ULL << 56)	/* the page's map count is 1 */
+#define EXMAP_MINI_RUN		(1ULL << 57)	/* FRAME pages, none mapped: a hole; with
+						   NOTRAM a VM_PFNMAP mapping's raw frames */
+#define EXMAP_MINI_DIRTY	(1ULL << 58)
+#define EXMAP_MINI_NOTRAM	(1ULL << 59)	/* present, not RAM: the zero page, or
+						   a frame with no struct page */
+#define EXMAP_MINI_YOUNG	(1ULL << 60)
+#define EXMAP_MINI_FILE		(1ULL << 61)	/* page cache, shmem included */
+#define EXMAP_MINI_SWAP		(1ULL << 62)	/* swap, migration, device-private or
+						   hwpoison entry: its page untouched */
+#define EXMAP_MINI_PRESENT	(1ULL << 63)
+#define EXMAP_MINI_RUN_MAX	EXMAP_MINI_FRAME	/* pages in one run record */
 
-/* The record's kind, in flags & EXMAP_MINI_KIND */
-#define EXMAP_MINI_KIND		0xf
-#define EXMAP_MINI_PAGE		1	/* one page; count is its map count */
-#define EXMAP_MINI_HOLE		2	/* count pages with nothing mapped */
-#define EXMAP_MINI_SPECIAL	3	/* count pages of a VM_PFNMAP mapping: raw frames, not walked */
-
-/* A page's flags. frame is the pfn if PRESENT, the swap entry (type | offset << 5) if SWAP. */
-#define EXMAP_MINI_PRESENT	(1u << 4)
-#define EXMAP_MINI_SWAP		(1u << 5)	/* also migration, device and hwpoison entries */
-#define EXMAP_MINI_WRITE	(1u << 6)	/* the PTE's write bit */
-#define EXMAP_MINI_DIRTY	(1u << 7)
-#define EXMAP_MINI_YOUNG	(1u << 8)
-#define EXMAP_MINI_ANON		(1u << 9)
-#define EXMAP_MINI_FILE		(1u << 10)	/* page cache, shmem included */
-#define EXMAP_MINI_ZERO		(1u << 11)	/* the shared zero page */
-#define EXMAP_MINI_HUGE		(1u << 12)	/* mapped by a PMD or PUD: THP or hugetlb */
-#define EXMAP_MINI_NOPAGE	(1u << 13)	/* present, no struct page (pte_special) */
-#define EXMAP_MINI_MIGRATION	(1u << 14)
-#define EXMAP_MINI_DEVICE	(1u << 15)	/* device-private memory */
-#define EXMAP_MINI_HWPOISON	(1u << 16)
+#define EXMAP_MINI_HDR		sizeof(struct exmap_mini_hdr)
+#define EXMAP_MINI_REC		sizeof(exmap_mini_rec)
+XM_ASSERT(sizeof(struct exmap_mini_hdr) == 32, "the header is 32 bytes");
+XM_ASSERT(sizeof(exmap_mini_rec) == 8, "a record is 8 bytes");
 
 #endif

@@ -236,12 +236,15 @@ struct pagesrc {
 	int (*open)(struct pagesrc *s, int piddir, pid_t pid);
 	/*
 	 * Entries for at most n pages from vaddr, in a mapping ending at end:
-	 * how many. Or, where the source knows the pages from vaddr hold
-	 * nothing, 0 and *hole their number (at most up to end), so that a
-	 * hole costs no entry. 0 and no hole: past the task size, or exited.
+	 * how many, *pe pointing at them in the source's own buffer (good
+	 * until its next call). Or, where the source knows the pages from
+	 * vaddr hold nothing, 0 and *hole their number (up to end at most),
+	 * so that a hole costs no entry. 0 and no hole: past the task size,
+	 * or the process has exited.
 	 */
-	ssize_t (*read)(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t *pe,
+	ssize_t (*read)(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t **pe,
 			size_t n, uint64_t *hole);
+	uint64_t keep;		/* the entry bits that tell pages apart (the rest vary) */
 	void (*close)(struct pagesrc *s);
 	/* 1 when no page table maps pfn as a page (a raw frame, not counted
 	 * in Rss), 0 when one does, -1 when it cannot tell; NULL when the

@@ -1,7 +1,8 @@
 /*
  * The kmod page source: /proc/exmap-mini, from the exmap_mini kernel module
- * (kmod/), for kernels without pagemap. Its records give the PTE's own write
- * bit and the page's map count; they are turned into PE_ entries here.
+ * (kmod/), for kernels without pagemap. Its records are page entries in
+ * pagemap's layout, with the PTE's own write bit; only runs of empty pages
+ * are spelled out here.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,8 +13,20 @@
 #include "exmap.h"
 #include "../kmod/exmap_mini_abi.h"
 
-#define KM_RECS	2048	/* records per pread: a 32 KiB buffer */
-static unsigned char kbuf[EXMAP_MINI_HDR + KM_RECS * EXMAP_MINI_REC];
+_Static_assert(PE_FRAME_MASK == EXMAP_MINI_FRAME && PE_WRITE == EXMAP_MINI_WRITE &&
+	       PE_EXCLUSIVE == EXMAP_MINI_EXCL && PE_NOTRAM == EXMAP_MINI_NOTRAM &&
+	       PE_FILE == EXMAP_MINI_FILE && PE_SWAP == EXMAP_MINI_SWAP &&
+	       PE_PRESENT == EXMAP_MINI_PRESENT, "a record is a page entry");
+
+#define KM_RECS	8192	/* records per pread: 64 KiB, as many as pagemap reads */
+
+/* The records of the last pread, served from rec[ri] on, which is for kaddr. */
+static struct {
+	struct exmap_mini_hdr h;
+	exmap_mini_rec rec[KM_RECS];
+	size_t nrec, ri;
+	uint64_t kaddr;
+} kbuf;
 
 static int km_open(struct pagesrc *s, int piddir, pid_t pid)
 {
@@ -21,6 +34,7 @@ static int km_open(struct pagesrc *s, int piddir, pid_t pid)
 	int n = snprintf(buf, sizeof(buf), "%d", (int)pid), err;
 
 	(void)piddir;
+	kbuf.nrec = kbuf.ri = 0;
 	s->fd = openat(AT_FDCWD, "/proc/" EXMAP_MINI_ENTRY, O_RDWR | O_CLOEXEC);
 	if (s->fd < 0)
 		return -errno;
@@ -33,116 +47,74 @@ static int km_open(struct pagesrc *s, int piddir, pid_t pid)
 	return 0;
 }
 
-static uint32_t get32(const unsigned char *p)
+/* Records from vaddr on, n at most: how many came, or -errno. */
+static ssize_t km_pread(struct pagesrc *s, uint64_t vaddr, size_t n)
 {
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-/* One record as a page entry. */
-static uint64_t km_entry(uint64_t frame, uint32_t count, uint32_t flags)
-{
-	uint64_t e = frame & PE_FRAME_MASK;
-
-	if (flags & EXMAP_MINI_PRESENT) {
-		e |= PE_PRESENT;
-		if (count == 1)
-			e |= PE_EXCLUSIVE;
-		if (flags & EXMAP_MINI_FILE)
-			e |= PE_FILE;
-		if (flags & EXMAP_MINI_WRITE)
-			e |= PE_WRITE;
-		if (flags & (EXMAP_MINI_ZERO | EXMAP_MINI_NOPAGE))
-			e |= PE_NOTRAM;
-	} else if (flags & EXMAP_MINI_SWAP) {
-		e |= PE_SWAP;
-	}
-	return e;
-}
-
-/*
- * Up to n entries from vaddr, in one pread of at most KM_RECS records. A hole
- * record that fits is spelled out as empty entries; one longer than the room
- * left ends the entries there, or, first, is returned as *hole.
- */
-static ssize_t km_read_some(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n,
-			    uint64_t *hole)
-{
-	size_t want, got = 0, i;
 	ssize_t r;
 
+	kbuf.nrec = kbuf.ri = 0;
 	if (n > KM_RECS)
 		n = KM_RECS;
-	want = EXMAP_MINI_HDR + n * EXMAP_MINI_REC;
 	do
-		r = pread(s->fd, kbuf, want, (off_t)vaddr);
+		r = pread(s->fd, &kbuf, sizeof(kbuf.h) + n * EXMAP_MINI_REC, (off_t)vaddr);
 	while (r < 0 && errno == EINTR);
 	if (r < 0)
 		return -errno;
 	if (r == 0)
 		return 0;
-	if (r < EXMAP_MINI_HDR + EXMAP_MINI_REC || (r - EXMAP_MINI_HDR) % EXMAP_MINI_REC ||
-	    get32(kbuf) != EXMAP_MINI_MAGIC || get64(kbuf + 16) != vaddr)
+	if ((size_t)r < sizeof(kbuf.h) + EXMAP_MINI_REC ||
+	    (r - sizeof(kbuf.h)) % EXMAP_MINI_REC || kbuf.h.magic != EXMAP_MINI_MAGIC ||
+	    kbuf.h.addr != vaddr)
 		return -EIO;
-	if ((get32(kbuf + 4) & 0xffff) != EXMAP_MINI_VERSION ||
-	    get32(kbuf + 4) >> 16 != EXMAP_MINI_REC || get32(kbuf + 8) != (uint32_t)s->page_shift)
+	if (kbuf.h.version != EXMAP_MINI_VERSION || kbuf.h.rec_size != EXMAP_MINI_REC ||
+	    kbuf.h.page_shift != (uint32_t)s->page_shift)
 		return -EPROTO;
-	for (i = EXMAP_MINI_HDR; i < (size_t)r && got < n; i += EXMAP_MINI_REC) {
-		uint64_t frame = get64(kbuf + i);
-		uint32_t count = get32(kbuf + i + 8), flags = get32(kbuf + i + 12);
-
-		if ((flags & EXMAP_MINI_KIND) == EXMAP_MINI_PAGE) {
-			pe[got++] = km_entry(frame, count, flags);
-			continue;
-		}
-		/* a hole, or device memory that has no struct page: no RAM */
-		if (count > n - got) {
-			if (got == 0)
-				*hole = count;
-			break;
-		}
-		memset(pe + got, 0, (size_t)count * sizeof(*pe));
-		got += count;
-	}
-	return got;
+	kbuf.nrec = (r - sizeof(kbuf.h)) / EXMAP_MINI_REC;
+	kbuf.kaddr = vaddr;
+	return kbuf.nrec;
 }
 
-static ssize_t km_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t *pe,
+/*
+ * The records are page entries already (pagemap's layout): handed out where
+ * they lie, up to the next run of empty pages, which is handed out as a hole.
+ * A read goes on from the last one's records while they last.
+ */
+static ssize_t km_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t **pe,
 		       size_t n, uint64_t *hole)
 {
-	size_t got = 0;
+	uint64_t pages = (end - vaddr) >> s->page_shift;
+	size_t i;
+	ssize_t r;
 
-	(void)end;	/* read_pages stops at the mapping's end */
 	*hole = 0;
 	/* Above 2^63 ([vsyscall]) an address is no file offset, and it is past
 	 * every task size: nothing there, as the module would say. */
 	if (vaddr > (uint64_t)INT64_MAX)
 		return 0;
-	while (got < n) {
-		ssize_t r = km_read_some(s, vaddr + ((uint64_t)got << s->page_shift),
-					 pe + got, n - got, hole);
+	if ((vaddr != kbuf.kaddr || kbuf.ri == kbuf.nrec) && (r = km_pread(s, vaddr, n)) <= 0)
+		return r;
+	if (kbuf.rec[kbuf.ri] & EXMAP_MINI_RUN) {
+		/* a hole, or raw frames of a VM_PFNMAP mapping: no RAM */
+		uint64_t count = kbuf.rec[kbuf.ri] & EXMAP_MINI_FRAME;
 
-		if (r < 0)
-			return got ? (ssize_t)got : r;
-		if (r == 0) {
-			/* a hole after entries is the next read's */
-			if (got)
-				*hole = 0;
-			break;
-		}
-		got += r;
+		if (count == 0)
+			return -EIO;
+		*hole = count < pages ? count : pages;
+		kbuf.rec[kbuf.ri] -= *hole;
+		if (*hole == count)
+			kbuf.ri++;
+		kbuf.kaddr += *hole << s->page_shift;
+		return 0;
 	}
-	return got;
+	if (n > pages)
+		n = pages;
+	for (i = kbuf.ri; i < kbuf.nrec && i - kbuf.ri < n && !(kbuf.rec[i] & EXMAP_MINI_RUN); i++)
+		;
+	*pe = &kbuf.rec[kbuf.ri];
+	r = i - kbuf.ri;
+	kbuf.ri = i;
+	kbuf.kaddr += (uint64_t)r << s->page_shift;
+	return r;
 }
 
 static void km_close(struct pagesrc *s)
@@ -157,6 +129,7 @@ struct pagesrc kmod_source = {
 	.exact_write = 1,
 	.open = km_open,
 	.read = km_read,
+	.keep = ~(EXMAP_MINI_DIRTY | EXMAP_MINI_YOUNG),
 	.close = km_close,
 	.fd = -1,
 };

@@ -71,6 +71,8 @@ static int pm_open(struct pagesrc *s, int piddir, pid_t pid)
 	return s->fd < 0 ? -errno : 0;
 }
 
+static uint64_t pm_buf[PAGEMAP_CHUNK];
+
 static ssize_t pm_pread(struct pagesrc *s, uint64_t vaddr, uint64_t *pe, size_t n)
 {
 	off_t off = (off_t)(vaddr >> s->page_shift) * 8;
@@ -187,14 +189,17 @@ static int big_and_empty(uint64_t end, int page_shift)
 	return 0;
 }
 
-static ssize_t pm_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t *pe,
+static ssize_t pm_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t **pep,
 		       size_t n, uint64_t *hole)
 {
-	uint64_t from, to, left = (end - vaddr) >> s->page_shift;
+	uint64_t from, to, left = (end - vaddr) >> s->page_shift, *pe = pm_buf;
 	ssize_t r, i;
 	int err;
 
+	*pep = pm_buf;
 	*hole = 0;
+	if (n > PAGEMAP_CHUNK)
+		n = PAGEMAP_CHUNK;
 	if (vaddr == pm.next && end == pm.end && pm.scan != SCAN_NONE) {
 		err = pm_populated(s, vaddr, end, &from, &to);
 		if (err == -ENOTTY || err == -EINVAL) {
@@ -268,6 +273,7 @@ struct pagesrc pagemap_source = {
 	.exact_write = 0,
 	.open = pm_open,
 	.read = pm_read,
+	.keep = ~UINT64_C(0),
 	.close = pm_close,
 	.unmapped = pm_unmapped,
 	.fd = -1,
@@ -276,12 +282,15 @@ struct pagesrc pagemap_source = {
 /* Our own entry for addr, through the source. */
 static int self_entry(struct pagesrc *src, const volatile void *addr, uint64_t *pe)
 {
-	uint64_t hole, va = (uintptr_t)addr & ~(((uint64_t)1 << src->page_shift) - 1);
-	ssize_t r = src->read(src, va, va + ((uint64_t)1 << src->page_shift), pe, 1, &hole);
+	uint64_t hole, *got, va = (uintptr_t)addr & ~(((uint64_t)1 << src->page_shift) - 1);
+	ssize_t r = src->read(src, va, va + ((uint64_t)1 << src->page_shift), &got, 1, &hole);
 
 	if (r < 0)
 		return (int)r;
-	return r == 1 ? 0 : -EIO;
+	if (r != 1)
+		return -EIO;
+	*pe = *got & src->keep;
+	return 0;
 }
 
 static uint64_t thp_size(void)

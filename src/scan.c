@@ -13,7 +13,6 @@
 
 #include "exmap.h"
 
-static uint64_t pebuf[PAGEMAP_CHUNK];
 static char line[LINE_MAX_MAPS];
 static struct linebuf maps_lb;
 
@@ -140,10 +139,11 @@ static __attribute__((hot)) void add_pages(struct scan *s, struct mapping *m, co
 	 * maps in a writable mapping is one it wrote. */
 	uint64_t wrote_mask = (m->flags & (MF_WRITE | MF_SHARED)) == MF_WRITE ? PE_FILE : ~0ull;
 	uint32_t nk = s->pend.nk, pid = s->pend.id;
+	uint64_t keep = s->src->keep;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		uint64_t e = pe[i], frame = e & PE_FRAME_MASK;
+		uint64_t e = pe[i] & keep, frame = e & PE_FRAME_MASK;
 		uint32_t kind, id = 0;
 
 		if (e & PE_PRESENT) {
@@ -192,7 +192,7 @@ static __attribute__((hot)) void add_pages(struct scan *s, struct mapping *m, co
 			const uint32_t *sp = &s->pt.slot[(size_t)s->pt.last * PT_BLOCK +
 							 (frame & (PT_BLOCK - 1))];
 
-			while (i + 1 < n && pe[i + 1] == e + 1 && ((frame + 1) & (PT_BLOCK - 1)) &&
+			while (i + 1 < n && (pe[i + 1] & keep) == e + 1 && ((frame + 1) & (PT_BLOCK - 1)) &&
 			       sp[1] == pid + (nk & RUN_N_MASK) + 1 &&
 			       (nk & RUN_N_MASK) < RUN_PAGES_MAX) {
 				s->pt.count[pid + (nk & RUN_N_MASK)]++;
@@ -205,7 +205,7 @@ static __attribute__((hot)) void add_pages(struct scan *s, struct mapping *m, co
 		} else if ((kind & ~RUN_WRITE) == EXCL || kind == HOLE) {
 			uint64_t flags = e & ~PE_FRAME_MASK;
 
-			while (i + 1 < n && (pe[i + 1] & ~PE_FRAME_MASK) == flags &&
+			while (i + 1 < n && (pe[i + 1] & keep & ~PE_FRAME_MASK) == flags &&
 			       (nk & RUN_N_MASK) < RUN_PAGES_MAX) {
 				nk++;
 				i++;
@@ -245,7 +245,8 @@ static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *m
 
 	while (left > 0) {
 		size_t want = left < PAGEMAP_CHUNK ? left : PAGEMAP_CHUNK;
-		ssize_t got = s->src->read(s->src, va, m->end, pebuf, want, &hole);
+		uint64_t *pe;
+		ssize_t got = s->src->read(s->src, va, m->end, &pe, want, &hole);
 
 		if (got < 0)
 			return gone_or_bad(p->pid, (int)got, "reading page entries");
@@ -258,20 +259,19 @@ static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *m
 			continue;
 		}
 		if (got == 0) {
-			uint64_t probe;
 			ssize_t r;
 
 			/* Nothing at va: past the task size ([vsyscall]) if
 			 * address 0 still reads, else the process has exited. */
-			r = s->src->read(s->src, 0, (uint64_t)1 << s->page_shift, &probe, 1, &hole);
+			r = s->src->read(s->src, 0, (uint64_t)1 << s->page_shift, &pe, 1, &hole);
 			if (r != 1 && !(r == 0 && hole > 0))
 				return P_VANISHED;
 			add_hole(s, m, left);
 			break;
 		}
 		if ((m->flags & MF_RAWPFN) && s->src->unmapped)
-			mark_raw(s, pebuf, got);
-		add_pages(s, m, pebuf, got);
+			mark_raw(s, pe, got);
+		add_pages(s, m, pe, got);
 		progress_tick(s, p);
 		va += (uint64_t)got << s->page_shift;
 		left -= got;
