@@ -1,7 +1,9 @@
 /*
- * The arena: all working memory, one anonymous mapping made at start-up and
- * never grown. Records grow up from the bottom, run records down from the top;
- * the pages are reserved, not committed, so RSS follows what is used.
+ * The arena: all working memory, one anonymous mapping reserved at start-up
+ * and never moved. Records grow up from the bottom, run records down from the
+ * top. It is reserved without access and opened a step at a time at either
+ * end as it fills, so that only what is used is committed (also where the
+ * kernel accounts every writable page, overcommit_memory 2) and RSS follows.
  */
 #include <errno.h>
 #include <string.h>
@@ -9,20 +11,19 @@
 
 #include "exmap.h"
 
+#define ARENA_STEP	((size_t)1 << 20)	/* opened at a time, at least */
+
 int arena_init(struct arena *a, size_t size)
 {
 	void *p;
 
 	size = (size + 4095) & ~(size_t)4095;
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	p = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return -errno;
+	memset(a, 0, sizeof(*a));
 	a->base = p;
 	a->size = size;
-	a->lo = 0;
-	a->hi = 0;
-	a->peak = 0;
 	return 0;
 }
 
@@ -32,12 +33,44 @@ _Noreturn void arena_full(const struct arena *a, size_t want)
 	    (a->lo + a->hi) >> 20, want);
 }
 
+/* The next step to open beyond `open` bytes: a quarter of them, 1 MiB at least. */
+static size_t step(size_t open)
+{
+	return open / 4 > ARENA_STEP ? (open / 4 + 4095) & ~(size_t)4095 : ARENA_STEP;
+}
+
+/* Open the bottom up to lo bytes and the top down to hi bytes, or die saying why. */
+static void open_up(struct arena *a, size_t lo, size_t hi)
+{
+	size_t gap = a->size - a->lo_open - a->hi_open, n;
+
+	if (lo > a->lo_open) {
+		n = (lo - a->lo_open + step(a->lo_open) - 1) / step(a->lo_open) * step(a->lo_open);
+		if (n > gap)
+			n = gap;
+		if (mprotect(a->base + a->lo_open, n, PROT_READ | PROT_WRITE) < 0)
+			dierr(errno, "cannot commit %zu MiB more of the arena", n >> 20);
+		a->lo_open += n;
+		gap -= n;
+	}
+	if (hi > a->hi_open) {
+		n = (hi - a->hi_open + step(a->hi_open) - 1) / step(a->hi_open) * step(a->hi_open);
+		if (n > gap)
+			n = gap;
+		if (mprotect(a->base + a->size - a->hi_open - n, n, PROT_READ | PROT_WRITE) < 0)
+			dierr(errno, "cannot commit %zu MiB more of the arena", n >> 20);
+		a->hi_open += n;
+	}
+}
+
 void *arena_alloc(struct arena *a, size_t n, size_t align)
 {
 	size_t off = (a->lo + align - 1) & ~(align - 1);
 
 	if (off < a->lo || off > a->size - a->hi || n > a->size - a->hi - off)
 		arena_full(a, n);
+	if (off + n > a->lo_open)
+		open_up(a, off + n, 0);
 	a->lo = off + n;
 	if (a->lo > a->peak)
 		a->peak = a->lo;
@@ -63,6 +96,8 @@ void *arena_alloc_top(struct arena *a, size_t n, size_t align)
 	off = (free_top - n) & ~(align - 1);
 	if (off < a->lo)
 		arena_full(a, n);
+	if (a->size - off > a->hi_open)
+		open_up(a, 0, a->size - off);
 	a->hi = a->size - off;
 	return a->base + off;
 }

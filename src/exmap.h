@@ -175,6 +175,7 @@ struct arena {
 	size_t lo;		/* bytes used from the bottom */
 	size_t hi;		/* bytes used from the top */
 	size_t peak;		/* the most lo has been: zero above it */
+	size_t lo_open, hi_open;	/* bytes open for use at the bottom, the top */
 };
 int arena_init(struct arena *a, size_t size);
 void *arena_alloc(struct arena *a, size_t n, size_t align);
@@ -226,7 +227,6 @@ struct linux_dirent64 {
 };
 int pid_iter(int (*fn)(pid_t pid, void *arg), void *arg);
 int meminfo_pages(uint64_t page_size, uint64_t *distinct_bound, uint64_t *ram_swap);
-int status_pages(pid_t pid, uint64_t page_size, uint64_t *pages);
 int smaps_kb(const char *line, uint64_t *kb);
 
 /* pagesrc: where page entries come from (pagemap now, the module later) */

@@ -97,21 +97,11 @@ static int valid_sort(enum view v, int f)
 	}
 }
 
-/* What the processes hold, for sizing: their count and resident + swap pages. */
-struct census {
-	uint64_t page_size;
-	uint64_t nproc;
-	uint64_t pages;
-};
-
-static int census_one(pid_t pid, void *arg)
+/* Count the processes: a first pass over /proc, for sizing. */
+static int count_one(pid_t pid, void *arg)
 {
-	struct census *c = arg;
-	uint64_t pages;
-
-	if (status_pages(pid, c->page_size, &pages) == 0)
-		c->pages += pages;
-	c->nproc++;
+	(void)pid;
+	(*(size_t *)arg)++;
 	return 0;
 }
 
@@ -134,23 +124,32 @@ static int list_one(pid_t pid, void *arg)
 }
 
 /*
- * The arena holds the page table, a run record (8 bytes) for every resident
- * or swapped page of every process at worst, and RECORD_BYTES for each process's
- * mappings and names, plus a fixed base, and ARENA_ELF for the sections and
- * symbols views. It is reserved, not committed.
+ * The arena holds the page table, RECORD_BYTES for each process's mappings
+ * and names, a fixed base, ARENA_ELF for the sections and symbols views, and
+ * a run record (8 bytes) for every run of pages of every process: as many as
+ * their resident and swapped pages at worst, which nothing tells in advance
+ * but reading them all. It is reserved without access and opened as it
+ * fills, so a large reservation costs address space only: RUN_SPACE, or,
+ * where the address space will not give that much, as much of it as it will.
  */
 #define RECORD_BYTES	(128 * 1024)
 #define ARENA_BASE	(8u << 20)
 #define ARENA_ELF	(UINT64_C(64) << 20)	/* sections, symbols and their names */
+#define RUN_SPACE	(sizeof(size_t) > 4 ? UINT64_C(64) << 30 : UINT64_C(1) << 30)
+#define RUN_SPACE_MIN	(UINT64_C(16) << 20)
 
-static uint64_t arena_bound(uint32_t cap, uint32_t bcap, const struct census *c,
-			    enum view v)
+static void arena_or_die(struct arena *a, uint64_t fixed, uint64_t runs, uint64_t cap_mem)
 {
-	uint64_t pages = c->pages + c->pages / 4 + 4096;
+	for (;;) {
+		uint64_t size = cap_mem && fixed + runs > cap_mem ? cap_mem : fixed + runs;
 
-	return ptab_bytes(cap, bcap) + pages * sizeof(struct run) +
-	       (c->nproc + 64) * (RECORD_BYTES + sizeof(pid_t)) + ARENA_BASE +
-	       (v == V_SECTIONS || v == V_SYMBOLS ? ARENA_ELF : 0);
+		if (size == (size_t)size && arena_init(a, size) == 0)
+			return;
+		if (cap_mem || runs <= RUN_SPACE_MIN)
+			die("cannot reserve an arena of %llu MiB: cap it with -m SIZE",
+			    (unsigned long long)(size >> 20));
+		runs /= 2;
+	}
 }
 
 /*
@@ -194,33 +193,20 @@ static void probe_or_die(struct pagesrc *src, struct probe *pr, uint64_t page_si
 		dierr(-err, "%s: cannot read our own pages", src->name);
 }
 
-static void arena_or_die(struct arena *a, uint64_t size, uint64_t cap_mem)
-{
-	if (cap_mem && size > cap_mem)
-		size = cap_mem;
-	if (size != (size_t)size || arena_init(a, size) < 0)
-		die("cannot reserve an arena of %llu MiB: cap it with -m SIZE",
-		    (unsigned long long)(size >> 20));
-}
-
-/* A scan of this machine into s: the source, the census, the arena, the pids. */
+/* A scan of this machine into s: the source, the arena, the pids. */
 static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 		      const char *backend, uint64_t table, uint64_t cap_mem)
 {
 	uint64_t page_size = (uint64_t)sysconf(_SC_PAGESIZE);
-	struct census census = { .page_size = page_size };
 	uint64_t bound, ram_swap, blocks;
 	struct pagesrc *src = choose_source(backend);
 	struct probe probe;
 	pid_t *pids;
-	size_t npid;
+	size_t npid = npid_list;
 	int err;
 
 	probe_or_die(src, &probe, page_size);
-	if (npid_list)
-		for (size_t i = 0; i < npid_list; i++)
-			census_one(pid_list[i], &census);
-	else if ((err = pid_iter(census_one, &census)) < 0)
+	if (!npid_list && (err = pid_iter(count_one, &npid)) < 0)
 		dierr(-err, "cannot list /proc");
 	if ((err = meminfo_pages(page_size, &bound, &ram_swap)) < 0 && !table)
 		dierr(-err, "cannot read /proc/meminfo");
@@ -233,8 +219,10 @@ static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 	blocks = (err < 0 ? 0 : ram_swap / PT_BLOCK) + 256 + table / 64;
 	if (blocks > table)
 		blocks = table;
-	arena_or_die(arena, arena_bound((uint32_t)table, (uint32_t)blocks, &census, o->view),
-		     cap_mem);
+	arena_or_die(arena, ptab_bytes((uint32_t)table, (uint32_t)blocks) +
+		     (npid + 64) * (RECORD_BYTES + sizeof(pid_t)) + ARENA_BASE +
+		     (o->view == V_SECTIONS || o->view == V_SYMBOLS ? ARENA_ELF : 0),
+		     RUN_SPACE, cap_mem);
 	if (npid_list) {
 		pids = pid_list;
 		npid = npid_list;
@@ -366,7 +354,7 @@ int main(int argc, char **argv)
 	}
 	if (o.view == V_DIFF) {
 		arena_or_die(&arena, capture_arena_bound(argv[1]) + capture_arena_bound(argv[2]),
-			     cap_mem);
+			     0, cap_mem);
 		diff_captures(&arena, argv[1], argv[2], &o);
 		return exit_status;
 	}
@@ -374,7 +362,7 @@ int main(int argc, char **argv)
 		size = capture_arena_bound(load);
 		if (o.view == V_SECTIONS || o.view == V_SYMBOLS)
 			size += ARENA_ELF;
-		arena_or_die(&arena, size, cap_mem);
+		arena_or_die(&arena, size, 0, cap_mem);
 		load_capture(&scan, &arena, load);
 	} else {
 		scan_live(&scan, &arena, &o, backend ? backend : "auto", table, cap_mem);

@@ -307,22 +307,3 @@ int meminfo_pages(uint64_t page_size, uint64_t *bound, uint64_t *ram_swap)
 	*ram_swap = kb / (page_size / 1024);
 	return 0;
 }
-
-/* Resident and swapped pages of one process, for sizing: VmRSS + VmSwap. */
-int status_pages(pid_t pid, uint64_t page_size, uint64_t *pages)
-{
-	static char buf[8192];
-	char name[32];
-	uint64_t rss = 0, swap = 0;
-	ssize_t n;
-
-	snprintf(name, sizeof(name), "/proc/%d/status", (int)pid);
-	n = read_small(AT_FDCWD, name, buf, sizeof(buf));
-
-	if (n < 0)
-		return (int)n;
-	kb_field(buf, "VmRSS", &rss);
-	kb_field(buf, "VmSwap", &swap);
-	*pages = (rss + swap) / (page_size / 1024);
-	return 0;
-}
