@@ -107,13 +107,18 @@ board: setup
 	$(MAKE) all $(BUILD)/tools/workload
 	tests/board.sh $(DEBARCH) $(BUILD) $(ARCH)
 
-# Then the size of a capture of the emulated board (qemu armhf), which the
-# board's capture test measures as it takes it over the serial console.
+# The benchmark: tests/bench.sh's cases (BENCH_CASES="sparse asan" picks
+# some, BENCH_ROUNDS=N sets the rounds); the module against pagemap in one
+# guest boot (tests/kmod_bench.sh, trixie amd64). Then the size of a capture
+# of the emulated board (qemu armhf), which the board's capture test
+# measures as it takes it over the serial console.
 bench: setup
-	$(MAKE) all $(BUILD)/floor build/host/workload build/host/runstat
+	$(MAKE) all $(BUILD)/floor build/host/workload build/host/runstat \
+		build/host/benchwork build/host/benchwork-asan
 	$(MAKE) ARCH=arm all build/arm/tools/workload build/arm/capture/prog \
 		build/arm/capture/prog.stripped
 	tests/bench.sh $(BUILD)
+	tests/kmod_bench.sh
 	tests/capture_test.sh >$(BUILD)/capture-bench.log 2>&1 || \
 		{ tail -20 $(BUILD)/capture-bench.log; exit 1; }
 	grep '^capture size:' $(BUILD)/capture-bench.log

@@ -32,6 +32,7 @@ struct pm_scan_arg {
 #define PM_IS_SWAPPED	(1u << 4)
 
 #define SPARSE_TAIL	512	/* empty entries ending a read that make the rest "sparse" */
+#define SPARSE_PEEK	512	/* a large mapping's first read: entries */
 #define SCAN_REGIONS	256	/* populated ranges asked for at once */
 #define SCAN_GAP	64	/* pages between two ranges read through, not skipped */
 #define SMAPS_MIN	65536	/* pages left in a sparse mapping worth asking smaps about */
@@ -47,6 +48,7 @@ static struct {
 	int scan;		/* PAGEMAP_SCAN here: SCAN_* */
 	int piddir;
 	uint64_t next, end;
+	uint64_t cur_end;	/* the end of the mapping read last */
 	uint64_t lo, hi;
 	uint32_t nr, ri;
 	struct pm_region rv[SCAN_REGIONS];
@@ -64,7 +66,7 @@ static int pm_open(struct pagesrc *s, int piddir, pid_t pid)
 	    strcmp(env, "0") == 0)
 		pm.scan = SCAN_NONE;
 	pm.piddir = piddir;
-	pm.next = pm.end = 0;
+	pm.next = pm.end = pm.cur_end = 0;
 	pm.lo = pm.hi = 0;
 	pm.smaps = 0;
 	s->fd = openat(piddir, "pagemap", O_RDONLY | O_CLOEXEC);
@@ -222,11 +224,18 @@ static ssize_t pm_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t
 		*hole = left;
 		return 0;
 	}
+	/* A large mapping is first peeked at: a sparse one costs little then. */
+	if (end != pm.cur_end) {
+		pm.cur_end = end;
+		if (left >= PAGEMAP_CHUNK && n > SPARSE_PEEK)
+			n = SPARSE_PEEK;
+	}
 	if ((r = pm_pread(s, vaddr, pe, n)) <= 0)
 		return r;
-	/* Ending in a long empty stretch, with more to come: skip from here on. */
+	/* Ending in a long empty stretch (half of a peek), with more to come:
+	 * skip from here on. */
 	for (i = r; i > 0 && !(pe[i - 1] & (PE_PRESENT | PE_SWAP)); i--)
-		if (r - i + 1 >= SPARSE_TAIL && (uint64_t)r < left) {
+		if ((r - i + 1 >= SPARSE_TAIL || 2 * (r - i + 1) >= r) && (uint64_t)r < left) {
 			pm.next = vaddr + ((uint64_t)r << s->page_shift);
 			pm.end = end;
 			break;

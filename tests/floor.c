@@ -1,11 +1,21 @@
 /*
  * floor - the least work any pagemap reader must do, as a speed reference
  *
- * For every process but this one, read /proc/PID/maps and every pagemap
- * entry of every mapping, 8192 entries per pread, and fold the entries into
- * a checksum so none of it can be optimised away. No stdio, no malloc: the
- * static musl binary should cost close to nothing beyond the syscalls.
+ * usage: floor [-s] [-p pid[,pid...]]
+ *
+ * For every process but this one (-p: for those named), read
+ * /proc/PID/maps and every pagemap entry of every mapping, 8192 entries per
+ * pread, and fold the entries into a checksum so none of it can be
+ * optimised away. With -s, the populated-ranges floor: for each mapping
+ * the PAGEMAP_SCAN ioctl (Linux 6.7+) gives the ranges of present or
+ * swapped pages, and only their entries are read, ranges less than GAP
+ * entries apart in one pread. No stdio, no malloc: the static musl binary
+ * should cost close to nothing beyond the syscalls.
+ * Exit 0, 1 if some process could not be read (a named one gone or
+ * refused), 2 on misuse or a fatal error, 3 if the kernel lacks
+ * PAGEMAP_SCAN (-s).
  */
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 
@@ -16,7 +26,50 @@
 #include <string.h>
 #include <unistd.h>
 
+#if defined(__has_include)
+#if __has_include(<linux/fs.h>)
+#include <linux/fs.h>
+#endif
+#endif
+
+/* The PAGEMAP_SCAN interface, from the kernel's uapi linux/fs.h (6.7). */
+#ifndef PAGEMAP_SCAN
+#define PAGE_IS_PRESENT	(1 << 3)
+#define PAGE_IS_SWAPPED	(1 << 4)
+
+struct page_region {
+	uint64_t	start;
+	uint64_t	end;
+	uint64_t	categories;
+};
+
+struct pm_scan_arg {
+	uint64_t	size;
+	uint64_t	flags;
+	uint64_t	start;
+	uint64_t	end;
+	uint64_t	walk_end;
+	uint64_t	vec;
+	uint64_t	vec_len;
+	uint64_t	max_pages;
+	uint64_t	category_inverted;
+	uint64_t	category_mask;
+	uint64_t	category_anyof_mask;
+	uint64_t	return_mask;
+};
+
+#define PAGEMAP_SCAN	_IOWR('f', 16, struct pm_scan_arg)
+#endif
+
 #define NENT	8192		/* pagemap entries per pread */
+#define NREG	1024		/* -s: ranges per PAGEMAP_SCAN call */
+#define GAP	256		/* -s: entries between ranges read through */
+#define MAXPIDS	64		/* -p: processes named */
+#define PIDMAX	4194304		/* the kernel's PID_MAX_LIMIT */
+
+#define EXIT_PARTIAL	1
+#define EXIT_FATAL	2
+#define EXIT_NOSCAN	3
 
 struct dent64 {
 	uint64_t	d_ino;
@@ -29,9 +82,12 @@ struct dent64 {
 static uint64_t	pm[NENT];		/* 64 KiB of pagemap entries */
 static char	maps[64 * 1024];	/* longer than any maps line */
 static char	dents[32 * 1024];
-static uint64_t	sum, nent, nproc, ndenied;
+static struct page_region regs[NREG];	/* -s: 24 KiB of ranges */
+static char	pids[MAXPIDS][12];	/* -p, as /proc names them */
+static int	npids;
+static uint64_t	sum, nent, nproc, ndenied, nrange, nscan;
 static unsigned long pagesz;
-static int	status;
+static int	status, scanmode;
 
 /* Write the NULL-ended list of strings to fd in one go. */
 static int __attribute__((sentinel))
@@ -69,6 +125,13 @@ fmtnum(uint64_t v, unsigned base, char *end)
 	return end;
 }
 
+static void __attribute__((noreturn))
+usage(void)
+{
+	(void)say(2, "usage: floor [-s] [-p pid[,pid...]]\n", (char *)NULL);
+	_exit(EXIT_FATAL);
+}
+
 /* "floor: OP /proc/PID/FILE: why" (just "OP" if no pid); the scan goes on. */
 static void
 warn(const char *op, const char *pid, const char *file, int err)
@@ -80,7 +143,7 @@ warn(const char *op, const char *pid, const char *file, int err)
 	else
 		(void)say(2, "floor: ", op, " /proc/", pid, *file ? "/" : "",
 		    file, ": ", strerror(err), "\n", (char *)NULL);
-	status = 1;
+	status = EXIT_PARTIAL;
 }
 
 static void
@@ -162,6 +225,68 @@ region(int fd, uint64_t start, uint64_t end, const char *pid)
 	return 0;
 }
 
+/*
+ * -s: the populated ranges of [start, end) from PAGEMAP_SCAN, and the
+ * entries of those alone; ranges closer than GAP entries share one read,
+ * as one pread costs more than a few entries more. -1 as for region().
+ */
+static int
+populated(int fd, uint64_t start, uint64_t end, const char *pid)
+{
+	struct pm_scan_arg arg;
+	uint64_t rs = 0, re = 0;	/* the range to read, [rs, re) */
+	long n, i;
+
+	memset(&arg, 0, sizeof(arg));
+	arg.size = sizeof(arg);
+	arg.start = start;
+	arg.end = end;
+	arg.vec = (uintptr_t)regs;
+	arg.vec_len = NREG;
+	arg.category_anyof_mask = PAGE_IS_PRESENT | PAGE_IS_SWAPPED;
+	arg.return_mask = PAGE_IS_PRESENT | PAGE_IS_SWAPPED;
+	for (;;) {
+		n = ioctl(fd, PAGEMAP_SCAN, &arg);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && (errno == ENOTTY || errno == EINVAL)) {
+			(void)say(2, "floor: PAGEMAP_SCAN: not in this kernel "
+			    "(Linux 6.7 and later have it): ", strerror(errno),
+			    "\n", (char *)NULL);
+			_exit(EXIT_NOSCAN);
+		}
+		if (n == -1 && errno == EFAULT)	/* [vsyscall]: not user space */
+			break;
+		if (n == -1) {
+			if (!gone(errno))
+				warn("ioctl PAGEMAP_SCAN", pid, "pagemap", errno);
+			return -1;
+		}
+		nscan++;
+		for (i = 0; i < n; i++) {
+			if (re != 0 && regs[i].start - re < GAP * pagesz) {
+				re = regs[i].end;
+				continue;
+			}
+			if (re != 0 && region(fd, rs, re, pid) == -1)
+				return -1;
+			rs = regs[i].start;
+			re = regs[i].end;
+			nrange++;
+		}
+		if (arg.walk_end >= end)
+			break;
+		if (arg.walk_end <= arg.start) {
+			(void)say(2, "floor: ioctl PAGEMAP_SCAN /proc/", pid,
+			    "/pagemap: the walk did not advance\n", (char *)NULL);
+			status = EXIT_PARTIAL;
+			return -1;
+		}
+		arg.start = arg.walk_end;
+	}
+	return re != 0 ? region(fd, rs, re, pid) : 0;
+}
+
 /* Walk maps line by line, carrying a partial line over to the next read. */
 static void
 process(int dfd, const char *pid)
@@ -198,7 +323,8 @@ process(int dfd, const char *pid)
 			p++;
 			end = hex(&p);
 			have_any = 1;
-			if (region(pfd, start, end, pid) == -1)
+			if ((scanmode ? populated(pfd, start, end, pid) :
+			    region(pfd, start, end, pid)) == -1)
 				goto out;
 		}
 		len = have - (p - maps);
@@ -213,6 +339,30 @@ out:
 	nproc += have_any;
 	xclose(pfd, pid, "pagemap");
 	xclose(mfd, pid, "maps");
+}
+
+/* -p: the processes named, each of which must be there to read. */
+static void
+named(int procfd)
+{
+	uint64_t before;
+	int i, dfd;
+
+	for (i = 0; i < npids; i++) {
+		dfd = openat(procfd, pids[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd == -1) {
+			warn("open", pids[i], "", errno);
+			continue;
+		}
+		before = nproc;
+		process(dfd, pids[i]);
+		xclose(dfd, pids[i], "");
+		if (nproc == before) {
+			(void)say(2, "floor: /proc/", pids[i], ": not read\n",
+			    (char *)NULL);
+			status = EXIT_PARTIAL;
+		}
+	}
 }
 
 static void
@@ -243,30 +393,77 @@ scan(int procfd, pid_t self)
 		warn("getdents64 /proc", NULL, NULL, errno);
 }
 
-int
-main(void)
+/* -p pid[,pid...]: each a decimal in [1, PIDMAX], MAXPIDS at most. */
+static void
+pidlist(const char *s)
 {
-	char b1[24], b2[24], b3[24], b4[24];
+	uint64_t v;
+	const char *p;
+	char *q;
+
+	for (p = s;; p++) {
+		for (v = 0; *p >= '0' && *p <= '9' && v <= PIDMAX; p++)
+			v = v * 10 + (*p - '0');
+		if (v < 1 || v > PIDMAX || (*p != ',' && *p != '\0')) {
+			(void)say(2, "floor: -p ", s, ": want process ids in "
+			    "[1, 4194304], comma-separated\n", (char *)NULL);
+			_exit(EXIT_FATAL);
+		}
+		if (npids == MAXPIDS) {
+			(void)say(2, "floor: -p ", s, ": more than MAXPIDS "
+			    "(64) processes\n", (char *)NULL);
+			_exit(EXIT_FATAL);
+		}
+		q = fmtnum(v, 10, pids[npids] + sizeof(pids[0]));
+		memmove(pids[npids], q, strlen(q) + 1);
+		npids++;
+		if (*p == '\0')
+			return;
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	char b1[24], b2[24], b3[24], b4[24], b5[24], b6[24];
 	long ps;
-	int procfd;
+	int ch, procfd;
+
+	opterr = 0;
+	while ((ch = getopt(argc, argv, "sp:")) != -1) {
+		switch (ch) {
+		case 's': scanmode = 1; break;
+		case 'p': pidlist(optarg); break;
+		default: usage();
+		}
+	}
+	if (optind != argc)
+		usage();
 
 	if ((ps = sysconf(_SC_PAGESIZE)) == -1) {
 		warn("sysconf _SC_PAGESIZE", NULL, NULL, errno);
-		return 2;
+		return EXIT_FATAL;
 	}
 	pagesz = ps;
 	if ((procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
 		warn("open /proc", NULL, NULL, errno);
-		return 2;
+		return EXIT_FATAL;
 	}
-	scan(procfd, getpid());
+	if (npids > 0)
+		named(procfd);
+	else
+		scan(procfd, getpid());
 	if (say(1, "floor: processes ", fmtnum(nproc, 10, b1 + sizeof(b1)),
 	    " entries ", fmtnum(nent, 10, b2 + sizeof(b2)),
 	    " denied ", fmtnum(ndenied, 10, b3 + sizeof(b3)),
-	    " checksum ", fmtnum(sum, 16, b4 + sizeof(b4)), "\n",
+	    " checksum ", fmtnum(sum, 16, b4 + sizeof(b4)),
+	    scanmode ? " ranges " : "",
+	    scanmode ? fmtnum(nrange, 10, b5 + sizeof(b5)) : "",
+	    scanmode ? " scans " : "",
+	    scanmode ? fmtnum(nscan, 10, b6 + sizeof(b6)) : "", "\n",
 	    (char *)NULL) == -1) {
 		warn("write stdout", NULL, NULL, errno);
-		return 2;
+		return EXIT_FATAL;
 	}
 	return status;
 }

@@ -88,7 +88,7 @@ main(int argc, char **argv)
 		code = 128 + WTERMSIG(st);
 	else
 		code = 2;
-	if (dprintf(fd, "%d %.3f %ld\n", code, t1 - t0, ru.ru_maxrss) < 0)
+	if (dprintf(fd, "%d %.6f %ld\n", code, t1 - t0, ru.ru_maxrss) < 0)
 		die("write", argv[1]);
 	if (close(fd) == -1)
 		die("close", argv[1]);
