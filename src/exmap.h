@@ -154,6 +154,8 @@ _Noreturn void dierr(int err, const char *fmt, ...) __attribute__((format(printf
 void out(const char *s, size_t n);
 void outs(const char *s);
 void outf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *fmt_dec(char *end, uint64_t v);
+void out_dec(char sep, uint64_t v);
 void out_flush(void);
 int is_terminal(int fd);
 void progress_show(const char *line);
@@ -215,6 +217,7 @@ struct linebuf {
 void lb_init(struct linebuf *lb, int fd);
 int lb_next(struct linebuf *lb, char *line, size_t max, size_t *len, int *toolong);
 ssize_t read_small(int dirfd, const char *name, char *buf, size_t max);
+ssize_t read_line(int dirfd, const char *name, char *buf, size_t max);
 int parse_maps_line(const char *line, size_t len, struct mapping *m,
 		    const char **path, size_t *pathlen);
 /* What getdents64 returns: read directories without opendir, which allocates. */

@@ -78,8 +78,11 @@ int lb_next(struct linebuf *lb, char *line, size_t max, size_t *len, int *toolon
 	return got;
 }
 
-/* A whole small /proc file; its length, or -errno (-EFBIG if it did not fit). */
-ssize_t read_small(int dirfd, const char *name, char *buf, size_t max)
+/*
+ * A whole small /proc file; its length, or -errno (-EFBIG if it did not fit).
+ * A one-line file (line) ends at its newline, without a read to meet EOF.
+ */
+static ssize_t read_whole(int dirfd, const char *name, char *buf, size_t max, int line)
 {
 	size_t n = 0;
 	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
@@ -100,6 +103,8 @@ ssize_t read_small(int dirfd, const char *name, char *buf, size_t max)
 		if (r == 0)
 			break;
 		n += r;
+		if (line && buf[n - 1] == '\n')
+			break;
 		if (n == max - 1) {
 			close(fd);
 			return -EFBIG;
@@ -110,19 +115,26 @@ ssize_t read_small(int dirfd, const char *name, char *buf, size_t max)
 	return n;
 }
 
-static const char *hex_field(const char *p, const char *end, uint64_t *v)
+ssize_t read_small(int dirfd, const char *name, char *buf, size_t max)
+{
+	return read_whole(dirfd, name, buf, max, 0);
+}
+
+ssize_t read_line(int dirfd, const char *name, char *buf, size_t max)
+{
+	return read_whole(dirfd, name, buf, max, 1);
+}
+
+/* Lowercase hex, as the kernel prints it: hot, so a digit costs few branches. */
+static inline const char *hex_field(const char *p, const char *end, uint64_t *v)
 {
 	uint64_t x = 0;
 	const char *s = p;
 
 	for (; p < end; p++) {
-		unsigned c = (unsigned char)*p, d;
+		unsigned c = (unsigned char)*p, d = c - '0';
 
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else
+		if (d > 9 && (d = c - 'a' + 10) - 10 > 5)
 			break;
 		if (x >> 60)
 			return NULL;
@@ -134,7 +146,7 @@ static const char *hex_field(const char *p, const char *end, uint64_t *v)
 	return p;
 }
 
-static const char *dec_field(const char *p, const char *end, uint64_t *v)
+static inline const char *dec_field(const char *p, const char *end, uint64_t *v)
 {
 	uint64_t x = 0;
 	const char *s = p;
@@ -152,7 +164,7 @@ static const char *dec_field(const char *p, const char *end, uint64_t *v)
 	return p;
 }
 
-static const char *expect(const char *p, const char *end, char c)
+static inline const char *expect(const char *p, const char *end, char c)
 {
 	return p && p < end && *p == c ? p + 1 : NULL;
 }

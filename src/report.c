@@ -122,7 +122,7 @@ static void put_value(const struct opts *o, uint64_t bytes, int width)
 	char buf[32];
 
 	if (o->csv) {
-		outf(",%llu", (unsigned long long)bytes);
+		out_dec(',', bytes);
 		return;
 	}
 	fmt_size(o, buf, sizeof(buf), bytes);
@@ -229,7 +229,8 @@ static void view_procs(struct scan *s, const struct totals *t, const struct opts
 		const struct proc *p = rows[i];
 
 		if (o->csv) {
-			outf("%d,", (int)p->pid);
+			out_dec(0, (uint64_t)p->pid);
+			outs(",");
 			csv_field(p->name, strlen(p->name));
 		} else {
 			outf("%7d ", (int)p->pid);

@@ -238,46 +238,65 @@ static void add_hole(struct scan *s, struct mapping *m, uint64_t n)
 	}
 }
 
-/* Read mapping m's page entries in chunks into runs; a hole costs one step. */
-static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *m)
+/*
+ * Read the page entries of mappings first to last, which lie end to end, in
+ * chunks into runs: one read serves neighbouring mappings (a library's
+ * segments), and a hole costs one step.
+ */
+static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *first,
+			       const struct mapping *last)
 {
-	uint64_t va = m->start, left = (m->end - m->start) >> s->page_shift, hole;
+	struct mapping *m = first;
+	uint64_t va = m->start, end = last->end, hole;
 
-	while (left > 0) {
+	m->run0 = s->nrun;
+	while (va < end) {
+		uint64_t left = (end - va) >> s->page_shift;
 		size_t want = left < PAGEMAP_CHUNK ? left : PAGEMAP_CHUNK;
-		uint64_t *pe;
-		ssize_t got = s->src->read(s->src, va, m->end, &pe, want, &hole);
+		uint64_t *pe, n;
+		ssize_t got = s->src->read(s->src, va, end, &pe, want, &hole);
 
 		if (got < 0)
 			return gone_or_bad(p->pid, (int)got, "reading page entries");
-		if (got == 0 && hole > 0) {
-			if (hole > left)
-				hole = left;
-			add_hole(s, m, hole);
-			va += hole << s->page_shift;
-			left -= hole;
-			continue;
-		}
-		if (got == 0) {
+		if (got == 0 && hole == 0) {
 			ssize_t r;
 
-			/* Nothing at va: past the task size ([vsyscall]) if
-			 * address 0 still reads, else the process has exited. */
-			r = s->src->read(s->src, 0, (uint64_t)1 << s->page_shift, &pe, 1, &hole);
+			/* Nothing at va: past the task size ([vsyscall], above
+			 * 2^63 always) if address 0 still reads, else the
+			 * process has exited. */
+			r = va > (uint64_t)INT64_MAX ? 1 :
+			    s->src->read(s->src, 0, (uint64_t)1 << s->page_shift, &pe, 1, &hole);
 			if (r != 1 && !(r == 0 && hole > 0))
 				return P_VANISHED;
-			add_hole(s, m, left);
-			break;
+			hole = left;
 		}
-		if ((m->flags & MF_RAWPFN) && s->src->unmapped)
-			mark_raw(s, pe, got);
-		add_pages(s, m, pe, got);
+		/* hand the pages (or the hole) out to the mappings they are in */
+		for (n = got ? (uint64_t)got : hole < left ? hole : left; n > 0;) {
+			uint64_t k = (m->end - va) >> s->page_shift;
+
+			if (k > n)
+				k = n;
+			if (got) {
+				if ((m->flags & MF_RAWPFN) && s->src->unmapped)
+					mark_raw(s, pe, k);
+				add_pages(s, m, pe, k);
+				pe += k;
+			} else {
+				add_hole(s, m, k);
+			}
+			va += k << s->page_shift;
+			n -= k;
+			if (va == m->end) {
+				if (s->pend.nk)
+					store_run(s, m);
+				if (m != last) {
+					m = m->next;
+					m->run0 = s->nrun;
+				}
+			}
+		}
 		progress_tick(s, p);
-		va += (uint64_t)got << s->page_shift;
-		left -= got;
 	}
-	if (s->pend.nk)
-		store_run(s, m);
 	return P_OK;
 }
 
@@ -389,9 +408,9 @@ static enum outcome read_cmdline(struct scan *s, struct proc *p, int piddir)
 static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 {
 	char comm[NAME_MAX_COMM];
-	ssize_t n = read_small(piddir, "comm", comm, sizeof(comm));
-	enum outcome o;
-	struct mapping *m;
+	ssize_t n = read_line(piddir, "comm", comm, sizeof(comm));
+	enum outcome o = P_OK;
+	struct mapping *m, *last;
 	int err;
 
 	if (n <= 0)
@@ -406,9 +425,15 @@ static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 	if ((err = s->src->open(s->src, piddir, p->pid)) < 0)
 		return gone_or_bad(p->pid, err, "opening page entries");
 	progress_tick(s, p);
-	for (m = p->map; m; m = m->next) {
-		m->run0 = s->nrun;
-		if ((o = read_pages(s, p, m)) != P_OK)
+	for (m = p->map; m; m = last->next) {
+		uint64_t pages = (m->end - m->start) >> s->page_shift;
+
+		/* small neighbours are read together */
+		for (last = m; last->next && last->next->start == last->end &&
+		     pages + ((last->next->end - last->next->start) >> s->page_shift) <=
+		     PAGEMAP_CHUNK; last = last->next)
+			pages += (last->next->end - last->next->start) >> s->page_shift;
+		if ((o = read_pages(s, p, m, last)) != P_OK)
 			break;
 	}
 	s->src->close(s->src);
@@ -442,12 +467,14 @@ static void scan_one(struct scan *s, pid_t pid)
 	uint64_t nrun0 = s->nrun;
 	enum outcome o;
 	struct proc *p = NULL;
-	char dir[32];
+	char dir[32], *path;
 	int piddir;
 
-	snprintf(dir, sizeof(dir), "/proc/%d", (int)pid);
+	dir[sizeof(dir) - 1] = '\0';
+	path = fmt_dec(dir + sizeof(dir) - 1, (uint64_t)pid) - 6;
+	memcpy(path, "/proc/", 6);
 	/* openat, not open: musl's open adds an fcntl for O_CLOEXEC */
-	piddir = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	piddir = openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (piddir < 0) {
 		o = gone_or_bad(pid, -errno, "opening its /proc directory");
 	} else {

@@ -133,7 +133,7 @@ zp_afterprobe() {
 		set -- $(sed -n 's/^rss //p' "$a" 2>/dev/null) x x
 		r1=$1 r2=$2
 		check "probe reuse ($b): exmap-mini stopped right after its probe (at '$stop'), then ended 0" \
-			"[ -n '$apid' ] && case '$stop' in /proc/$apid/*) true ;; *) false ;; esac &&
+			"[ -n '$apid' ] && case '$stop' in /proc/$apid|/proc/$apid/*) true ;; *) false ;; esac &&
 			 grep -qx 'exit 0' $a" \
 			"$(cat "$a" "$o/ap_${b}_stderr" "$o/ap_${b}_err" 2>/dev/null | head -6)"
 		check "probe reuse ($b): the allocator holds 64 MiB or more, its Rss still while exmap-mini ran" \
