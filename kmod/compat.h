@@ -66,6 +66,20 @@ typedef swp_entry_t xm_leaf_t;
 #endif
 #endif
 
+/*
+ * Whether a present PTE's frame has a struct page. Where PTEs carry the
+ * special bit, vm_normal_page's rule: every PTE not special maps one, though
+ * in a driver's mapping (VM_MIXEDMAP, VM_IO) pfn_valid() is asked as well;
+ * where they do not, pfn_valid() decides. (pfn_valid() costs a tenth of the
+ * walk: it is asked only where it can say no.)
+ */
+#ifdef CONFIG_ARCH_HAS_PTE_SPECIAL
+#define xm_pte_has_page(pte, pfn, driver) \
+	(!pte_special(pte) && (!(driver) || pfn_valid(pfn)))
+#else
+#define xm_pte_has_page(pte, pfn, driver)	(!pte_special(pte) && pfn_valid(pfn))
+#endif
+
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 /*
  * Map and lock the PTE table under pmd, as __pte_offset_map_lock() does: the

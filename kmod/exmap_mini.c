@@ -40,6 +40,7 @@ struct xm_walk {
 	exmap_mini_rec *rec;
 	unsigned int n, max;	/* records filled, room */
 	unsigned int budget;	/* entries left to examine */
+	bool driver;		/* the VMA is a driver's (VM_MIXEDMAP, VM_IO): raw frames may be in it */
 };
 
 static bool xm_full(const struct xm_walk *w)
@@ -112,8 +113,7 @@ static void xm_pte(struct xm_walk *w, pte_t pte)
 			    (pte_young(pte) ? EXMAP_MINI_YOUNG : 0);
 		struct page *page = NULL;
 
-		/* pte_special: no struct page to look at (vm_normal_page's rule) */
-		if (!pte_special(pte) && pfn_valid(pfn))
+		if (xm_pte_has_page(pte, pfn, w->driver))
 			page = pfn_to_page(pfn);
 		xm_present(w, pfn, page, flags);
 	} else {
@@ -141,10 +141,13 @@ static void xm_pte_range(struct xm_walk *w, pmd_t *pmd, unsigned long end)
 static void xm_huge(struct xm_walk *w, unsigned long pfn0, unsigned long base,
 		    unsigned long end, u64 flags)
 {
+	/* one folio: its pages have struct pages if its first one has */
+	bool valid = pfn_valid(pfn0);
+
 	while (w->addr < end && !xm_full(w)) {
 		unsigned long pfn = pfn0 + ((w->addr - base) >> PAGE_SHIFT);
 
-		xm_present(w, pfn, pfn_valid(pfn) ? pfn_to_page(pfn) : NULL, flags);
+		xm_present(w, pfn, valid ? pfn_to_page(pfn) : NULL, flags);
 		w->budget--;
 	}
 }
@@ -258,10 +261,12 @@ static void xm_walk_vmas(struct xm_walk *w)
 		 * [vvar] is VM_IO | VM_MIXEDMAP with ordinary pages, which Rss
 		 * counts; pte_special entries elsewhere are NOPAGE.
 		 */
-		if (vma->vm_flags & VM_PFNMAP)
+		if (vma->vm_flags & VM_PFNMAP) {
 			xm_hole(w, vma->vm_end, EXMAP_MINI_RUN | EXMAP_MINI_NOTRAM);
-		else
+		} else {
+			w->driver = (vma->vm_flags & (VM_MIXEDMAP | VM_IO)) != 0;
 			xm_range(w, vma->vm_end);
+		}
 	}
 }
 
