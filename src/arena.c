@@ -47,8 +47,8 @@ static void open_up(struct arena *a, size_t lo, size_t hi)
 	if (lo > a->lo_open) {
 		n = (lo - a->lo_open + step(a->lo_open) - 1) / step(a->lo_open) * step(a->lo_open);
 		if (n > gap)
-			n = gap;
-		if (mprotect(a->base + a->lo_open, n, PROT_READ | PROT_WRITE) < 0)
+			n = gap;	/* the rest the top opened already */
+		if (n && mprotect(a->base + a->lo_open, n, PROT_READ | PROT_WRITE) < 0)
 			dierr(errno, "cannot commit %zu MiB more of the arena", n >> 20);
 		a->lo_open += n;
 		gap -= n;
@@ -56,8 +56,8 @@ static void open_up(struct arena *a, size_t lo, size_t hi)
 	if (hi > a->hi_open) {
 		n = (hi - a->hi_open + step(a->hi_open) - 1) / step(a->hi_open) * step(a->hi_open);
 		if (n > gap)
-			n = gap;
-		if (mprotect(a->base + a->size - a->hi_open - n, n, PROT_READ | PROT_WRITE) < 0)
+			n = gap;	/* the rest the bottom opened already */
+		if (n && mprotect(a->base + a->size - a->hi_open - n, n, PROT_READ | PROT_WRITE) < 0)
 			dierr(errno, "cannot commit %zu MiB more of the arena", n >> 20);
 		a->hi_open += n;
 	}

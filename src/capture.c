@@ -468,7 +468,7 @@ static const char *next_tagged(struct loader *L, uint64_t *at)
 			return NULL;
 		if (len >= CAP_LINE_MAX)
 			continue;
-		if ((t = strstr(raw, "XM ")) != NULL) {
+		if ((t = (char *)find_str(raw, "XM ")) != NULL) {
 			cut = printk_in(t + 3);
 		} else {
 			if (!(cut = printk_in(raw + 1)))
@@ -586,7 +586,7 @@ static int parse_header(const char *text, struct header *h, int *version)
 		"ps", "chunks", "ids", "procs", "vanished", "empty", "unreadable",
 	};
 	static char buf[1024];
-	const char *crc = strstr(text, " crc=");
+	const char *crc = find_str(text, " crc=");
 	char *p = buf, *f;
 	uint64_t v, want;
 	size_t i, n;

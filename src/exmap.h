@@ -154,6 +154,7 @@ _Noreturn void dierr(int err, const char *fmt, ...) __attribute__((format(printf
 void out(const char *s, size_t n);
 void outs(const char *s);
 void outf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *find_str(const char *s, const char *needle);
 char *fmt_dec(char *end, uint64_t v);
 void out_dec(char sep, uint64_t v);
 void out_flush(void);

@@ -160,6 +160,17 @@ void outs(const char *s)
 	out(s, strlen(s));
 }
 
+/* The first needle in s, or NULL: strstr without musl's two-way search (1 KiB). */
+const char *find_str(const char *s, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; (s = strchr(s, needle[0])) != NULL; s++)
+		if (strncmp(s, needle, n) == 0)
+			return s;
+	return NULL;
+}
+
 /* v in decimal, ending at end (no NUL): where it starts. */
 char *fmt_dec(char *end, uint64_t v)
 {

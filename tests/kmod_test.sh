@@ -43,7 +43,8 @@
 # build/arm64's binaries). It, trixie-amd64 and trixie-arm64 also run a
 # phase of large folios mapped in part (tests/thp_guest.sh, checked by
 # tests/thp_checks.sh): PMD huge pages at 16 KiB, multi-size THP at 4 KiB.
-# Environment: KMOD_STRESS (seconds of churn, 30); AFTERPROBE_EXMAP, another
+# Environment: KMOD_STRESS (seconds of churn, 30); KMOD_JOBS (guests at once,
+# 2: each takes a core); AFTERPROBE_EXMAP, another
 # exmap-mini for the guest to run in the probe-reuse phase (an older build, to
 # see the phase catch its bug). Last line: N passed, N failed.
 set -u
@@ -53,6 +54,7 @@ cd "$repo" || exit 2
 targets=${*:-bullseye-amd64 bookworm-amd64 trixie-amd64}
 N=4 FILE_KIB=512 COW_KIB=384 PRIV_KIB=128
 STRESS=${KMOD_STRESS:-30}
+JOBS=${KMOD_JOBS:-2}
 pass=0
 fail=0
 
@@ -96,7 +98,8 @@ figures() {
 		}' "$1" | sort
 }
 
-run_target() {
+# A target's kernel (fetched or built), module and initramfs.
+prepare_target() {
 	w=build/qemu/kmod/$target
 	rm -rf "$w" && mkdir -p "$w/test" || return 1
 	append=
@@ -142,6 +145,10 @@ run_target() {
 		$N $FILE_KIB $COW_KIB $PRIV_KIB "$STRESS" "$thp" $SPARSE_R $SPARSE_I >"$w/test/params"
 	tests/qemu/initramfs "$arch" "$w/initramfs.cpio.gz" "$w"/test/* >"$w/initramfs.log" 2>&1 ||
 		{ cat "$w/initramfs.log"; no "initramfs"; return 1; }
+}
+
+# The guest prepared, booted; what came back checked.
+boot_target() {
 	QEMU_MEM=$mem QEMU_APPEND="${QEMU_APPEND:+$QEMU_APPEND }$append" \
 		tests/qemu/boot "$arch" "$image" "$w/initramfs.cpio.gz" "$w/console.log" $((STRESS + 300))
 	rc=$?
@@ -271,9 +278,32 @@ checks() {
 		"$(cat "$o/rmmod.stderr" 2>/dev/null)"
 }
 
+# Targets are prepared one at a time (fetches and builds share apt and
+# make), and up to KMOD_JOBS guests run at once (qemu's TCG takes a core
+# each); each target's lines go to its own log, shown in order at the end.
+running=
+for target in $targets; do
+	log=build/qemu/kmod/$target.log
+	mkdir -p build/qemu/kmod
+	if prepare_target >"$log" 2>&1; then
+		boot_target >>"$log" 2>&1 &
+		running="$running $!"
+	else
+		no "stopped early" >>"$log"
+	fi
+	set -- $running
+	if [ $# -ge "$JOBS" ]; then
+		wait "$1"
+		shift
+		running="$*"
+	fi
+done
+wait
 for target in $targets; do
 	echo "== $target"
-	run_target || no "stopped early"
+	cat "build/qemu/kmod/$target.log"
+	pass=$((pass + $(grep -c "^ok   $target: " "build/qemu/kmod/$target.log")))
+	fail=$((fail + $(grep -c "^FAIL $target: " "build/qemu/kmod/$target.log")))
 done
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
