@@ -299,6 +299,7 @@ for target in $targets; do
 	fi
 done
 wait
+pass=0 fail=0	# counted from the logs: preparing counted its lines here already
 for target in $targets; do
 	echo "== $target"
 	cat "build/qemu/kmod/$target.log"
