@@ -3,7 +3,8 @@
 # against it, boot it in qemu (TCG) with a busybox initramfs holding the
 # module, exmap-mini and the workloads (tests/kmod_guest.sh runs there), and
 # check on the host what comes back framed over the serial console:
-#   - the module loads, its entry is root's, mode 0600;
+#   - the module builds with no warning and no unexported symbol, loads,
+#     and its entry is root's, mode 0600;
 #   - on the quiescent workload, kmod and pagemap agree on every figure but
 #     writable; eff_resident is the kernel's Pss within 8 KiB;
 #   - writable (the PTE's bit, from the module) is exactly what was written;
@@ -134,6 +135,9 @@ prepare_target() {
 	make kmod ${karch:+ARCH=$karch} KDIR="$kdir" >"$w/kmod.log" 2>&1 ||
 		{ tail -20 "$w/kmod.log"; no "module build"; return 1; }
 	ok "module built against $(basename "$kdir")"
+	# a symbol the kernel does not export: modpost's warning (older kernels) or error
+	check "module build: no warning, no unexported symbol" \
+		"! grep -qiE 'warning|undefined' '$w/kmod.log'" "$(grep -iE 'warning|undefined' "$w/kmod.log" | head -3)"
 	ko=$(ls build/*/kmod/"$(basename "$kdir")"/exmap_mini.ko build/kmod/"$(basename "$kdir")"/exmap_mini.ko 2>/dev/null | head -1)
 	cp "$ko" "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice" \
 		"$tools/readfault" "$tools/afterprobe" "$w/test/" &&
