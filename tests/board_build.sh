@@ -14,9 +14,7 @@
 # Last line: N passed, N failed.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1${2:+: $2}"; }
+. tests/lib.sh
 
 # bad_loads FILE MAXPAGE: the LOAD segments of FILE that a kernel with
 # MAXPAGE pages cannot map (alignment below it, or offset and address not
@@ -76,5 +74,4 @@ for arch in arm arm64; do
 	fi
 done
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -8,16 +8,12 @@
 # Last line: N passed, N failed.
 set -u
 : "${EXMAP:?}" "${WORKLOAD_SRC:?}"
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
 MUSLCC=${MUSLCC:-musl-gcc}
 T=$(mktemp -d /tmp/exmap-cap.XXXXXX)
 chmod 755 "$T"
-pass=0
-fail=0
 PIDS_TO_KILL=
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1${2:+: $2}"; }
-check() { if [ "$2" = "$3" ]; then ok "$1"; else no "$1" "got '$2', want '$3'"; fi; }
 
 cleanup() {
 	for p in $PIDS_TO_KILL; do kill -TERM "$p" 2>/dev/null; done
@@ -36,20 +32,15 @@ strip -o "$T/bin/wls" "$T/bin/wl"
 cp "$T/bin/wl" "$T/sysroot$T/bin/wls"
 $MUSLCC -static -O2 -Wl,--build-id=0x0123456789abcdef -o "$T/other$T/bin/wls" "$WORKLOAD_SRC"
 
-# start NAME BINARY ARGS...: run a workload in $T/NAME; sets PIDS_NAME (comma list)
+# start NAME BINARY ARGS...: run a workload in $T/NAME; its pids in PIDS (a comma list)
 start() {
-	name=$1 bin=$2
-	shift 2
+	name=$1
+	shift
 	mkdir -p "$T/$name"
-	"$bin" "$@" -d "$T/$name" >"$T/$name.out" 2>&1 &
-	PIDS_TO_KILL="$PIDS_TO_KILL $!"
-	i=0
-	until grep -qs '^ready' "$T/$name.out"; do
-		i=$((i + 1))
-		[ $i -gt 300 ] && { echo "workload $name did not start"; exit 2; }
-		sleep 0.1
-	done
-	eval "PIDS_$name=$(sed -n 's/^ready //p' "$T/$name.out" | tr ' ' ',')"
+	start_workload "$T/$name.out" "$@" -d "$T/$name" ||
+		{ echo "workload $name did not start: $(cat "$T/$name.out.err")"; exit 2; }
+	PIDS_TO_KILL="$PIDS_TO_KILL $WL_PID"
+	PIDS=$(echo "$READY" | tr ' ' ',')
 }
 
 # live and loaded: VIEW ARGS the same, stdout byte for byte, exit alike
@@ -66,36 +57,19 @@ same_view() {	# NAME CAPTURE PIDS VIEW...
 }
 
 start a "$T/bin/wl" -n 3 -f 256 -c 256 -p 128 -z 64
+PIDS_a=$PIDS
 "$EXMAP" -p "$PIDS_a" dump >"$T/a.cap" 2>"$T/err"; rc=$?
-check "dump exits 0" "$rc" 0
+check_eq "dump exits 0" "$rc" 0
 head -1 "$T/a.cap" | grep -q '^XM begin v1 ps=[0-9]* chunks=6 ids=[0-9]* procs=4 ' &&
 	ok "begin line: version, page size, 4 processes, 6 chunks" || no "begin line" "$(head -1 "$T/a.cap")"
 tail -1 "$T/a.cap" | grep -q '^XM end v1 ' && ok "end line" || no "end line" "$(tail -1 "$T/a.cap")"
 bad=$(grep -cv '^XM [0-9a-z]' "$T/a.cap")
-check "every line is a capture line" "$bad" 0
+check_eq "every line is a capture line" "$bad" 0
 long=$(awk 'length($0) > 200' "$T/a.cap" | wc -l)
-check "no capture line is over 200 characters (the workload's)" "$long" 0
+check_eq "no capture line is over 200 characters (the workload's)" "$long" 0
 # The checksums are plain CRC-32 (zlib's), so any tool can verify a capture.
-python3 - "$T/a.cap" >"$T/crc" <<'PY'
-import sys, zlib
-crc, n, ok, bad = {}, {}, 0, 0
-for line in open(sys.argv[1]):
-    rest = line.rstrip('\n').split(' ', 2)
-    k = rest[1]
-    if k in ('begin', 'end'):
-        body, c = rest[2].rsplit(' crc=', 1)
-        ok, bad = (ok + 1, bad) if zlib.crc32(body.encode()) == int(c, 16) else (ok, bad + 1)
-    elif rest[2].startswith('. '):
-        want_n, want_c = rest[2].split()[1:3]
-        good = n.get(k, 0) == int(want_n) and crc.get(k, 0) == int(want_c, 16)
-        ok, bad = (ok + 1, bad) if good else (ok, bad + 1)
-    else:
-        crc[k] = zlib.crc32((rest[2] + '\n').encode(), crc.get(k, 0))
-        n[k] = n.get(k, 0) + 1
-print(ok, bad)
-PY
-check "every chunk's line count and CRC-32, and the begin and end lines', check out with zlib" \
-	"$(cat "$T/crc")" "8 0"
+check_eq "every chunk's line count and CRC-32, and the begin and end lines', check out with zlib" \
+	"$(python3 "$HERE/capwire.py" verify "$T/a.cap")" "8 0"
 set -- $(echo "$PIDS_a" | tr ',' ' ')
 A1=$1 A2=$2
 for v in "procs" "-c procs" "-k -s name procs" "files" "-c files" "-n 3 -s writable files" \
@@ -109,15 +83,8 @@ done
 
 # --- a raw console log ---------------------------------------------------
 # printk lines between capture lines and cutting into them, CRLF, a prompt
-awk 'BEGIN { srand(7); print "Welcome\r"; printf "/ # ./exmap-mini dump\r\n" }
-	{ if (NR % 3 == 2 && length($0) > 12) {
-		k = 4 + int(rand() * (length($0) - 4))
-		printf "%s[   %d.%06d] random: crng noise %d\r\n", substr($0, 1, k), NR, NR, NR
-		printf "[   %d.%06d] eth0: link up\r\n", NR, NR + 1
-		printf "%s\r\n", substr($0, k + 1)
-	  } else printf "%s\r\n", $0
-	  if (NR % 4 == 0) printf "[   %d.000001] usb 1-1: new device\r\n", NR }
-	END { printf "/ # " }' "$T/a.cap" >"$T/noisy.log"
+# (tests/capwire.py's console_log)
+python3 "$HERE/capwire.py" console --seed 7 "$T/a.cap" "$T/noisy.log"
 "$EXMAP" -l "$T/noisy.log" procs >"$T/out" 2>"$T/err"; rc=$?
 if [ $rc -eq 0 ] && cmp -s "$T/out" "$T/a.procs" && [ ! -s "$T/err" ]; then
 	ok "console log (printk in and between lines, CRLF, prompt): procs as live, exit 0"
@@ -127,8 +94,13 @@ fi
 "$EXMAP" -l "$T/noisy.log" -c procs >"$T/out" 2>/dev/null
 cmp -s "$T/out" "$T/a.csv" && ok "console log: -c procs as live" || no "console log: -c procs as live"
 
-# damage LABEL AWKPROG: the noisy log through AWKPROG, then loaded
-damage() { awk "$2" "$T/noisy.log" >"$T/$1.log"; "$EXMAP" -l "$T/$1.log" procs >"$T/out" 2>"$T/err"; }
+# damage LABEL AWKPROG: the capture through AWKPROG, then as a console shows
+# it (the noise as in noisy.log), loaded
+damage() {
+	awk "$2" "$T/a.cap" >"$T/$1.cap"
+	python3 "$HERE/capwire.py" console --seed 7 "$T/$1.cap" "$T/$1.log"
+	"$EXMAP" -l "$T/$1.log" procs >"$T/out" 2>"$T/err"
+}
 # rows_kept: every process row loaded is a row of the live report
 rows_kept() {
 	grep -E '^ +[0-9]+ ' "$T/out" | grep -v ' process' | while IFS= read -r row; do
@@ -143,7 +115,7 @@ if [ $rc -eq 4 ] && grep -q "chunk 2 of 6 (pid $A2).*checksum mismatch" "$T/err"
 else
 	no "one changed character" "exit $rc: $(cat "$T/err")"
 fi
-check "changed: pid $A2 left out, the rest as live" "$(rows_kept)$(grep -c "^ *$A2 " "$T/out")" 0
+check_eq "changed: pid $A2 left out, the rest as live" "$(rows_kept)$(grep -c "^ *$A2 " "$T/out")" 0
 grep -q '^check: not made: 1 process of the capture did not load' "$T/out" &&
 	ok "changed: the self-check says why it is not made" || no "changed: check line" "$(grep check "$T/out")"
 
@@ -154,7 +126,7 @@ if [ $rc -eq 4 ] && grep -q "chunk 3 of 6 (pid [0-9]*), log lines [0-9]*-[0-9]*:
 else
 	no "one dropped line" "exit $rc: $(cat "$T/err")"
 fi
-check "dropped: no row made up" "$(rows_kept)" ""
+check_eq "dropped: no row made up" "$(rows_kept)" ""
 
 damage counts '/^XM 5 n / && !done { done = 1; next } { print }'
 rc=$?
@@ -171,7 +143,7 @@ if [ $rc -eq 4 ] && grep -q "uses pages whose share counts are lost: left out" "
 else
 	no "share counts and a process lost" "exit $rc: $(cat "$T/err")"
 fi
-check "counts and a process lost: no row made up" "$(rows_kept)" ""
+check_eq "counts and a process lost: no row made up" "$(rows_kept)" ""
 
 damage bids '/^XM 6 b / && !done { sub(/b /, "b  "); done = 1 } { print }'
 rc=$?
@@ -211,7 +183,7 @@ if [ $rc -eq 4 ] && grep -q "ends before the capture's end line" "$T/err" &&
 else
 	no "log cut short" "exit $rc: $(cat "$T/err")"
 fi
-check "cut short: no row made up" "$(rows_kept)" ""
+check_eq "cut short: no row made up" "$(rows_kept)" ""
 
 cat "$T/a.cap" "$T/a.cap" >"$T/twice.log"
 "$EXMAP" -l "$T/twice.log" procs >"$T/out" 2>"$T/err"; rc=$?
@@ -259,13 +231,16 @@ fi
 kill -TERM "${PIDS_a%%,*}"
 PIDS_a0=$PIDS_a
 start a "$T/bin/wl" -n 3 -f 256 -c 256 -p 128 -z 64
+PIDS_a=$PIDS
 start s "$T/bin/wls" -n 2 -f 128 -c 64 -p 64
+PIDS_s=$PIDS
 start c "$T/bin/wl2" -n 2 -f 128 -c 64 -p 64
+PIDS_c=$PIDS
 pb="$PIDS_a,$PIDS_s,$PIDS_c"
 "$EXMAP" -p "$pb" dump >"$T/b.cap"
 "$EXMAP" -p "$pb" -c procs >"$T/b.csv"
 "$EXMAP" -c diff "$T/a.cap" "$T/b.cap" >"$T/diff.csv" 2>"$T/err"; rc=$?
-check "diff -c exits 0" "$rc" 0
+check_eq "diff -c exits 0" "$rc" 0
 head -1 "$T/diff.csv" | grep -qx 'kind,name,cmdline,n_a,n_b,vm,mapped,resident,eff_mapped,eff_resident,sole,writable,swap' &&
 	ok "diff CSV header" || no "diff CSV header" "$(head -1 "$T/diff.csv")"
 # sum FILE PIDLIST COLUMN: a figure summed over processes, from a live procs CSV
@@ -294,7 +269,7 @@ for f in $fields; do
 	[ $d -le 3 ] || bad2="$bad2 $f:$got/$want"
 done
 echo "$row" | cut -d, -f4,5 | grep -qx '0,3' || bad2="$bad2 counts:$(echo "$row" | cut -d, -f4,5)"
-check "diff: a new workload (3 processes) adds its live figures (eff within 1 B a process), n 0>3" "${bad2:-none}" none
+check_eq "diff: a new workload (3 processes) adds its live figures (eff within 1 B a process), n 0>3" "${bad2:-none}" none
 echo "$(drow "$T/bin/wl2 -n 2 ")" | cut -d, -f4,5 | grep -qx '0,3' &&
 	ok "diff: a second new workload, on its own file, n 0>3" || no "diff: second workload" "$(drow "$T/bin/wl2 -n 2 ")"
 sed 1d "$T/diff.csv" | awk -F, '$1 == "proc" { print ($10 < 0 ? -$10 : $10) }' >"$T/order"
@@ -310,7 +285,7 @@ else no "diff text" "exit $rc, $wide wide lines"; fi
 awk -F, '$1 == "proc" && index($3, "'"$T/bin/wl"' -n 3 ") == 1' "$T/diff.csv" | cut -d, -f4,5 | grep -qx '4,4' &&
 	ok "diff: processes matched by name and command line across new pids (4>4)" ||
 	no "diff: matched across pids" "$(drow "$T/bin/wl -n 3 ")"
-check "diff: the restarted workload's change is the live one (per figure; eff within 1 B a process)" "${bad:-none}" none
+check_eq "diff: the restarted workload's change is the live one (per figure; eff within 1 B a process)" "${bad:-none}" none
 "$EXMAP" diff "$T/a.cap" "$T/changed.log" >/dev/null 2>"$T/err"; rc=$?
 [ $rc -eq 4 ] && grep -q "chunk 2 of 6" "$T/err" && ok "diff of a damaged capture: exit 4, chunk named" ||
 	no "diff damaged" "exit $rc"
@@ -345,7 +320,7 @@ else
 	no "file budgets" "exit $rc: $(grep budget "$T/out")"
 fi
 "$EXMAP" -l "$T/changed.log" --budget "wl=1" >/dev/null 2>"$T/err"; rc=$?
-check "a damaged capture and an exceeded budget: the higher code, 4" "$rc" 4
+check_eq "a damaged capture and an exceeded budget: the higher code, 4" "$rc" 4
 
 # --- symbols of a stripped binary through a sysroot ----------------------
 "$EXMAP" -l "$T/b.cap" symbols "$T/bin/wls" >"$T/out" 2>"$T/err"; rc=$?
@@ -379,5 +354,4 @@ if [ $rc -eq 2 ] && grep -q "has build-id 0123456789abcdef, the capture has [0-9
 	ok "-S with a twin of another build-id: reported, not used, exit 2"
 else no "-S mismatched build-id" "exit $rc: $(cat "$T/err")"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -25,32 +25,17 @@
 # usage: tests/capture_test.sh    env: EXMAP (build/exmap-mini), CAPTURE_SEED (1)
 # Needs: make ARCH=arm all build/arm/tools/workload build/arm/capture/prog
 # build/arm/capture/prog.stripped, and make all. Work dir build/qemu/capture.
-# Last line: N passed, M failed.
+# Last line: N passed, N failed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 2
+. tests/lib.sh
 X=${EXMAP:-build/exmap-mini}
 SEED=${CAPTURE_SEED:-1}
 N=3 FILE_KIB=256 COW_KIB=256 PRIV_A=128 PRIV_B=256
 w=build/qemu/capture
-tab=$(printf '\t')
-pass=0
-fail=0
 
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-no() { fail=$((fail + 1)); echo "FAIL - $1${2:+: $2}"; }
-check() { if eval "$2"; then ok "$1"; else no "$1" "${3:-}"; fi; }
-finish() { echo "$pass passed, $fail failed"; [ $fail -eq 0 ]; exit; }
-# results FILE: "ok TAB what" / "FAIL TAB what TAB why" lines (from python) counted
-results() {
-	while IFS=$tab read -r st what why; do
-		case $st in
-		ok) ok "$what" ;;
-		*) no "$what" "$why" ;;
-		esac
-	done <"$1"
-}
 first() { head -c 300 "$1" | tr '\n' ' '; }
 
 # The views compared, NAME|ARGS (the guest puts W1's pids for @PARENT@ and
@@ -106,7 +91,7 @@ t0=$(date +%s)
 QEMU_APPEND="test.loglevel=7 printk.devkmsg=on" \
 	tests/qemu/boot armhf "$image" "$w/initramfs.cpio.gz" "$w/console.log" 300 2>"$w/boot.log"
 rc=$?
-check "board booted, ran and powered off ($(($(date +%s) - t0)) s)" "[ $rc -eq 0 ]" \
+check_eq "board booted, ran and powered off ($(($(date +%s) - t0)) s)" "$rc" 0 \
 	"boot exit $rc: $(cat "$w/boot.log"), see $w/console.log"
 [ $rc -eq 0 ] || finish
 o=$w/out
@@ -122,25 +107,31 @@ LC_ALL=C awk -v a="$w/capA.log" -v b="$w/capB.log" '
 	{ print > (part ? b : a) }
 	index($0, "capture-mark A end") { part = 1 }
 	index($0, "capture-mark B end") { exit }' "$w/console.log"
-check "both captures are in the console log" \
-	"grep -q '^XM ' $w/capA.log && grep -q '^XM ' $w/capB.log" "see $w/console.log"
-check "dump exited 0 on the board (A and B)" \
-	"[ \"\$(cat $o/dumpA.rc)\" = 0 ] && [ \"\$(cat $o/dumpB.rc)\" = 0 ]" \
+if grep -q '^XM ' "$w/capA.log" && grep -q '^XM ' "$w/capB.log"; then
+	ok "both captures are in the console log"
+else
+	no "both captures are in the console log" "see $w/console.log"
+fi
+check_eq "dump exited 0 on the board (A and B)" "$(cat "$o/dumpA.rc") $(cat "$o/dumpB.rc")" "0 0" \
 	"A $(cat "$o/dumpA.rc"), B $(cat "$o/dumpB.rc")"
 set -- $(sed -n 's/^ready //p' "$o/w1")
 w1="$*"
 set -- $(sed -n 's/^ready //p' "$o/w2")
 w2="$*"
-check "workloads ready (W1: $w1; W2: $w2)" "[ -n \"$w1\" ] && [ -n \"$w2\" ]"
-check "the system was quiescent: -c procs the same before and after the dump" \
-	"cmp -s $o/procs.c $o/quiet.after" "$(diff "$o/procs.c" "$o/quiet.after" | head -6 | tr '\n' ' ')"
+if [ -n "$w1" ] && [ -n "$w2" ]; then
+	ok "workloads ready (W1: $w1; W2: $w2)"
+else
+	no "workloads ready (W1: $w1; W2: $w2)"
+fi
+check_cmd "the system was quiescent: -c procs the same before and after the dump" \
+	same_file "$o/procs.c" "$o/quiet.after"
 
 # The capture's size: its own lines, kernel messages taken out.
 python3 tests/noise.py clean "$w/capA.log" "$w/capA.clean"
 bytes=$(wc -c <"$w/capA.clean") lines=$(wc -l <"$w/capA.clean")
 secs=$(awk -v b="$bytes" -v l="$lines" 'BEGIN { printf "%.1f", (b + l) * 10 / 115200 }')
 echo "capture size: $bytes bytes in $lines lines ($(( (bytes + 1023) / 1024 )) KiB), $secs s at 115200 baud (10 bits a byte, CRLF)"
-check "the capture is at most 64 KiB ($bytes bytes)" "[ $bytes -gt 0 ] && [ $bytes -le 65536 ]"
+check_cmd "the capture is at most 64 KiB ($bytes bytes)" within 1 "$bytes" 65536
 
 # load LOG NAME OUTPREFIX [OPTION...]: the view NAME (args from the guest's
 # views file) loaded from LOG, into OUTPREFIX{,.err,.rc}.
@@ -154,28 +145,55 @@ load() {
 	echo $? >"$_out.rc"
 }
 names=$(printf '%s\n' "$views" | sed 's/|.*//' | grep -vx psymbols)
+# as_live NAME OUTPREFIX: the view NAME loaded into OUTPREFIX is the board's
+# live one, exit status too
+as_live() {
+	cmp -s "$o/$1" "$2" && [ "$(cat "$o/$1.rc")" = "$(cat "$2.rc")" ] && return 0
+	echo "exit live $(cat "$o/$1.rc") loaded $(cat "$2.rc"); $(diff "$o/$1" "$2" | head -6 | tr '\n' ' ') $(first "$2.err")"
+	return 1
+}
+# loaded RC LIVE OUT: the loading exited 0, and OUT is LIVE
+loaded() {
+	[ "$1" = 0 ] && cmp -s "$2" "$3" && return 0
+	echo "exit $1; $(diff "$2" "$3" | head -4 | tr '\n' ' ') $(first "$3.err")"
+	return 1
+}
+# names_chunk K ERRFILE: the loader's stderr names chunk K
+names_chunk() {
+	grep -i chunk "$2" | grep -qw "$1" && return 0
+	first "$2"
+	return 1
+}
+# no_symbols OUT [ERE]: OUT lists no symbol (its header at most), and OUT.err
+# says why (a line matching ERE; without ERE, anything)
+no_symbols() {
+	if [ "$(grep -c . "$1")" -le 1 ]; then
+		if [ -n "${2:-}" ]; then grep -qiE "$2" "$1.err"; else [ -s "$1.err" ]; fi && return 0
+	fi
+	echo "$(head -3 "$1" | tr '\n' ' ') / $(first "$1.err")"
+	return 1
+}
 
 # 1. Every view from capture A as it was live.
 for v in $names; do
 	load "$w/capA.log" "$v" "$w/host/$v"
-	check "$v ($(viewargs "$v")): from the capture as live" \
-		"cmp -s $o/$v $w/host/$v && [ \"\$(cat $o/$v.rc)\" = \"\$(cat $w/host/$v.rc)\" ]" \
-		"exit live $(cat "$o/$v.rc") loaded $(cat "$w/host/$v.rc"); $(diff "$o/$v" "$w/host/$v" | head -6 | tr '\n' ' ') $(first "$w/host/$v.err")"
+	check_cmd "$v ($(viewargs "$v")): from the capture as live" as_live "$v" "$w/host/$v"
 done
 
 # Capture B as live B; the whole console log, which holds A then B: the
 # last capture, B, as the loader says it loads.
 for v in procs.c files.c; do
 	"$X" -l "$w/capB.log" -c ${v%.c} >"$w/host/B.$v" 2>"$w/host/B.$v.err"
-	rc=$?
-	check "capture B: -c ${v%.c} as live" "[ $rc = 0 ] && cmp -s $o/B.$v $w/host/B.$v" \
-		"exit $rc; $(diff "$o/B.$v" "$w/host/B.$v" | head -4 | tr '\n' ' ')"
+	check_cmd "capture B: -c ${v%.c} as live" loaded $? "$o/B.$v" "$w/host/B.$v"
 done
 "$X" -l "$w/console.log" -c procs >"$w/host/both.procs.c" 2>"$w/host/both.procs.c.err"
 rc=$?
-check "the whole console log, captures A and B: the last (B) is loaded" \
-	"[ $rc = 0 ] && cmp -s $o/B.procs.c $w/host/both.procs.c" \
-	"exit $rc, $(cmp -s "$o/procs.c" "$w/host/both.procs.c" && echo "A's processes loaded") $(first "$w/host/both.procs.c.err")"
+if [ $rc = 0 ] && cmp -s "$o/B.procs.c" "$w/host/both.procs.c"; then
+	ok "the whole console log, captures A and B: the last (B) is loaded"
+else
+	no "the whole console log, captures A and B: the last (B) is loaded" \
+		"exit $rc, $(cmp -s "$o/procs.c" "$w/host/both.procs.c" && echo "A's processes loaded") $(first "$w/host/both.procs.c.err")"
+fi
 
 # 2. Noise: a loads the same (ap: its cuts all past the "XM " marker, a:
 # anywhere). The damaged variants carry ap's noise, so that they test the
@@ -202,35 +220,39 @@ for m in ap a; do
 	bad=
 	for v in $names; do
 		load "$w/cap$m.log" "$v" "$w/host/$m.$v"
-		if cmp -s "$o/$v" "$w/host/$m.$v" && [ "$(cat "$o/$v.rc")" = "$(cat "$w/host/$m.$v.rc")" ]; then :; else
+		as_live "$v" "$w/host/$m.$v" >/dev/null ||
 			bad="$bad $v (exit $(cat "$w/host/$m.$v.rc"); $(first "$w/host/$m.$v.err"))"
-		fi
 	done
 	case $m in
 	ap) what="cut past the XM marker" ;;
 	a) what="cut anywhere, inside \"XM \" too" ;;
 	esac
-	check "noise ($m): CRLF, printk lines between capture lines and $what, prompt and partial lines: every view as live" \
-		"[ -z \"$bad\" ]" "$bad; $(sed -n 's/^# //p' "$w/noise.$m")"
+	check_eq "noise ($m): CRLF, printk lines between capture lines and $what, prompt and partial lines: every view as live" \
+		"$bad" "" "$bad; $(sed -n 's/^# //p' "$w/noise.$m")"
 done
 set -- $w1
 for m in b c; do
 	chunk=$(sed -n 's/^chunk //p' "$w/noise.$m")
 	what=$(sed -n 's/^# //p' "$w/noise.$m" | head -1)
-	case $m in b) want=${2:-} ;; c) want=${3:-} ;; esac
-	[ -n "$(eval echo \$c$m)" ] || want=
+	case $m in
+	b) want=${2:-} wanted=$cb ;;
+	c) want=${3:-} wanted=$cc ;;
+	esac
+	[ -n "$wanted" ] || want=
 	load "$w/cap$m.log" procs.c "$w/host/$m.procs.c"
-	check "noise ($m: $what): exit 4" "[ \"\$(cat $w/host/$m.procs.c.rc)\" = 4 ]" \
+	check_eq "noise ($m: $what): exit 4" "$(cat "$w/host/$m.procs.c.rc")" 4 \
 		"exit $(cat "$w/host/$m.procs.c.rc"): $(first "$w/host/$m.procs.c.err")"
-	check "noise ($m): stderr names chunk $chunk" \
-		"grep -i 'chunk' $w/host/$m.procs.c.err | grep -qw '$chunk'" "$(first "$w/host/$m.procs.c.err")"
+	check_cmd "noise ($m): stderr names chunk $chunk" names_chunk "$chunk" "$w/host/$m.procs.c.err"
 	# "chunk N of M (...), log lines X-Y": the line damaged (or dropped) is in there
 	at=$(sed -n 's/^line //p' "$w/noise.$m")
 	range=$(grep -o "chunk $chunk of [0-9]* ([^)]*), log lines [0-9]*-[0-9]*" "$w/host/$m.procs.c.err" |
 		sed 's/.*log lines //' | head -1)
-	check "noise ($m): the log lines named for chunk $chunk (${range:-none}) hold the one damaged, $at" \
-		"[ -n \"$range\" ] && [ ${range%-*} -le $at ] && [ $at -le ${range#*-} ]" \
-		"$(grep "chunk $chunk " "$w/host/$m.procs.c.err" | head -1)"
+	if [ -n "$range" ] && within "${range%-*}" "$at" "${range#*-}" >/dev/null; then
+		ok "noise ($m): the log lines named for chunk $chunk (${range:-none}) hold the one damaged, $at"
+	else
+		no "noise ($m): the log lines named for chunk $chunk (${range:-none}) hold the one damaged, $at" \
+			"$(grep "chunk $chunk " "$w/host/$m.procs.c.err" | head -1)"
+	fi
 	# every process but the chunk's: the live pids less the one lost
 	awk -F, 'NR > 1 { print $1 }' "$o/procs.c" | sort >"$w/host/$m.pids.live"
 	awk -F, 'NR > 1 { print $1 }' "$w/host/$m.procs.c" | sort >"$w/host/$m.pids.got"
@@ -238,15 +260,16 @@ for m in b c; do
 	extra=$(comm -13 "$w/host/$m.pids.live" "$w/host/$m.pids.got" | tr '\n' ' ')
 	named=yes
 	for p in $lost; do grep -qw "$p" "$w/host/$m.procs.c.err" || named=no; done
+	shown=no
 	if [ -n "$want" ]; then
-		check "noise ($m): every process shown but the damaged chunk's (pid $want), named on stderr" \
-			"[ -z \"$extra\" ] && [ \"$lost\" = \"$want \" ] && [ $named = yes ]" \
-			"lost: ${lost:-none}, extra: ${extra:-none}, named: $named; $(first "$w/host/$m.procs.c.err")"
+		what="noise ($m): every process shown but the damaged chunk's (pid $want), named on stderr"
+		[ -z "$extra" ] && [ "$lost" = "$want " ] && [ $named = yes ] && shown=yes
 	else
-		check "noise ($m): every process shown but the damaged chunk's (${lost:-none}), named on stderr" \
-			"[ -z \"$extra\" ] && [ \$(echo $lost | wc -w) -le 1 ] && [ $named = yes ]" \
-			"lost: ${lost:-none}, extra: ${extra:-none}, named: $named; $(first "$w/host/$m.procs.c.err")"
+		what="noise ($m): every process shown but the damaged chunk's (${lost:-none}), named on stderr"
+		[ -z "$extra" ] && [ "$(echo $lost | wc -w)" -le 1 ] && [ $named = yes ] && shown=yes
 	fi
+	check_eq "$what" $shown yes \
+		"lost: ${lost:-none}, extra: ${extra:-none}, named: $named; $(first "$w/host/$m.procs.c.err")"
 	bad=
 	for v in procs files.c sections symbols.c; do
 		load "$w/cap$m.log" "$v" "$w/host/$m.$v"
@@ -260,31 +283,35 @@ for m in b c; do
 		[ $rc = 4 ] && [ -s "$w/host/$m.maps" ] || bad="$bad maps $p (exit $rc)"
 		break
 	done
-	check "noise ($m): the other views still render (exit 4)" "[ -z \"$bad\" ]" "$bad"
+	check_eq "noise ($m): the other views still render (exit 4)" "$bad" "" "$bad"
 	"$X" --budget workload=1K -l "$w/cap$m.log" procs >/dev/null 2>"$w/host/$m.budget.err"
-	rc=$?
-	check "noise ($m): damaged and over budget: exit 4 (the higher)" "[ $rc = 4 ]" "exit $rc"
+	check_eq "noise ($m): damaged and over budget: exit 4 (the higher)" $? 4
 done
 # A damaged begin line: the end line stands in, nothing is lost.
 bad=
 for v in procs procs.c files.c maps.c symbols.c; do
 	load "$w/capbegin.log" "$v" "$w/host/begin.$v"
-	cmp -s "$o/$v" "$w/host/begin.$v" && [ "$(cat "$w/host/begin.$v.rc")" = "$(cat "$o/$v.rc")" ] ||
-		bad="$bad $v (exit $(cat "$w/host/begin.$v.rc"))"
+	as_live "$v" "$w/host/begin.$v" >/dev/null || bad="$bad $v (exit $(cat "$w/host/begin.$v.rc"))"
 done
-check "noise (begin: $(sed -n 's/^# //p' "$w/noise.begin" | head -1)): survived, views as live, exit as live" \
-	"[ -z \"$bad\" ] && [ -s $w/host/begin.procs.err ]" "$bad; $(first "$w/host/begin.procs.err")"
+what="noise (begin: $(sed -n 's/^# //p' "$w/noise.begin" | head -1)): survived, views as live, exit as live"
+if [ -z "$bad" ] && [ -s "$w/host/begin.procs.err" ]; then
+	ok "$what"
+else
+	no "$what" "$bad; $(first "$w/host/begin.procs.err")"
+fi
 # The build-id chunk damaged: every process is there; -S cannot check files.
 if [ -n "$cbid" ]; then
 	load "$w/capbid.log" procs.c "$w/host/bid.procs.c"
-	check "noise (bid: $(sed -n 's/^# //p' "$w/noise.bid" | head -1)): exit 4, chunk $cbid named, every process as live" \
-		"[ \$(cat $w/host/bid.procs.c.rc) = 4 ] && grep -i chunk $w/host/bid.procs.c.err | grep -qw $cbid &&
-		 cmp -s $o/procs.c $w/host/bid.procs.c" \
-		"exit $(cat "$w/host/bid.procs.c.rc"): $(first "$w/host/bid.procs.c.err")"
+	what="noise (bid: $(sed -n 's/^# //p' "$w/noise.bid" | head -1)): exit 4, chunk $cbid named, every process as live"
+	if [ "$(cat "$w/host/bid.procs.c.rc")" = 4 ] && names_chunk "$cbid" "$w/host/bid.procs.c.err" >/dev/null &&
+		cmp -s "$o/procs.c" "$w/host/bid.procs.c"; then
+		ok "$what"
+	else
+		no "$what" "exit $(cat "$w/host/bid.procs.c.rc"): $(first "$w/host/bid.procs.c.err")"
+	fi
 	"$X" -l "$w/capbid.log" -S "$S" -c symbols /test/sbin/prog >"$w/host/bid.sym" 2>"$w/host/bid.sym.err"
-	check "noise (bid): -S gives no symbols of a file it cannot check, and says why" \
-		"[ \$(grep -c . $w/host/bid.sym) -le 1 ] && grep -qi 'build.id' $w/host/bid.sym.err" \
-		"$(head -3 "$w/host/bid.sym" | tr '\n' ' ') / $(first "$w/host/bid.sym.err")"
+	check_cmd "noise (bid): -S gives no symbols of a file it cannot check, and says why" \
+		no_symbols "$w/host/bid.sym" 'build.id'
 else
 	no "the build-id chunk (XM <n> b ...) is in capture A"
 fi
@@ -295,17 +322,20 @@ if [ -n "$ccnt" ]; then
 		load "$w/capcnt.log" "$v" "$w/host/cnt.$v"
 		cmp -s "$o/$v" "$w/host/cnt.$v" || bad="$bad $v"
 	done
-	check "noise (cnt: $(sed -n 's/^# //p' "$w/noise.cnt" | head -1)): exit 4, chunk $ccnt named, views as live" \
-		"[ \$(cat $w/host/cnt.procs.c.rc) = 4 ] && grep -i chunk $w/host/cnt.procs.c.err | grep -qw $ccnt &&
-		 [ -z \"$bad\" ]" "exit $(cat "$w/host/cnt.procs.c.rc"), differ:${bad:- none}: $(first "$w/host/cnt.procs.c.err")"
+	what="noise (cnt: $(sed -n 's/^# //p' "$w/noise.cnt" | head -1)): exit 4, chunk $ccnt named, views as live"
+	if [ "$(cat "$w/host/cnt.procs.c.rc")" = 4 ] && names_chunk "$ccnt" "$w/host/cnt.procs.c.err" >/dev/null &&
+		[ -z "$bad" ]; then
+		ok "$what"
+	else
+		no "$what" "exit $(cat "$w/host/cnt.procs.c.rc"), differ:${bad:- none}: $(first "$w/host/cnt.procs.c.err")"
+	fi
 else
 	no "the share counts chunk (XM <n> c ...) is in capture A"
 fi
 
 # 3. -S: the stripped program's symbols through its unstripped twin.
-check "live on the board, the stripped program has no symbols (what -S is for), and says so" \
-	"[ \$(grep -c . $o/psymbols) -le 1 ] && [ -s $o/psymbols.err ]" \
-	"$(head -2 "$o/psymbols" | tr '\n' ' ') / $(first "$o/psymbols.err")"
+check_cmd "live on the board, the stripped program has no symbols (what -S is for), and says so" \
+	no_symbols "$o/psymbols"
 twin=build/arm/capture/prog
 mkdir -p "$w/sysroot-byid/opt/debug" "$w/sysroot-other/test/sbin" &&
 	cp "$twin" "$w/sysroot-byid/opt/debug/prog.unstripped" &&
@@ -330,23 +360,22 @@ sym "$w/host/S.sym" -S "$S"
 sym "$w/host/byid.sym" -S "$w/sysroot-byid"
 sym "$w/host/noS.sym"
 sym "$w/host/other.sym" -S "$w/sysroot-other"
-check "-S: the stripped program's symbols through its twin: as the twin's own live" \
-	"cmp -s $o/usymbols $w/host/S.sym && [ \$(cat $w/host/S.sym.rc) = 0 ]" \
-	"exit $(cat "$w/host/S.sym.rc"); $(diff "$o/usymbols" "$w/host/S.sym" | head -6 | tr '\n' ' ') $(first "$w/host/S.sym.err")"
-check "-S: the twin found by build-id elsewhere in the sysroot" \
-	"cmp -s $o/usymbols $w/host/byid.sym" \
-	"exit $(cat "$w/host/byid.sym.rc"); $(diff "$o/usymbols" "$w/host/byid.sym" | head -4 | tr '\n' ' ') $(first "$w/host/byid.sym.err")"
-check "no -S: no symbols, and stderr says why" \
-	"[ \$(grep -c . $w/host/noS.sym) -le 1 ] && [ -s $w/host/noS.sym.err ]" \
-	"$(head -3 "$w/host/noS.sym" | tr '\n' ' ') / $(first "$w/host/noS.sym.err")"
-check "-S with a twin of another build-id: no symbols, stderr says so" \
-	"[ \$(grep -c . $w/host/other.sym) -le 1 ] && grep -qi 'build.id' $w/host/other.sym.err" \
-	"$(head -3 "$w/host/other.sym" | tr '\n' ' ') / $(first "$w/host/other.sym.err")"
+check_cmd "-S: the stripped program's symbols through its twin: as the twin's own live" \
+	loaded "$(cat "$w/host/S.sym.rc")" "$o/usymbols" "$w/host/S.sym"
+if cmp -s "$o/usymbols" "$w/host/byid.sym"; then
+	ok "-S: the twin found by build-id elsewhere in the sysroot"
+else
+	no "-S: the twin found by build-id elsewhere in the sysroot" \
+		"exit $(cat "$w/host/byid.sym.rc"); $(diff "$o/usymbols" "$w/host/byid.sym" | head -4 | tr '\n' ' ') $(first "$w/host/byid.sym.err")"
+fi
+check_cmd "no -S: no symbols, and stderr says why" no_symbols "$w/host/noS.sym"
+check_cmd "-S with a twin of another build-id: no symbols, stderr says so" \
+	no_symbols "$w/host/other.sym" 'build.id'
 python3 - "$twin" "$w/host/S.sym" >"$w/host/S.checks" <<'EOF'
 import csv, re, subprocess, sys
 twin, got = sys.argv[1:]
 def out(ok, what, why=""):
-    print("%s\t%s\t%s" % ("ok" if ok else "FAIL", what, why))
+    print("ok   " + what if ok else "FAIL " + what + (": " + why if why else ""))
 secs = {}
 for l in subprocess.run(["readelf", "-W", "-S", twin], capture_output=True, text=True).stdout.splitlines():
     m = re.match(r"\s*\[\s*(\d+)\]\s+(\S+)\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+\s+[0-9a-f]+\s+[0-9a-f]+\s+(\S*)", l)
@@ -382,7 +411,7 @@ mains = [r for r in rows if namecol and r[namecol] == "main"]
 out(len(mains) == 1 and int(mains[0].get("resident", "0") or 0) > 0 and mains[0].get("writable") == "0",
     "-S: main, which ran, is resident and not writable", "%s" % mains[:1])
 EOF
-results "$w/host/S.checks"
+tally "$w/host/S.checks"
 
 # 4. diff and budgets.
 "$X" -c diff "$w/capA.log" "$w/capB.log" >"$w/host/diff.csv" 2>"$w/host/diff.err"
@@ -390,7 +419,7 @@ echo $? >"$w/host/diff.rc"
 "$X" -c -s resident diff "$w/capA.log" "$w/capB.log" >"$w/host/diff.res.csv" 2>"$w/host/diff.res.err"
 "$X" diff "$w/capA.log" "$w/capB.log" >"$w/host/diff.txt" 2>"$w/host/diff.txt.err"
 echo $? >"$w/host/diff.txt.rc"
-check "diff A B: exit 0" "[ \"\$(cat $w/host/diff.rc)\" = 0 ] && [ \"\$(cat $w/host/diff.txt.rc)\" = 0 ]" \
+check_eq "diff A B: exit 0" "$(cat "$w/host/diff.rc") $(cat "$w/host/diff.txt.rc")" "0 0" \
 	"exit $(cat "$w/host/diff.rc") (text $(cat "$w/host/diff.txt.rc")): $(first "$w/host/diff.err")"
 python3 - "$o" "$w/host" $N $PRIV_A $PRIV_B "$w1" "$w2" >"$w/host/diff.checks" <<'EOF'
 import csv, sys
@@ -400,7 +429,7 @@ w1, w2 = w1.split(), w2.split()
 FIG = ["vm", "mapped", "resident", "eff_mapped", "eff_resident", "sole", "writable", "swap"]
 HEAD = "kind,name,cmdline,n_a,n_b," + ",".join(FIG)
 def out(ok, what, why=""):
-    print("%s\t%s\t%s" % ("ok" if ok else "FAIL", what, why))
+    print("ok   " + what if ok else "FAIL " + what + (": " + why if why else ""))
 def rows(p):
     try:
         return list(csv.DictReader(open(p, newline="")))
@@ -489,15 +518,15 @@ for f, p in (("eff_resident", "diff.csv"), ("resident", "diff.res.csv")):
     out(ok, "diff -c%s: processes, then files, each by largest absolute change of %s"
         % (" -s resident" if f == "resident" else "", f), "%s" % [(x["kind"], x[f]) for x in r][:12])
 EOF
-results "$w/host/diff.checks"
+tally "$w/host/diff.checks"
 
 # Budgets: W1's processes summed, and its data file, from capture A.
 effw=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 	$h["name"] == "workload" { s += $h["eff_resident"] } END { print s + 0 }' "$o/procs.c")
 dfile=$(sed -n 's/^file //p' "$o/w1")
 efff=$(awk -F, -v p="$dfile" 'NR > 1 && $1 == p { print $7 }' "$o/files.c")
-check "W1's data file is $FILE_KIB KiB of eff_resident live (read whole by $N children)" \
-	"[ \"$efff\" = $((FILE_KIB * 1024)) ]" "got '$efff'"
+check_eq "W1's data file is $FILE_KIB KiB of eff_resident live (read whole by $N children)" \
+	"$efff" $((FILE_KIB * 1024))
 budget() { # WANT_RC WHAT BUDGET...: -l A procs with those budgets
 	_want=$1 _what=$2
 	shift 2
@@ -507,10 +536,13 @@ budget() { # WANT_RC WHAT BUDGET...: -l A procs with those budgets
 	_rc=$?
 	# the report as live, and a line for each budget
 	grep -v '^budget ' "$w/host/budget.out" >"$w/host/budget.report"
-	check "--budget $* -l A: $_what (exit $_want)" \
-		"[ $_rc = $_want ] && cmp -s $o/procs $w/host/budget.report &&
-		 { [ $_want = 0 ] || grep -q '$_bname' $w/host/budget.err; }" \
-		"exit $_rc: $(first "$w/host/budget.err") $(diff "$o/procs" "$w/host/budget.report" | head -4 | tr '\n' ' ')"
+	if [ $_rc = "$_want" ] && cmp -s "$o/procs" "$w/host/budget.report" &&
+		{ [ "$_want" = 0 ] || grep -q "$_bname" "$w/host/budget.err"; }; then
+		ok "--budget $* -l A: $_what (exit $_want)"
+	else
+		no "--budget $* -l A: $_what (exit $_want)" \
+			"exit $_rc: $(first "$w/host/budget.err") $(diff "$o/procs" "$w/host/budget.report" | head -4 | tr '\n' ' ')"
+	fi
 }
 kw=$((effw / 1024))
 _bname=workload
@@ -520,7 +552,11 @@ _bname=$dfile
 budget 0 "a file at its known $FILE_KIB KiB: not over" "$dfile=${FILE_KIB}K"
 budget 3 "a file over, named on stderr" "$dfile=$((FILE_KIB - 4))K"
 budget 3 "one of two over" "workload=$((kw + 2))K" "$dfile=$((FILE_KIB - 4))K"
-check "--budget live on the board: under exits 0, over exits 3 and says so" \
-	"[ \"\$(cat $o/budget.under.rc)\" = 0 ] && [ \"\$(cat $o/budget.over.rc)\" = 3 ] && grep -q workload $o/budget.over.err" \
-	"under $(cat "$o/budget.under.rc"), over $(cat "$o/budget.over.rc"): $(first "$o/budget.over.err")"
+if [ "$(cat "$o/budget.under.rc")" = 0 ] && [ "$(cat "$o/budget.over.rc")" = 3 ] &&
+	grep -q workload "$o/budget.over.err"; then
+	ok "--budget live on the board: under exits 0, over exits 3 and says so"
+else
+	no "--budget live on the board: under exits 0, over exits 3 and says so" \
+		"under $(cat "$o/budget.under.rc"), over $(cat "$o/budget.over.rc"): $(first "$o/budget.over.err")"
+fi
 finish

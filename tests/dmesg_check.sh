@@ -24,3 +24,12 @@ dmesg_reports() {
 	grep -E "$dmesg_bad" "$1"
 	[ $? -eq 0 ]
 }
+
+# dmesg_clean FILE: FILE holds a dmesg and no report in it (else says what
+# is wrong: the first three reports, or that FILE is empty)
+dmesg_clean() {
+	[ -s "$1" ] || { echo "$1: empty or missing"; return 1; }
+	_reports=$(dmesg_reports "$1") || return 0
+	printf '%s\n' "$_reports" | head -n 3
+	return 1
+}

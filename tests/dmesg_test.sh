@@ -11,36 +11,22 @@
 # usage: tests/dmesg_test.sh   Last line: N passed, N failed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 . "$here/dmesg_check.sh"
 log=$here/data/nozeropage-lockdep.dmesg
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1${2:+: $2}"; }
 tmp=$(mktemp -d /tmp/dmesg-test.XXXXXX) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
 if [ -s "$log" ]; then ok "recorded log: $(grep -c . "$log") lines"; else no "recorded log: $log missing"; fi
 for banner in 'RCU lockdep checking is enabled' 'Lock dependency validator' 'MAX_LOCKDEP_KEYS'; do
-	if grep -q "$banner" "$log"; then
-		ok "recorded log holds the banner '$banner'"
-	else
-		no "recorded log holds the banner '$banner'"
-	fi
+	check_cmd "recorded log holds the banner '$banner'" grep -q "$banner" "$log"
 done
-if got=$(dmesg_reports "$log"); then
-	no "recorded log: no report" "$got"
-else
-	ok "recorded log: no report"
-fi
+check_cmd "recorded log: no report" not dmesg_reports "$log"
 
 # Lines that are no report (from the Debian guests' logs), a line a case.
 while IFS= read -r line; do
-	if got=$(printf '%s\n' "$line" | dmesg_reports /dev/stdin); then
-		no "no report: $line" "matched"
-	else
-		ok "no report: $line"
-	fi
+	printf '%s\n' "$line" >"$tmp/line"
+	check_cmd "no report: $line" not dmesg_reports "$tmp/line"
 done <<'EOF'
 [    0.795318] PCI: Using host bridge windows from ACPI; if necessary, use "pci=nocrs" and report a bug
 [    1.156717] AMD-Vi: AMD IOMMUv2 functionality not available on this system - This is not a bug.
@@ -56,11 +42,7 @@ while IFS='	' read -r kind line; do
 	n=$((n + 1))
 	{ sed -n '1,100p' "$log"; printf '%s\n' "$line"; sed '1,100d' "$log"; } >"$tmp/$n"
 	got=$(dmesg_reports "$tmp/$n")
-	if [ "$got" = "$line" ]; then
-		ok "$kind: found"
-	else
-		no "$kind: found" "matched '$got'"
-	fi
+	check_eq "$kind: found" "$got" "$line" "matched '$got'"
 done <<'EOF'
 oops	Oops: 0002 [#1] PREEMPT SMP NOPTI
 oops (arm)	Internal error: Oops: 0000000096000005 [#1] SMP
@@ -96,7 +78,5 @@ bad rss-counter	BUG: Bad rss-counter state mm:000000003a5c8e4f type:MM_ANONPAGES
 list corruption	list_del corruption. prev->next should be ffff888004d0e838, but was dead000000000100. (prev=ffff888004d0e838)
 panic	Kernel panic - not syncing: Fatal exception
 EOF
-[ $n -ge 30 ] && ok "$n kinds of report tried" || no "$n kinds of report tried"
-
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+check_cmd "$n kinds of report tried" within 30 "$n" ""
+finish

@@ -10,7 +10,7 @@
 #   -x: the files must also use extended section numbering (e_shnum 0,
 #       e_shstrndx SHN_XINDEX, a SYMTAB_SHNDX table), checked with readelf -h.
 # env: EXMAP (build/exmap-mini), READELF (readelf)
-# One line per file: "pass readelf FILE ...", "FAIL readelf FILE: the first
+# One line per file: "ok   readelf FILE ...", "FAIL readelf FILE: the first
 # difference" or "skip readelf FILE: why" (missing, or readelf rejects it).
 # Last line: N passed, N failed. Exit status 1 if any failed.
 set -u
@@ -18,6 +18,7 @@ EXMAP=${EXMAP:-build/exmap-mini}
 READELF=${READELF:-readelf}
 LC_ALL=C
 export LC_ALL
+. "$(dirname "$0")/lib.sh"
 
 xnum=0
 if [ "${1:-}" = -x ]; then
@@ -317,17 +318,12 @@ END {
 }
 '
 
-pass=0
-fail=0
-
 # result pass|FAIL FILE TEXT
 result() {
 	if [ "$1" = pass ]; then
-		pass=$((pass + 1))
-		echo "pass readelf $2${3:+ ($3)}"
+		ok "readelf $2${3:+ ($3)}"
 	else
-		fail=$((fail + 1))
-		echo "FAIL readelf $2: $3"
+		no "readelf $2" "$3"
 	fi
 }
 
@@ -392,5 +388,4 @@ for f in "$@"; do
 	fi
 done
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

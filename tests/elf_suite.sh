@@ -40,6 +40,7 @@ export EXMAP READELF
 LC_ALL=C
 export LC_ALL
 here=$(dirname "$0")
+. "$here/lib.sh"
 obj=$ELFT_DIR/obj
 
 # The machine's own files: a fixed sample, skipped where missing.
@@ -74,8 +75,6 @@ want() {
 	return 1
 }
 
-pass=0
-fail=0
 start=$(date +%s)
 
 # Some 200 MB of variants and their outputs, written once and read once: in
@@ -93,29 +92,14 @@ trap 'exit 2' HUP INT TERM
 need() {
 	what=$1
 	shift
-	ok=0
+	missing=0
 	for f in "$@"; do
 		if [ ! -f "$f" ]; then
-			echo "FAIL $what: $f is missing (make elftest-deps builds it)"
-			fail=$((fail + 1))
-			ok=1
+			no "$what" "$f is missing (make elftest-deps builds it)"
+			missing=1
 		fi
 	done
-	return $ok
-}
-
-# add LOG: count a sub-script's closing "N passed, N failed" line
-add() {
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$1" | tail -n 1)
-	grep -v -E '^[0-9]+ passed, [0-9]+ failed$' "$1"
-	if [ -z "$line" ]; then
-		echo "FAIL: $2 gave no result line"
-		fail=$((fail + 1))
-		return
-	fi
-	set -- $line
-	pass=$((pass + $1))
-	fail=$((fail + $3))
+	return $missing
 }
 
 # The variants, made once: the readelf step compares the valid ones, the
@@ -125,18 +109,13 @@ if need elfcorrupt "$ELFCORRUPT" && need "corrupt inputs" $corrupt_inputs; then
 	mkdir "$tmp/c"
 	for f in $corrupt_inputs; do
 		d=$tmp/c/$(basename "$f")
-		mkdir "$d" && "$ELFCORRUPT" "$f" "$d" >/dev/null || {
-			echo "FAIL corrupt $f: elfcorrupt failed"
-			fail=$((fail + 1))
-		}
+		mkdir "$d" && "$ELFCORRUPT" "$f" "$d" >/dev/null || no "corrupt $f" "elfcorrupt failed"
 	done
 	# and what is no ELF file at all: each must be refused as fatal (exit 2)
 	sp=$tmp/c/special
 	mkdir "$sp" "$sp/dir" && mkfifo "$sp/fifo" && ln -s /dev/null "$sp/devnull" &&
-		printf 'not an ELF file\n' >"$sp/text" && printf '\177ELF' >"$sp/magic-only" || {
-		echo "FAIL corrupt: cannot make the special files"
-		fail=$((fail + 1))
-	}
+		printf 'not an ELF file\n' >"$sp/text" && printf '\177ELF' >"$sp/magic-only" ||
+		no "corrupt" "cannot make the special files"
 	made=1
 fi
 
@@ -155,10 +134,10 @@ if want readelf; then
 		done
 	fi
 	"$here/elf_readelf.sh" $files >"$tmp/readelf.log" 2>&1
-	add "$tmp/readelf.log" elf_readelf.sh
+	add_results "$tmp/readelf.log" elf_readelf.sh
 	if need readelf "$obj/xnum.o"; then
 		"$here/elf_readelf.sh" -x "$obj/xnum.o" >"$tmp/readelf.log" 2>&1
-		add "$tmp/readelf.log" "elf_readelf.sh -x"
+		add_results "$tmp/readelf.log" "elf_readelf.sh -x"
 	fi
 fi
 
@@ -368,10 +347,8 @@ if want corrupt && [ $made -eq 1 ] && need corrupt "$EXMAP_SAN"; then
 	UBSAN_OPTIONS=exitcode=87:print_stacktrace=1:halt_on_error=1
 	export ASAN_OPTIONS UBSAN_OPTIONS
 	for f in $corrupt_inputs; do
-		if ! "$EXMAP_SAN" -c elf "$f" >"$tmp/c/$(basename "$f").orig.csv" 2>/dev/null; then
-			echo "FAIL corrupt $f: the original does not read cleanly"
-			fail=$((fail + 1))
-		fi
+		"$EXMAP_SAN" -c elf "$f" >"$tmp/c/$(basename "$f").orig.csv" 2>/dev/null ||
+			no "corrupt $f" "the original does not read cleanly"
 	done
 	rm -rf "$ELFT_DIR/failed"
 	{
@@ -388,12 +365,11 @@ if want corrupt && [ $made -eq 1 ] && need corrupt "$EXMAP_SAN"; then
 	sort "$tmp"/shard*.status >"$tmp/status"
 	# a variant with no status line: the shard itself died
 	if [ "$(wc -l <"$tmp/status")" -ne "$(wc -l <"$tmp/variants")" ]; then
-		echo "FAIL corrupt: $(wc -l <"$tmp/variants") variants, only $(wc -l <"$tmp/status") ran"
-		fail=$((fail + 1))
+		no "corrupt" "$(wc -l <"$tmp/variants") variants, only $(wc -l <"$tmp/status") ran"
 	fi
 	awk -v failed="$tmp/failed" -v header="$csv_header" "$check_awk" "$tmp/status" \
 		>"$tmp/corrupt.log" 2>&1
-	add "$tmp/corrupt.log" "the corrupt check"
+	add_results "$tmp/corrupt.log" "the corrupt check"
 	if [ -s "$tmp/failed" ]; then
 		mkdir -p "$ELFT_DIR/failed"
 		while IFS= read -r v; do
@@ -443,16 +419,13 @@ if want fuzz && need fuzz "$FUZZ_ELF"; then
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/fuzz.log")
 	seeds=$(ls "$tmp/corpus" | wc -l)
 	if [ $rc -eq 0 ]; then
-		echo "pass fuzz:$big, then ${runs:-?} runs in $FUZZ_SECONDS s; the corpus grew to $seeds inputs"
-		pass=$((pass + 1))
+		ok "fuzz:$big, then ${runs:-?} runs in $FUZZ_SECONDS s; the corpus grew to $seeds inputs"
 	else
 		grep -E 'ERROR|SUMMARY|fuzz_elf:|runtime error|Test unit written|Running:' \
 			"$tmp/fuzz.log" | head -n 8
-		echo "FAIL fuzz: $what: exit $rc (a fuzzed input that fails is kept in $ELFT_DIR/fuzz-artifacts/)"
-		fail=$((fail + 1))
+		no "fuzz" "$what: exit $rc (a fuzzed input that fails is kept in $ELFT_DIR/fuzz-artifacts/)"
 	fi
 fi
 
 echo "elf suite: $(($(date +%s) - start)) s"
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -14,16 +14,12 @@
 # build/exmap-mini), FIXTURE (build/fixture). Last line: N passed, N failed.
 set -u
 cd "$(dirname "$0")/.." || exit 2
+. tests/lib.sh
 EXMAP=${EXMAP:-build/exmap-mini}
 FIXTURE=${FIXTURE:-build/fixture}
 NPROC=3
-pass=0
-fail=0
 started=
 T=
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1${2:+: $2}"; }
 
 cleanup() {
 	for p in $started; do
@@ -37,16 +33,13 @@ cleanup() {
 	T=
 }
 
-# The one closing line, after the processes are gone.
-finish() {
+# wrap_up: the one closing line, after the processes are gone
+wrap_up() {
 	cleanup
-	trap - EXIT
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ] && exit 0
-	exit 1
+	finish
 }
 trap cleanup EXIT
-trap 'no "interrupted"; finish' INT TERM HUP
+trap 'no "interrupted"; wrap_up' INT TERM HUP
 
 # run OUT ARGS...: exmap-mini ARGS into OUT; it must succeed (exit 0)
 run() {
@@ -65,16 +58,13 @@ run() {
 truth() {
 	python3 tests/fixture_truth.py "$@" >"$T/truth" 2>&1
 	rc=$?
-	cat "$T/truth"
-	n=$(grep -c '^ok ' "$T/truth")
-	pass=$((pass + n))
-	n=$(grep -c '^FAIL ' "$T/truth")
-	fail=$((fail + n))
-	[ $rc -ne 0 ] && [ "$n" -eq 0 ] && no "fixture_truth.py $1" "exit $rc"
+	failed=$fail
+	tally "$T/truth"
+	[ $rc -ne 0 ] && [ $fail -eq $failed ] && no "fixture_truth.py $1" "exit $rc"
 }
 
-# check TOKEN...: every view for this set of processes (TOKEN is PID:PROBE)
-check() {
+# views TOKEN...: every view for this set of processes (TOKEN is PID:PROBE)
+views() {
 	pids=
 	for t in "$@"; do
 		pids=${pids:+$pids,}${t%%:*}
@@ -96,18 +86,18 @@ check() {
 
 if [ "$(id -u)" -ne 0 ]; then
 	no "fixture test" "needs root (pagemap hides page frames from others)"
-	finish
+	wrap_up
 fi
 for f in "$EXMAP" "$FIXTURE/fixture_main" "$FIXTURE/libfixture.so"; do
 	if [ ! -f "$f" ]; then
 		no "fixture test" "no $f: run make all fixture first"
-		finish
+		wrap_up
 	fi
 done
 if ! T=$(mktemp -d /tmp/exmap-fixture.XXXXXX); then
 	T=
 	no "fixture test" "mktemp failed"
-	finish
+	wrap_up
 fi
 # The path as the kernel shows it in maps: no symbolic links.
 LIB=$(cd "$FIXTURE" && pwd -P)/libfixture.so
@@ -116,7 +106,7 @@ truth layout "$LIB"
 
 i=1
 while [ $i -le $NPROC ]; do
-	"$FIXTURE/fixture_main" >"$T/ready.$i" 2>"$T/err.$i" &
+	"$FIXTURE/fixture_main" >"$T/ready.$i" 2>"$T/ready.$i.err" &
 	started="$started $!"
 	i=$((i + 1))
 done
@@ -124,30 +114,25 @@ done
 tokens=
 i=1
 for p in $started; do
-	tries=0
-	until grep -q '^ready ' "$T/ready.$i"; do
-		tries=$((tries + 1))
-		if [ $tries -gt 200 ] || ! kill -0 "$p" 2>/dev/null; then
-			no "fixture_main $i started" "no ready line: $(cat "$T/err.$i")"
-			finish
-		fi
-		sleep 0.05
-	done
-	# shellcheck disable=SC2046 # split into its words
-	set -- $(cat "$T/ready.$i")
-	if [ "$2" != "$p" ]; then
-		no "fixture_main $i started" "says it is pid $2, was started as $p"
-		finish
+	if ! wait_ready "$T/ready.$i" "$p"; then
+		no "fixture_main $i started" "no ready line: $(cat "$T/ready.$i.err")"
+		wrap_up
 	fi
-	tokens="$tokens $2:$3"
+	# shellcheck disable=SC2086 # split into its words
+	set -- $READY
+	if [ "$1" != "$p" ]; then
+		no "fixture_main $i started" "says it is pid $1, was started as $p"
+		wrap_up
+	fi
+	tokens="$tokens $1:$2"
 	i=$((i + 1))
 done
 ok "$NPROC fixture processes ready:$tokens"
 
 for t in $tokens; do
-	check "$t"
+	views "$t"
 done
 # shellcheck disable=SC2086 # one argument per process
-check $tokens
+views $tokens
 
-finish
+wrap_up

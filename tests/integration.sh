@@ -4,43 +4,22 @@
 # against tests/truth.py, which reads pagemap by itself.
 # Environment: EXMAP (the binary), WORKLOAD, README. Last line: N passed, N failed.
 set -u
-# whole_ready FILE: the workload's ready line is there, and whole (a read
-# can meet a write half done)
-whole_ready() { grep -q '^ready' "$1" && [ -z "$(tail -c 1 "$1")" ]; }
 : "${EXMAP:?}" "${WORKLOAD:?}" "${README:?}"
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
 TRUTH="python3 $HERE/truth.py"
 T=$(mktemp -d /tmp/exmap-test.XXXXXX)
 chmod 755 "$T"
-pass=0
-fail=0
 WL_PID=
 SWAPFILE=
 
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1${2:+: $2}"; }
-
 cleanup() {
-	[ -n "$WL_PID" ] && kill -TERM "$WL_PID" 2>/dev/null && wait "$WL_PID" 2>/dev/null
+	stop_workload
 	[ -n "$SWAPFILE" ] && swapoff "$SWAPFILE"
 	rm -rf "$T"
 }
 trap cleanup EXIT
 trap 'exit 2' INT TERM
-
-# equal NAME GOT WANT [TOLERANCE]: integers, |GOT - WANT| <= TOLERANCE
-equal() {
-	if [ -z "$2" ] || [ -z "$3" ]; then
-		no "$1" "missing value (got '$2', want '$3')"
-		return
-	fi
-	d=$(($2 - $3))
-	[ $d -lt 0 ] && d=$((-d))
-	if [ $d -le "${4:-0}" ]; then ok "$1"; else no "$1" "got $2, want $3 (tolerance ${4:-0})"; fi
-}
-
-# same NAME GOT WANT: strings
-same() { if [ "$2" = "$3" ]; then ok "$1"; else no "$1" "got '$2', want '$3'"; fi; }
 
 # rollup PID FIELD: a /proc/PID/smaps_rollup field, in bytes
 rollup() { awk -v f="$2:" '$1 == f { print $2 * 1024 }' "/proc/$1/smaps_rollup"; }
@@ -52,27 +31,18 @@ col() {
 		$h[kc] == k { print $h[f]; exit }' "$1"
 }
 
-start_workload() {	# CHILDREN FILE_KIB COW_KIB PRIV_KIB [-S]
-	"$WORKLOAD" ${5:-} -n "$1" -f "$2" -c "$3" -p "$4" -d "$T" >"$T/wl.out" 2>"$T/wl.err" &
-	WL_PID=$!
-	i=0
-	until whole_ready "$T/wl.out"; do
-		i=$((i + 1))
-		if [ $i -gt 600 ] || ! kill -0 "$WL_PID" 2>/dev/null; then
-			echo "workload did not start:"; cat "$T/wl.err"; exit 2
-		fi
-		sleep 0.1
-	done
-	set -- $(grep '^ready' "$T/wl.out")
-	WL_PARENT=$2
-	shift 2
+# sharing CHILDREN FILE_KIB COW_KIB PRIV_KIB [OPTIONS]: the workload started,
+# its pids in WL_PARENT and WL_CHILDREN, its file in WL_FILE
+sharing() {
+	# shellcheck disable=SC2086 # OPTIONS are words
+	if ! start_workload "$T/wl.out" "$WORKLOAD" ${5:-} -n "$1" -f "$2" -c "$3" -p "$4" -d "$T"; then
+		echo "workload did not start:"; cat "$T/wl.out.err"; exit 2
+	fi
+	set -- $READY
+	WL_PARENT=$1
+	shift
 	WL_CHILDREN="$*"
 	WL_FILE=$(sed -n 's/^file //p' "$T/wl.out")
-}
-
-stop_workload() {
-	kill -TERM "$WL_PID" && wait "$WL_PID"
-	WL_PID=
 }
 
 # --- the binary itself ------------------------------------------------------
@@ -121,7 +91,7 @@ else no "a full arena names -m" "rc $rc: $(cat "$T/err")"; fi
 
 # --- the sharing workload ---------------------------------------------------
 N=10 FILE_KIB=1024 COW_KIB=512 PRIV_KIB=256
-start_workload $N $FILE_KIB $COW_KIB $PRIV_KIB
+sharing $N $FILE_KIB $COW_KIB $PRIV_KIB
 set -- $WL_CHILDREN
 C1=$1 C2=$2
 ALL="$WL_PARENT,$(echo "$WL_CHILDREN" | tr ' ' ',')"
@@ -140,19 +110,19 @@ fi
 head -1 "$T/all.csv" | grep -qx 'pid,name,vm,mapped,resident,eff_mapped,eff_resident,sole,writable,swap' &&
 	ok "procs CSV header" || no "procs CSV header" "$(head -1 "$T/all.csv")"
 for pid in $WL_PARENT $WL_CHILDREN; do
-	equal "pid $pid eff_resident = Pss" "$(col "$T/all.csv" pid "$pid" eff_resident)" \
+	check_num "pid $pid eff_resident = Pss" "$(col "$T/all.csv" pid "$pid" eff_resident)" \
 		"$(rollup "$pid" Pss)" 8192
-	equal "pid $pid resident = Rss" "$(col "$T/all.csv" pid "$pid" resident)" "$(rollup "$pid" Rss)"
-	equal "pid $pid sole = Private_Clean + Private_Dirty" "$(col "$T/all.csv" pid "$pid" sole)" \
+	check_num "pid $pid resident = Rss" "$(col "$T/all.csv" pid "$pid" resident)" "$(rollup "$pid" Rss)"
+	check_num "pid $pid sole = Private_Clean + Private_Dirty" "$(col "$T/all.csv" pid "$pid" sole)" \
 		"$(( $(rollup "$pid" Private_Clean) + $(rollup "$pid" Private_Dirty) ))"
-	equal "pid $pid swap = Swap" "$(col "$T/all.csv" pid "$pid" swap)" "$(rollup "$pid" Swap)"
+	check_num "pid $pid swap = Swap" "$(col "$T/all.csv" pid "$pid" swap)" "$(rollup "$pid" Swap)"
 done
 
 # writable: a child wrote half its cow pages and all its private ones, plus
 # its own stack and data; a child's written pages are exactly its dirty ones.
 for pid in $C1 $C2; do
 	w=$(col "$T/all.csv" pid "$pid" writable)
-	equal "pid $pid writable = Private_Dirty" "$w" "$(rollup "$pid" Private_Dirty)" 8192
+	check_num "pid $pid writable = Private_Dirty" "$w" "$(rollup "$pid" Private_Dirty)" 8192
 	least=$(( (COW_KIB / 2 + PRIV_KIB) * 1024 ))
 	[ "$w" -ge $least ] && ok "pid $pid writable covers what it wrote" ||
 		no "pid $pid writable covers what it wrote" "$w < $least"
@@ -167,34 +137,34 @@ grep -q '^check: eff_mapped total = [0-9]* distinct pages x [0-9]* B: ok$' "$T/a
 $TRUTH $(echo "$ALL" | tr ',' ' ') >"$T/truth.csv"
 sum=$(awk -F, 'NR > 1 { s += $6 } END { print s }' "$T/set.csv")
 distinct=$(awk -F, 'NR == 2 { print $5 }' "$T/truth.csv")
-equal "-p set: exit 0" $rc 0
-equal "-p set: sum of eff_mapped = truth's distinct pages x page size" "$sum" \
+check_num "-p set: exit 0" $rc 0
+check_num "-p set: sum of eff_mapped = truth's distinct pages x page size" "$sum" \
 	"$((distinct * $(getconf PAGESIZE)))" $((N + 1))
 for pid in $WL_PARENT $WL_CHILDREN; do
-	equal "-p set: pid $pid eff_resident = truth" "$(col "$T/set.csv" pid "$pid" eff_resident)" \
+	check_num "-p set: pid $pid eff_resident = truth" "$(col "$T/set.csv" pid "$pid" eff_resident)" \
 		"$(col "$T/truth.csv" pid "$pid" eff_resident)" 2
 done
 
 # Two scanned children of ten: what they share counts 1/2 for each.
 "$EXMAP" -c -p "$C1,$C2" maps "$C1" >"$T/two.csv"; rc=$?
-equal "-p two: exit 0" $rc 0
+check_num "-p two: exit 0" $rc 0
 file_eff=$(awk -F, -v f="$WL_FILE" 'NR > 1 && $8 == f { print $13 }' "$T/two.csv")
-equal "-p two: the file, read by both, counts half" "$file_eff" $((FILE_KIB * 1024 / 2)) 1
+check_num "-p two: the file, read by both, counts half" "$file_eff" $((FILE_KIB * 1024 / 2)) 1
 "$EXMAP" -c -p "$C1,$C2" >"$T/two-procs.csv"
 $TRUTH "$C1" "$C2" >"$T/truth2.csv"
 for pid in $C1 $C2; do
-	equal "-p two: pid $pid eff_resident = truth over the two" \
+	check_num "-p two: pid $pid eff_resident = truth over the two" \
 		"$(col "$T/two-procs.csv" pid "$pid" eff_resident)" "$(col "$T/truth2.csv" pid "$pid" eff_resident)" 2
-	equal "-p two: pid $pid sole = truth over the two" \
+	check_num "-p two: pid $pid sole = truth over the two" \
 		"$(col "$T/two-procs.csv" pid "$pid" sole)" "$(col "$T/truth2.csv" pid "$pid" sole)"
 done
 
 # files: the workload's file is mapped by the parent and every child.
 "$EXMAP" -c -p "$ALL" files >"$T/files.csv"
-equal "files: nproc of the workload file" "$(col "$T/files.csv" path "$WL_FILE" nproc)" $((N + 1))
-equal "files: resident, summed over the children that read it" \
+check_num "files: nproc of the workload file" "$(col "$T/files.csv" path "$WL_FILE" nproc)" $((N + 1))
+check_num "files: resident, summed over the children that read it" \
 	"$(col "$T/files.csv" path "$WL_FILE" resident)" $((N * FILE_KIB * 1024))
-equal "files: its eff_resident is the file's size" "$(col "$T/files.csv" path "$WL_FILE" eff_resident)" \
+check_num "files: its eff_resident is the file's size" "$(col "$T/files.csv" path "$WL_FILE" eff_resident)" \
 	$((FILE_KIB * 1024)) $N
 
 # The 64 KiB that each child only read. What a read fault gives here is
@@ -222,7 +192,7 @@ zgot=$(echo "$zrow" | cut -d, -f10,11,14,15)
 zrss=$(awk -v a="${zaddr#0x}" '
 	/^[0-9a-f]+-[0-9a-f]+ / { split($1, r, "-"); here = (r[1] == a); next }
 	here && $1 == "Rss:" { print $2 * 1024; exit }' "/proc/$C1/smaps")
-equal "read-only mapping a child read: resident is its Rss (smaps)" \
+check_num "read-only mapping a child read: resident is its Rss (smaps)" \
 	"$(echo "$zrow" | cut -d, -f11)" "$zrss"
 
 # Text views fit 80 columns.
@@ -245,8 +215,8 @@ grep -q -- "$(printf %s "$WL_FILE" | tail -c 9)\$" "$T/maps.txt" && ok "maps sho
 	no "maps shows the mapped file" "$(cat "$T/maps.txt")"
 
 # Options that shape the rows.
-equal "-n 3 prints 3 rows" "$("$EXMAP" -c -n 3 -p "$ALL" | wc -l)" 4
-equal "-q drops the header" "$("$EXMAP" -c -q -n 3 -p "$ALL" | wc -l)" 3
+check_num "-n 3 prints 3 rows" "$("$EXMAP" -c -n 3 -p "$ALL" | wc -l)" 4
+check_num "-q drops the header" "$("$EXMAP" -c -q -n 3 -p "$ALL" | wc -l)" 3
 "$EXMAP" -c -q -s pid -p "$ALL" | cut -d, -f1 >"$T/pids"
 sort -n "$T/pids" | cmp -s - "$T/pids" && ok "-s pid sorts by pid" || no "-s pid sorts by pid"
 "$EXMAP" -c -q -p "$ALL" | cut -d, -f7 >"$T/eres"
@@ -268,29 +238,29 @@ swap_on() {
 }
 if swap_on; then
 	N=4
-	start_workload $N 256 512 128 -S
+	sharing $N 256 512 128 -S
 	ALL="$WL_PARENT,$(echo "$WL_CHILDREN" | tr ' ' ',')"
 	"$EXMAP" -c >"$T/swap.csv" 2>/dev/null
 	for pid in $WL_PARENT $WL_CHILDREN; do
-		equal "swap: pid $pid swap = Swap" "$(col "$T/swap.csv" pid "$pid" swap)" "$(rollup "$pid" Swap)"
-		equal "swap: pid $pid eff_resident = Pss" "$(col "$T/swap.csv" pid "$pid" eff_resident)" \
+		check_num "swap: pid $pid swap = Swap" "$(col "$T/swap.csv" pid "$pid" swap)" "$(rollup "$pid" Swap)"
+		check_num "swap: pid $pid eff_resident = Pss" "$(col "$T/swap.csv" pid "$pid" eff_resident)" \
 			"$(rollup "$pid" Pss)" 8192
-		equal "swap: pid $pid eff_mapped - eff_resident = SwapPss" \
+		check_num "swap: pid $pid eff_mapped - eff_resident = SwapPss" \
 			"$(( $(col "$T/swap.csv" pid "$pid" eff_mapped) - $(col "$T/swap.csv" pid "$pid" eff_resident) ))" \
 			"$(rollup "$pid" SwapPss)" 8192
-		equal "swap: pid $pid mapped = Rss + Swap" "$(col "$T/swap.csv" pid "$pid" mapped)" \
+		check_num "swap: pid $pid mapped = Rss + Swap" "$(col "$T/swap.csv" pid "$pid" mapped)" \
 			"$(( $(rollup "$pid" Rss) + $(rollup "$pid" Swap) ))"
 	done
-	equal "swap: the parent holds 512 KiB swapped" "$(col "$T/swap.csv" pid "$WL_PARENT" swap)" 524288
+	check_num "swap: the parent holds 512 KiB swapped" "$(col "$T/swap.csv" pid "$WL_PARENT" swap)" 524288
 	"$EXMAP" -c -p "$ALL" >"$T/swapset.csv"
 	$TRUTH $(echo "$ALL" | tr ',' ' ') >"$T/swaptruth.csv"
 	for pid in $WL_PARENT $WL_CHILDREN; do
-		equal "swap -p set: pid $pid sole = truth" "$(col "$T/swapset.csv" pid "$pid" sole)" \
+		check_num "swap -p set: pid $pid sole = truth" "$(col "$T/swapset.csv" pid "$pid" sole)" \
 			"$(col "$T/swaptruth.csv" pid "$pid" sole)"
 	done
 	sum=$(awk -F, 'NR > 1 { s += $6 } END { print s }' "$T/swapset.csv")
 	distinct=$(awk -F, 'NR == 2 { print $5 }' "$T/swaptruth.csv")
-	equal "swap -p set: sum of eff_mapped = distinct pages and swap entries" "$sum" \
+	check_num "swap -p set: sum of eff_mapped = distinct pages and swap entries" "$sum" \
 		"$((distinct * $(getconf PAGESIZE)))" $((N + 1))
 	stop_workload
 else
@@ -318,7 +288,7 @@ except OSError:
 SPARSE_OPT=
 [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ] && SPARSE_OPT=-S
 N=2
-start_workload $N 64 256 64 "$SPARSE_OPT -R 1048576 -I 65536"
+sharing $N 64 256 64 "$SPARSE_OPT -R 1048576 -I 65536"
 ALL="$WL_PARENT,$(echo "$WL_CHILDREN" | tr ' ' ',')"
 for scan in 1 0; do
 	what="sparse, PAGEMAP_SCAN $( [ $scan = 1 ] && echo "where the kernel has it" || echo off)"
@@ -326,13 +296,13 @@ for scan in 1 0; do
 		"$EXMAP" -c >"$T/sparse$scan.csv" 2>"$T/sparse.err"; rc=$?
 	[ $rc -le 1 ] && ok "$what: full scan exits $rc" || no "$what: full scan" "rc $rc: $(cat "$T/sparse.err")"
 	for pid in $WL_PARENT $WL_CHILDREN; do
-		equal "$what: pid $pid resident = Rss" "$(col "$T/sparse$scan.csv" pid "$pid" resident)" \
+		check_num "$what: pid $pid resident = Rss" "$(col "$T/sparse$scan.csv" pid "$pid" resident)" \
 			"$(rollup "$pid" Rss)"
-		equal "$what: pid $pid eff_resident = Pss" "$(col "$T/sparse$scan.csv" pid "$pid" eff_resident)" \
+		check_num "$what: pid $pid eff_resident = Pss" "$(col "$T/sparse$scan.csv" pid "$pid" eff_resident)" \
 			"$(rollup "$pid" Pss)" 8192
-		equal "$what: pid $pid swap = Swap" "$(col "$T/sparse$scan.csv" pid "$pid" swap)" \
+		check_num "$what: pid $pid swap = Swap" "$(col "$T/sparse$scan.csv" pid "$pid" swap)" \
 			"$(rollup "$pid" Swap)"
-		equal "$what: pid $pid vm holds the 1 TiB reservation and 64 GiB" \
+		check_num "$what: pid $pid vm holds the 1 TiB reservation and 64 GiB" \
 			"$(( $(col "$T/sparse$scan.csv" pid "$pid" vm) >= (1024 + 64) << 30 ))" 1
 	done
 	# pagemap reads of the workload's processes, by their pagemap fds
@@ -350,9 +320,9 @@ for scan in 1 0; do
 		[ "$reads" -lt 1000 ] && ok "$what: $reads pagemap reads of its processes (the islands' 64 GiB are not read through)" ||
 			no "$what: the islands' 64 GiB are not read through" "$reads pagemap reads of its processes"
 	elif [ $scan = 1 ]; then
-		equal "$what: the kernel has none: asked at most once" "$(( $(wc -l <"$T/scans") <= 1 ))" 1
+		check_num "$what: the kernel has none: asked at most once" "$(( $(wc -l <"$T/scans") <= 1 ))" 1
 	else
-		equal "$what: never asked" "$(wc -l <"$T/scans")" 0
+		check_num "$what: never asked" "$(wc -l <"$T/scans")" 0
 	fi
 	if [ $scan = 0 ]; then
 		# 2048 chunks of islands a process; the reservation's 32768 are skipped
@@ -371,19 +341,19 @@ set -- $WL_CHILDREN
 C1=$1
 "$EXMAP" -c -p "$ALL" maps "$C1" >"$T/sparsemaps.csv"
 res=$(awk -F, 'NR > 1 && $9 == 1099511627776 && $4 == "---p" { print $10 "," $11 }' "$T/sparsemaps.csv")
-same "sparse: the 1 TiB reservation is vm only" "$res" "0,0"
+check_eq "sparse: the 1 TiB reservation is vm only" "$res" "0,0"
 iaddr=$(awk -F, 'NR > 1 && $9 == 68719476736 { print $2 }' "$T/sparsemaps.csv")
 irss=$(awk -v a="${iaddr#0x}" '
 	/^[0-9a-f]+-[0-9a-f]+ / { split($1, r, "-"); here = (r[1] == a); next }
 	here && $1 == "Rss:" { print $2 * 1024; exit }' "/proc/$C1/smaps")
-equal "sparse: the islands' resident is their Rss (smaps)" \
+check_num "sparse: the islands' resident is their Rss (smaps)" \
 	"$(awk -F, -v a="$iaddr" 'NR > 1 && $2 == a { print $11 }' "$T/sparsemaps.csv")" "$irss"
 stop_workload
 
 # Progress: on a terminal, after a second, one line, erased when done; never
 # when stderr is not a terminal, and never beside CSV. 1 TiB of islands read
 # entry by entry (PAGEMAP_SCAN off) takes seconds.
-start_workload 1 64 0 0 "-I 1048576"
+sharing 1 64 0 0 "-I 1048576"
 set -- $WL_CHILDREN
 PP="$WL_PARENT,$1"
 TERM=vt100 EXMAP_PAGEMAP_SCAN=0 script -qec "$EXMAP -p $PP" "$T/tty.out" >/dev/null 2>&1
@@ -404,11 +374,8 @@ stop_workload
 # --- sections of a static musl binary: its data segment starts in the last
 # file page of its read-only segment, so two segments hold that page.
 if [ -x "${MUSL_WORKLOAD:-}" ]; then
-	"$MUSL_WORKLOAD" -n 2 -d "$T" >"$T/mwl.out" 2>"$T/mwl.err" &
-	mwl=$!
-	i=0
-	until whole_ready "$T/mwl.out" || [ $i -gt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	mpids=$(sed -n 's/^ready //p' "$T/mwl.out" | tr ' ' ',')
+	start_workload "$T/mwl.out" "$MUSL_WORKLOAD" -n 2 -d "$T"
+	mpids=$(echo "$READY" | tr ' ' ',')
 	"$EXMAP" -c -p "$mpids" sections "$MUSL_WORKLOAD" >"$T/msec.csv" 2>"$T/msec.err"; rc=$?
 	if [ $rc -eq 0 ] && [ ! -s "$T/msec.err" ]; then ok "musl binary: its sections are placed, no process left out"
 	else no "musl binary: its sections are placed, no process left out" "rc $rc: $(cat "$T/msec.err")"; fi
@@ -420,9 +387,9 @@ if [ -x "${MUSL_WORKLOAD:-}" ]; then
 		files=$(awk -F, -v p="$path" 'NR > 1 && $8 == p { s += $11; e = $3 } NR > 1 && $8 == "[anon]" && $2 == e { s += $11 } END { print s }' "$T/mmaps.csv")
 		"$EXMAP" -c -p "$pid" sections "$MUSL_WORKLOAD" >"$T/msec1.csv" 2>/dev/null
 		secs=$(awk -F, 'NR > 1 { s += $6 } END { print s }' "$T/msec1.csv")
-		equal "musl binary, pid $pid: sections + holes = its mappings (resident)" "$secs" "$files"
+		check_num "musl binary, pid $pid: sections + holes = its mappings (resident)" "$secs" "$files"
 	done
-	kill -TERM $mwl && wait $mwl
+	stop_workload
 fi
 
 # --- a character device's mapping that holds ordinary pages -----------------
@@ -430,7 +397,7 @@ fi
 # device) but its pages are anonymous memory, which Rss counts: what is RAM
 # is the kernel's to say, not the path's. And a capture made before device
 # mappings were read page by page (no runs for them) still loads.
-python3 -c '
+start_workload "$T/dz.out" python3 -c '
 import mmap, os, sys, time
 fd = os.open("/dev/zero", os.O_RDWR)
 m = mmap.mmap(fd, 65536, mmap.MAP_PRIVATE, mmap.PROT_READ | mmap.PROT_WRITE)
@@ -438,46 +405,39 @@ for i in range(0, 65536, 4096):
     m[i] = 1
 print("ready", os.getpid(), flush=True)
 time.sleep(300)
-' >"$T/dz.out" 2>&1 &
-dz=$!
-i=0
-until whole_ready "$T/dz.out" || [ $i -gt 100 ]; do sleep 0.1; i=$((i + 1)); done
+'
+dz=$WL_PID
 "$EXMAP" -c -p $dz maps $dz >"$T/dz.csv" 2>"$T/dz.err"
 dzres=$(awk -F, '$8 == "/dev/zero" && $9 == 65536 { print $11 "," $NF }' "$T/dz.csv")
-same "a private /dev/zero mapping (device 1): its 64 KiB written are resident" "$dzres" "65536,1"
+check_eq "a private /dev/zero mapping (device 1): its 64 KiB written are resident" "$dzres" "65536,1"
 "$EXMAP" -c -p $dz >"$T/dz.procs"
-equal "a private /dev/zero mapping: the process's resident = Rss" \
+check_num "a private /dev/zero mapping: the process's resident = Rss" \
 	"$(col "$T/dz.procs" pid $dz resident)" "$(rollup $dz Rss)"
 "$EXMAP" -p $dz dump >"$T/dz.cap" 2>/dev/null
 "$EXMAP" -k -l "$T/dz.cap" maps $dz >"$T/dz.new" 2>&1
 # the same capture as an older exmap-mini wrote it: no runs for the device
-python3 - "$T/dz.cap" >"$T/dz.old" <<'PY'
-import sys, zlib
-body, skip, out = {}, False, []
-for line in open(sys.argv[1]):
-    tag, k, rest = line.rstrip("\n").split(" ", 2)
-    if k in ("begin", "end"):
-        out.append(line.rstrip("\n"))
+# (the payload lines after a device's mapping line, till the next process,
+# mapping or chunk of counts or build-ids), each chunk closed again
+PYTHONPATH=$HERE python3 - "$T/dz.cap" >"$T/dz.old" <<'PY'
+import sys
+from capwire import info, read, reclose
+out, skip = [], False
+for l in read(sys.argv[1]):
+    kind, k, tag, _ = info(l)
+    p = l[tag:]
+    if kind == "chunk" and p.startswith(b"m "):
+        skip = int(p.split(b" ")[7], 16) & 0x10 != 0
+    elif kind == "chunk" and skip and not p.startswith((b"p ", b"c ", b"n ", b"b ")):
         continue
-    if rest.startswith(". "):
-        f = rest.split(" ")
-        lines = body.pop(k, [])
-        f[1], f[2] = "%d" % len(lines), "%08x" % zlib.crc32("".join(l + "\n" for l in lines).encode())
-        out += ["XM %s %s" % (k, l) for l in lines] + ["XM %s %s" % (k, " ".join(f))]
-        continue
-    if rest.startswith("m "):
-        skip = int(rest.split(" ")[7], 16) & 0x10 != 0
-    elif skip and not rest.startswith(("p ", "c ", "n ", "b ")):
-        continue
-    body.setdefault(k, []).append(rest)
-print("\n".join(out))
+    out.append(l)
+sys.stdout.buffer.write(b"".join(reclose(out)))
 PY
 "$EXMAP" -k -l "$T/dz.old" maps $dz >"$T/dz.oldmaps" 2>"$T/dz.olderr"; rc=$?
-equal "a capture from before (no runs for device mappings): loads, exit 0" "$rc" 0
+check_num "a capture from before (no runs for device mappings): loads, exit 0" "$rc" 0
 oldres=$(awk '$NF == "/dev/zero" { print $5 }' "$T/dz.oldmaps")
 newres=$(awk '$NF == "/dev/zero" { print $5 }' "$T/dz.new")
-same "...its /dev/zero mapping has no pages, as it was written; today's has 64 KiB" "$oldres,$newres" "0,64"
-kill $dz; wait $dz 2>/dev/null
+check_eq "...its /dev/zero mapping has no pages, as it was written; today's has 64 KiB" "$oldres,$newres" "0,64"
+stop_workload
 
 # --- a process that exits mid-scan ------------------------------------------
 # strace holds the victim's first pagemap read while the victim is killed.
@@ -493,7 +453,7 @@ rc=$?
 wait $killer 2>/dev/null
 kill $survivor 2>/dev/null
 wait $victim $survivor 2>/dev/null
-equal "vanished mid-scan: exit 0" $rc 0
+check_num "vanished mid-scan: exit 0" $rc 0
 grep -q '^vanished: 1 process' "$T/van.txt" && ok "vanished mid-scan: noted" ||
 	no "vanished mid-scan: noted" "$(cat "$T/van.txt" "$T/van.err")"
 grep -q "^ *$survivor " "$T/van.txt" && ! grep -q "^ *$victim " "$T/van.txt" &&
@@ -501,19 +461,18 @@ grep -q "^ *$survivor " "$T/van.txt" && ! grep -q "^ *$victim " "$T/van.txt" &&
 [ -s "$T/van.err" ] && no "vanished mid-scan: no error message" "$(cat "$T/van.err")" ||
 	ok "vanished mid-scan: no error message"
 "$EXMAP" -p 2147483647 >"$T/van.txt" 2>&1; rc=$?
-equal "a pid gone before the scan: exit 0" $rc 0
+check_num "a pid gone before the scan: exit 0" $rc 0
 
 # A kernel thread has no user memory: skipped, and said so.
 # PF_KTHREAD (0x200000) in the flags, field 9 of /proc/PID/stat (comm has no spaces there)
 kthread=$(awk '$9 % 4194304 >= 2097152 { print $1; exit }' /proc/[0-9]*/stat 2>/dev/null)
 if [ -n "$kthread" ]; then
 	"$EXMAP" -p "$kthread" >"$T/kt.txt" 2>&1; rc=$?
-	equal "kernel thread $kthread: exit 0" $rc 0
+	check_num "kernel thread $kthread: exit 0" $rc 0
 	grep -q '^no user memory: 1 process' "$T/kt.txt" && ok "kernel thread: skipped and said so" ||
 		no "kernel thread: skipped and said so" "$(cat "$T/kt.txt")"
 else
 	echo "skip kernel thread test: no kernel thread is visible in /proc"
 fi
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

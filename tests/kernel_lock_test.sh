@@ -17,17 +17,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 repo=$(pwd)
 kernel=$repo/toolchain/kernel
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1${2:+: $2}"; }
-
-finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit
-}
+. tests/lib.sh
 
 T=$(mktemp -d /tmp/kernel-lock.XXXXXX) || exit 2
 GNUPGHOME=$T/gnupg
@@ -499,7 +489,6 @@ deb [ trusted=yes ] http://vendor.example/deb/ stable main
 EOF
 mirror "only a disabled stanza, deb-src, -security and a third party: none" ""
 got=$(MIRROR_APT_ETC=$T/etc KERNEL_MIRROR=file:///srv/mirror/ "$repo/toolchain/mirror")
-[ "$got" = file:///srv/mirror ] && ok "mirror: KERNEL_MIRROR overrides" ||
-	no "mirror: KERNEL_MIRROR overrides" "printed '$got'"
+check_eq "mirror: KERNEL_MIRROR overrides" "$got" file:///srv/mirror "printed '$got'"
 
 finish

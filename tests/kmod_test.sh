@@ -52,16 +52,11 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 2
+. tests/lib.sh	# each name is the target's: TEST_PREFIX is "TARGET: "
 targets=${*:-bullseye-amd64 bookworm-amd64 trixie-amd64}
 N=4 FILE_KIB=512 COW_KIB=384 PRIV_KIB=128
 STRESS=${KMOD_STRESS:-30}
 JOBS=${KMOD_JOBS:-2}
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $target: $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $target: $1${2:+: $2}"; }
-check() { if eval "$2"; then ok "$1"; else no "$1" "${3:-}"; fi; }
 
 # field CSV KEYCOL KEY FIELD (no quoted commas in the rows looked at)
 field() {
@@ -70,9 +65,28 @@ field() {
 		$h[kc] == k { print $h[f]; exit }' "$1"
 }
 rollup() { awk -v f="$2:" '$1 == f { print $2 * 1024 }' "$1"; }
+# the guest's command NAME: its exit status, its stderr
+rc_of() { cat "$o/$1.rc" 2>/dev/null; }
+err_of() { cat "$o/$1.stderr" 2>/dev/null; }
+# agree A B: two sources' figures (from figures), not empty and the same
+agree() {
+	[ -s "$1" ] && cmp -s "$1" "$2" && return 0
+	diff "$1" "$2" 2>&1 | head -n 4
+	return 1
+}
+# loads_here LIVE LOADED ERR...: the guest's capture, loaded by this
+# machine's exmap-mini, is the report the guest gave (source kmod)
+loads_here() {
+	_live=$1 _loaded=$2
+	shift 2
+	grep -q '^source: kmod$' "$_loaded" && cmp -s "$_live" "$_loaded" && return 0
+	cat "$@" 2>/dev/null
+	diff "$_live" "$_loaded" 2>&1 | head -n 4
+	return 1
+}
 . "$here/thp_checks.sh"	# thp_mode, thp_checks: large folios
 . "$here/zeropage_checks.sh"	# zp_*: read faults, the probe's pages
-. "$here/dmesg_check.sh"	# dmesg_reports: the kernel's bug reports
+. "$here/dmesg_check.sh"	# dmesg_clean: no report of a kernel bug
 . "$here/sparse_checks.sh"	# sparse_sizes, sparse_checks: a sparse address space
 
 # special_checks PID: each mapping the kernel named ([vvar], [vvar_vclock],
@@ -84,7 +98,7 @@ special_checks() {
 	while read -r name rss; do
 		for b in kmod pagemap; do
 			got=$(awk -F, -v n="$name" '$8 == n { s += $11 } END { print s + 0 }' "$o/${b}_maps_$1")
-			check "pid $1: $name resident = its Rss, $rss ($b)" "[ '$got' = '$rss' ]" "got $got"
+			check_eq "pid $1: $name resident = its Rss, $rss ($b)" "$got" "$rss"
 		done
 	done <"$o/special_$1"
 }
@@ -97,6 +111,13 @@ figures() {
 			print $1, $h["vm"], $h["mapped"], $h["resident"], $h["eff_mapped"],
 			      $h["eff_resident"], $h["sole"], $h["swap"]
 		}' "$1" | sort
+}
+
+# lacks ERE FILE: FILE has no line matching ERE, any case (else the first three that do)
+lacks() {
+	grep -qiE "$1" "$2" || return 0
+	grep -iE "$1" "$2" | head -n 3
+	return 1
 }
 
 # A target's kernel (fetched or built), module and initramfs.
@@ -136,8 +157,7 @@ prepare_target() {
 		{ tail -20 "$w/kmod.log"; no "module build"; return 1; }
 	ok "module built against $(basename "$kdir")"
 	# a symbol the kernel does not export: modpost's warning (older kernels) or error
-	check "module build: no warning, no unexported symbol" \
-		"! grep -qiE 'warning|undefined' '$w/kmod.log'" "$(grep -iE 'warning|undefined' "$w/kmod.log" | head -3)"
+	check_cmd "module build: no warning, no unexported symbol" lacks 'warning|undefined' "$w/kmod.log"
 	ko=$(ls build/*/kmod/"$(basename "$kdir")"/exmap_mini.ko build/kmod/"$(basename "$kdir")"/exmap_mini.ko 2>/dev/null | head -1)
 	cp "$ko" "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice" \
 		"$tools/readfault" "$tools/afterprobe" "$w/test/" &&
@@ -156,7 +176,7 @@ boot_target() {
 	QEMU_MEM=$mem QEMU_APPEND="${QEMU_APPEND:+$QEMU_APPEND }$append" \
 		tests/qemu/boot "$arch" "$image" "$w/initramfs.cpio.gz" "$w/console.log" $((STRESS + 300))
 	rc=$?
-	check "guest booted and powered off" "[ $rc -eq 0 ]" "boot exit $rc, see $w/console.log"
+	check_eq "guest booted and powered off" "$rc" 0 "boot exit $rc, see $w/console.log"
 	[ $rc -eq 0 ] || return 1
 	o=$w/out
 	if ! tests/qemu/unframe "$w/console.log" "$o" >"$w/unframe.log" 2>&1; then
@@ -167,45 +187,64 @@ boot_target() {
 	checks "$o"
 }
 
+# The guest's stress phase: scans ran (4 or more) and all ended
+stress_ran() {
+	set -- $(cat "$o/stress") x x
+	within 4 "${1#runs=}" "" >/dev/null && [ "${2#bad=}" = 0 ] && return 0
+	head -n 5 "$o/stress_errors"
+	return 1
+}
+# rmmod succeeded and the module is gone
+unloaded() {
+	[ "$(rc_of rmmod)" = 0 ] && grep -qx gone "$o/lsmod" && return 0
+	echo "rc $(rc_of rmmod): $(err_of rmmod)"
+	return 1
+}
+# a non-root user is refused (exit 2), and told it needs root
+refused() {
+	[ "$(rc_of nonroot)" = 2 ] && grep -q 'root' "$o/nonroot.stderr" && return 0
+	echo "rc $(rc_of nonroot): $(err_of nonroot)"
+	return 1
+}
+# the guest's HighTotal is above 0
+highmem() {
+	awk '/^High/ { h = h $0 " " } /^HighTotal:/ { t = $2 } END { if (t > 0) exit 0; print h; exit 1 }' \
+		"$o/meminfo"
+}
+
 checks() {
 	o=$1
-	check "insmod" "[ \"\$(cat $o/insmod.rc)\" = 0 ]" "$(cat "$o/insmod.stderr" 2>/dev/null)"
+	check_eq "insmod" "$(rc_of insmod)" 0 "$(err_of insmod)"
 	if [ "$arch" = armhf ]; then
-		check "HIGHMEM in use (page tables can live there)" \
-			"[ \$(awk '/^HighTotal:/ { print \$2 }' $o/meminfo) -gt 0 ]" "$(grep High "$o/meminfo")"
+		check_cmd "HIGHMEM in use (page tables can live there)" highmem
 	fi
-	check "entry is root's, mode 0600" "grep -q '^-rw------- *1 0 *0 ' $o/entry" "$(cat "$o/entry")"
+	check_cmd "entry is root's, mode 0600" has '^-rw------- *1 0 *0 ' "$o/entry"
 	set -- $(sed -n 's/^ready //p' "$o/workload")
 	parent=$1
 	shift
 	children="$*"
-	check "workload ready" "[ -n \"$children\" ]"
+	check_cmd "workload ready" test -n "$children"
 	zp_learn
-	check "auto picks the module" "grep -q '^source: kmod$' $o/auto"
+	check_cmd "auto picks the module" has '^source: kmod$' "$o/auto"
 
-	check "self-check holds (kmod)" "grep -q '^check: .*: ok$' $o/auto"
+	check_cmd "self-check holds (kmod)" has '^check: .*: ok$' "$o/auto"
 	# This machine's exmap-mini loads the guest's capture to the guest's report.
 	"$repo/build/exmap-mini" -l "$o/cap_dump" -k procs >"$o/cap_load" 2>"$o/cap_load.err"
-	check "a capture from the guest loads here to the report it gave (kmod source)" \
-		"grep -q '^source: kmod$' $o/cap_load && cmp -s $o/cap_live $o/cap_load" \
-		"$(cat "$o/cap_err" "$o/cap_load.err" 2>/dev/null; diff "$o/cap_live" "$o/cap_load" 2>&1 | head -4)"
+	check_cmd "a capture from the guest loads here to the report it gave (kmod source)" \
+		loads_here "$o/cap_live" "$o/cap_load" "$o/cap_err" "$o/cap_load.err"
 	kfile=$o/kmod_all
 	for pid in $parent $children; do
 		if [ -f "$o/rollup_$pid" ]; then
-			check "pid $pid: eff_resident = Pss (kmod)" \
-				"[ \$(( \$(field $kfile pid $pid eff_resident) - \$(rollup $o/rollup_$pid Pss) )) -le 8192 ] &&
-				 [ \$(( \$(rollup $o/rollup_$pid Pss) - \$(field $kfile pid $pid eff_resident) )) -le 8192 ]" \
-				"eff_resident $(field "$kfile" pid "$pid" eff_resident), Pss $(rollup "$o/rollup_$pid" Pss)"
-			check "pid $pid: resident = Rss (kmod)" \
-				"[ \"\$(field $kfile pid $pid resident)\" = \"\$(rollup $o/rollup_$pid Rss)\" ]"
-			check "pid $pid: resident = Rss (pagemap)" \
-				"[ \"\$(field $o/pagemap_all pid $pid resident)\" = \"\$(rollup $o/rollup_$pid Rss)\" ]" \
-				"resident $(field "$o/pagemap_all" pid "$pid" resident), Rss $(rollup "$o/rollup_$pid" Rss)"
+			check_num "pid $pid: eff_resident = Pss (kmod)" "$(field "$kfile" pid "$pid" eff_resident)" \
+				"$(rollup "$o/rollup_$pid" Pss)" 8192
+			check_eq "pid $pid: resident = Rss (kmod)" "$(field "$kfile" pid "$pid" resident)" \
+				"$(rollup "$o/rollup_$pid" Rss)"
+			check_eq "pid $pid: resident = Rss (pagemap)" "$(field "$o/pagemap_all" pid "$pid" resident)" \
+				"$(rollup "$o/rollup_$pid" Rss)"
 			special_checks "$pid"
 		else
-			check "pid $pid: resident = statm's resident (kmod)" \
-				"[ \"\$(field $kfile pid $pid resident)\" = \"\$(zp_statm $pid)\" ]" \
-				"resident $(field "$kfile" pid "$pid" resident), statm $(zp_statm "$pid")"
+			check_eq "pid $pid: resident = statm's resident (kmod)" \
+				"$(field "$kfile" pid "$pid" resident)" "$(zp_statm "$pid")"
 		fi
 	done
 	# Sharing as built, on every kernel (smaps or not): the N children read
@@ -219,30 +258,25 @@ checks() {
 			awk -F, -v p="$1" -v v="$2" -v f="$3" \
 				'$8 == "[anon]" && $4 == p && $9 == v { print $f }' "$m"
 		}
-		near() { [ -n "$1" ] && [ $(($1 - $2)) -le 1 ] && [ $(($2 - $1)) -le 1 ]; }
 		fres=$(awk -F, '$8 ~ /^\/tmp\/workload/ { print $11 }' "$m")
 		feff=$(awk -F, '$8 ~ /^\/tmp\/workload/ { print $13 }' "$m")
 		cow=$((COW_KIB * 1024)) priv=$((PRIV_KIB * 1024))
-		check "pid $pid: the file is resident whole" "[ \"$fres\" = $((FILE_KIB * 1024)) ]" "got '$fres'"
-		check "pid $pid: its share of the file read by $N = file / $N" \
-			"near '$feff' $((FILE_KIB * 1024 / N))" "got '$feff'"
-		check "pid $pid: cow pages resident whole" "[ \"$(region rw-p $cow 11)\" = $cow ]"
-		check "pid $pid: cow share = own half + shared half / $((N + 1))" \
-			"near '$(region rw-p $cow 13)' $((cow / 2 + cow / 2 / (N + 1)))" \
-			"got '$(region rw-p $cow 13)'"
-		check "pid $pid: private pages resident whole and its own" \
-			"[ \"$(region rw-p $priv 11)\" = $priv ] && [ \"$(region rw-p $priv 14)\" = $priv ]"
+		check_eq "pid $pid: the file is resident whole" "$fres" $((FILE_KIB * 1024))
+		check_num "pid $pid: its share of the file read by $N = file / $N" "$feff" $((FILE_KIB * 1024 / N)) 1
+		check_eq "pid $pid: cow pages resident whole" "$(region rw-p $cow 11)" $cow
+		check_num "pid $pid: cow share = own half + shared half / $((N + 1))" \
+			"$(region rw-p $cow 13)" $((cow / 2 + cow / 2 / (N + 1))) 1
+		check_eq "pid $pid: private pages resident whole and its own" \
+			"$(region rw-p $priv 11) $(region rw-p $priv 14)" "$priv $priv"
 		zp_ro_region "$pid" "$(region r--p 65536 11)" "$(region r--p 65536 14)" \
 			"$(region r--p 65536 15)"
 	done
 	if [ "$(cat "$o/pagemap")" = yes ]; then
 		figures "$o/kmod_all" "$parent $children $rfpid" >"$o/fig.kmod"
 		figures "$o/pagemap_all" "$parent $children $rfpid" >"$o/fig.pagemap"
-		check "kmod and pagemap agree on all figures but writable" \
-			"[ -s $o/fig.kmod ] && cmp -s $o/fig.kmod $o/fig.pagemap" \
-			"$(diff "$o/fig.kmod" "$o/fig.pagemap" | head -4)"
+		check_cmd "kmod and pagemap agree on all figures but writable" agree "$o/fig.kmod" "$o/fig.pagemap"
 	else
-		check "no pagemap here: only the module can see pages" "[ ! -s $o/pagemap_all ]"
+		check_cmd "no pagemap here: only the module can see pages" test ! -s "$o/pagemap_all"
 	fi
 
 	# The PTE's write bit: each region holds exactly what was written.
@@ -251,35 +285,27 @@ checks() {
 		cow=$(awk -F, -v v=$((COW_KIB * 1024)) '$8 == "[anon]" && $4 == "rw-p" && $9 == v { print $15 }' "$m")
 		priv=$(awk -F, -v v=$((PRIV_KIB * 1024)) '$8 == "[anon]" && $4 == "rw-p" && $9 == v { print $15 }' "$m")
 		wfile=$(awk -F, '$8 ~ /^\/tmp\/workload/ { print $15 }' "$m")
-		check "pid $pid: writable = the half of the cow pages it rewrote" \
-			"[ \"$cow\" = $((COW_KIB * 1024 / 2)) ]" "got '$cow'"
-		check "pid $pid: writable = its private pages" "[ \"$priv\" = $((PRIV_KIB * 1024)) ]" "got '$priv'"
-		check "pid $pid: writable = 0 for the file it only read" "[ \"$wfile\" = 0 ]" "got '$wfile'"
+		check_eq "pid $pid: writable = the half of the cow pages it rewrote" "$cow" $((COW_KIB * 1024 / 2))
+		check_eq "pid $pid: writable = its private pages" "$priv" $((PRIV_KIB * 1024))
+		check_eq "pid $pid: writable = 0 for the file it only read" "$wfile" 0
 	done
 	# The parent wrote its cow pages before forking, and not since: fork
 	# write-protected them all, so the PTE's bit is off even for the half
 	# that is the parent's alone again (pagemap's estimate counts that half).
 	pcow=$(awk -F, -v v=$((COW_KIB * 1024)) '$8 == "[anon]" && $4 == "rw-p" && $9 == v { print $15 }' \
 		"$o/kmod_maps_$parent")
-	check "parent: writable = 0 for its cow pages (write-protected since the fork)" \
-		"[ \"$pcow\" = 0 ]" "got '$pcow'"
+	check_eq "parent: writable = 0 for its cow pages (write-protected since the fork)" "$pcow" 0
 	zp_checks
 	zp_afterprobe
 
 	sparse_checks "$o"
 	[ -z "$thp" ] || thp_checks "$o"
-	check "non-root: refused with a clear message" \
-		"[ \"\$(cat $o/nonroot.rc)\" = 2 ] && grep -q 'root' $o/nonroot.stderr" \
-		"rc $(cat "$o/nonroot.rc"): $(cat "$o/nonroot.stderr" 2>/dev/null)"
-	set -- $(cat "$o/stress")
-	check "stress: scans ran and all ended ($1 $2)" "[ ${1#runs=} -ge 4 ] && [ ${2#bad=} -eq 0 ]" \
-		"$(head -5 "$o/stress_errors")"
-	check "stress: the churn ran" "grep -q '^churn: [1-9][0-9]* processes' $o/churn" "$(cat "$o/churn")"
-	check "dmesg: no report of a kernel bug (oops, BUG, WARNING, lockdep, hung task...)" \
-		"[ -s $o/dmesg ] && ! dmesg_reports $o/dmesg >/dev/null" \
-		"$(dmesg_reports "$o/dmesg" | head -3)"
-	check "rmmod" "[ \"\$(cat $o/rmmod.rc)\" = 0 ] && grep -qx gone $o/lsmod" \
-		"$(cat "$o/rmmod.stderr" 2>/dev/null)"
+	check_cmd "non-root: refused with a clear message" refused
+	check_cmd "stress: scans ran and all ended ($(cat "$o/stress"))" stress_ran
+	check_cmd "stress: the churn ran" has '^churn: [1-9][0-9]* processes' "$o/churn"
+	check_cmd "dmesg: no report of a kernel bug (oops, BUG, WARNING, lockdep, hung task...)" \
+		dmesg_clean "$o/dmesg"
+	check_cmd "rmmod" unloaded
 }
 
 # Targets are prepared one at a time (fetches and builds share apt and
@@ -287,6 +313,7 @@ checks() {
 # each); each target's lines go to its own log, shown in order at the end.
 running=
 for target in $targets; do
+	TEST_PREFIX="$target: "
 	log=build/qemu/kmod/$target.log
 	mkdir -p build/qemu/kmod
 	if prepare_target >"$log" 2>&1; then
@@ -306,9 +333,7 @@ wait
 pass=0 fail=0	# counted from the logs: preparing counted its lines here already
 for target in $targets; do
 	echo "== $target"
-	cat "build/qemu/kmod/$target.log"
-	pass=$((pass + $(grep -c "^ok   $target: " "build/qemu/kmod/$target.log")))
-	fail=$((fail + $(grep -c "^FAIL $target: " "build/qemu/kmod/$target.log")))
+	TEST_PREFIX="$target: "
+	tally "build/qemu/kmod/$target.log"
 done
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -27,26 +27,17 @@ dir=${MIPS_ELF_DIR:-build/mips/elftest}
 ELFT_DIR=${ELFT_DIR:-build/elftest}
 LC_ALL=C
 export LC_ALL
-
-pass=0
-fail=0
+. tests/lib.sh
 skipped=0
-failed() {
-	echo "FAIL $*"
-	fail=$((fail + 1))
-}
 
 # What everything below needs; without it, one failure and the result line.
 setup_ok=1
 for f in "$EXMAP" "$EXMAP_MIPS"; do
-	[ -x "$f" ] || { failed "$f: missing (build first: make && make ARCH=mips)"; setup_ok=0; }
+	[ -x "$f" ] || { no "$f: missing (build first: make && make ARCH=mips)"; setup_ok=0; }
 done
-command -v "$QEMU" >/dev/null 2>&1 || { failed "$QEMU: not found (apt-get install qemu-user-static)"; setup_ok=0; }
-rm -rf "$dir" && mkdir -p "$dir/out" || { failed "$dir: cannot create"; setup_ok=0; }
-if [ "$setup_ok" -eq 0 ]; then
-	echo "$pass passed, $fail failed"
-	exit 1
-fi
+command -v "$QEMU" >/dev/null 2>&1 || { no "$QEMU: not found (apt-get install qemu-user-static)"; setup_ok=0; }
+rm -rf "$dir" && mkdir -p "$dir/out" || { no "$dir: cannot create"; setup_ok=0; }
+[ "$setup_ok" -eq 1 ] || finish
 
 # The tiny C file, and what is compiled from it.
 cat >"$dir/tiny.c" <<'EOF'
@@ -72,7 +63,7 @@ build() {
 	if "$@" -o "$dir/$name" "$dir/tiny.c" >"$dir/out/$name.cc" 2>&1; then
 		built="$built $dir/$name"
 	else
-		failed "$name: $* did not build it: $(head -n 3 "$dir/out/$name.cc" | tr '\n' ' ')"
+		no "$name: $* did not build it: $(head -n 3 "$dir/out/$name.cc" | tr '\n' ' ')"
 	fi
 }
 so="-O1 -g -fPIC -shared -nostdlib -Wl,--build-id"
@@ -119,19 +110,18 @@ compare() {
 	rc_m=$?
 	what="$f ($mode)"
 	if [ "$rc_n" -ne "$rc_m" ]; then
-		failed "$what: exit $rc_n natively, $rc_m on mips; mips stderr: $(head -n 2 "$o.mips.err" | tr '\n' ' ')"
+		no "$what" "exit $rc_n natively, $rc_m on mips; mips stderr: $(head -n 2 "$o.mips.err" | tr '\n' ' ')"
 	elif ! cmp -s "$o.native" "$o.mips"; then
-		failed "$what: output differs ($(wc -l <"$o.native") lines natively, $(wc -l <"$o.mips") on mips); first differences:"
+		no "$what" "output differs ($(wc -l <"$o.native") lines natively, $(wc -l <"$o.mips") on mips); first differences:"
 		diff "$o.native" "$o.mips" | head -n 10
 	elif ! cmp -s "$o.native.err" "$o.mips.err"; then
-		failed "$what: stderr differs: '$(head -n 1 "$o.native.err")' natively, '$(head -n 1 "$o.mips.err")' on mips"
+		no "$what" "stderr differs: '$(head -n 1 "$o.native.err")' natively, '$(head -n 1 "$o.mips.err")' on mips"
 	elif [ "$rc_n" -ne "$want" ]; then
-		failed "$what: exit $rc_n on both, not $want: $(head -n 1 "$o.native.err")"
+		no "$what" "exit $rc_n on both, not $want: $(head -n 1 "$o.native.err")"
 	elif [ "$rc_n" -ne 0 ] && [ ! -s "$o.native.err" ]; then
-		failed "$what: exit $rc_n with nothing said on stderr"
+		no "$what" "exit $rc_n with nothing said on stderr"
 	else
-		echo "ok $what: $(wc -l <"$o.native") lines, exit $rc_n"
-		pass=$((pass + 1))
+		ok "$what: $(wc -l <"$o.native") lines, exit $rc_n"
 	fi
 }
 
@@ -145,5 +135,4 @@ for f in $bad; do
 done
 
 echo "$skipped optional files skipped"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -35,19 +35,9 @@ import random
 import re
 import sys
 
+from capwire import PRINTK, TS, Printk, info
+
 USAGE = "usage: noise.py [--seed N] [--chunk N] [--past-marker] a|b|c|clean IN OUT"
-PRINTK = re.compile(rb"\[\s*\d+\.\d{6}\] [^\r\n]*\r?\n")
-TS = re.compile(rb"\[\s*\d+\.\d{6}\]")
-MESSAGES = [
-    b"random: crng init done",
-    b"usb 1-1: new high-speed USB device number 2 using ehci-platform",
-    b"eth0: Link is Up - 100Mbps/Full - flow control off",
-    b"mmc0: new high speed SDHC card at address aaaa",
-    b"EXT4-fs (mmcblk0p2): re-mounted. Quota mode: none.",
-    b"watchdog: watchdog0: nowayout prevents watchdog being stopped!",
-    b"audit: type=1400 audit(1700000000.123:42): apparmor=\"STATUS\"",
-    b"systemd-journald[97]: Time spent on flushing to /var is 1.234ms",
-]
 
 
 def die(msg):
@@ -65,33 +55,16 @@ def lines_of(data):
 
 
 def head_len(line):
-    """Length of "XM <chunk> " for a payload line, else 0."""
-    m = re.match(rb"XM (\d+) ", line)
-    return m.end() if m else 0
+    """Length of "XM <chunk> " for a payload or close line, else 0."""
+    return info(line)[2]
 
 
 def is_payload(line):
-    t = line.split(b" ")
-    if len(t) < 2 or t[0] != b"XM" or not t[1].isdigit():
-        return False
-    if len(t) >= 3 and t[2] == b".":
-        return False
-    return True
+    return info(line)[0] == "chunk"
 
 
 def intact(line):
     return line.startswith(b"XM ") and not TS.search(line)
-
-
-class Printk:
-    def __init__(self, rng, start):
-        self.rng = rng
-        self.t = start
-
-    def line(self):
-        self.t += self.rng.uniform(0.0005, 0.05)
-        msg = self.rng.choice(MESSAGES)
-        return b"[%5d.%06d] " % (int(self.t), int(self.t * 1e6) % 1000000) + msg
 
 
 def last_timestamp(lines):

@@ -4,7 +4,8 @@
 # usage: tests/sizes.sh   Last line: N passed, N failed.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-limit=131072 pass=0 fail=0
+. tests/lib.sh
+limit=131072
 t=$(mktemp -d /tmp/exmap-sizes.XXXXXX)
 trap 'rm -rf "$t"' EXIT
 for spec in arm:arm-linux-gnueabihf-strip arm64:aarch64-linux-gnu-strip mips:mips-linux-gnu-strip \
@@ -12,15 +13,15 @@ for spec in arm:arm-linux-gnueabihf-strip arm64:aarch64-linux-gnu-strip mips:mip
 	arch=${spec%%:*} strip=${spec#*:}
 	bin=build/$arch/exmap-mini
 	if ! "$strip" -o "$t/$arch" "$bin"; then
-		echo "FAIL $arch: cannot strip $bin"; fail=$((fail + 1)); continue
+		no "$arch: cannot strip $bin"
+		continue
 	fi
 	size "$bin" | tail -1
 	n=$(wc -c <"$t/$arch")
 	if [ "$n" -le $limit ]; then
-		echo "ok   $arch: stripped $n bytes (limit $limit)"; pass=$((pass + 1))
+		ok "$arch: stripped $n bytes (limit $limit)"
 	else
-		echo "FAIL $arch: stripped $n bytes, over $limit"; fail=$((fail + 1))
+		no "$arch: stripped $n bytes, over $limit"
 	fi
 done
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -1,5 +1,6 @@
-# A sparse address space, host side: sourced by tests/kmod_test.sh; checks
-# what tests/sparse_guest.sh sent back. Each process holds SPARSE_R MiB that
+# A sparse address space, host side: sourced by tests/kmod_test.sh (with
+# tests/lib.sh, field, rollup, figures, agree); checks what
+# tests/sparse_guest.sh sent back. Each process holds SPARSE_R MiB that
 # never has a page and SPARSE_I MiB with islands of pages: every source, and
 # pagemap without PAGEMAP_SCAN, gives the kernel's figures (Rss, Pss, Swap
 # from smaps_rollup; statm's resident where there is no smaps), and all
@@ -17,7 +18,7 @@ sparse_sizes() {
 sparse_checks() {
 	o=$1
 	set -- $(sed -n 's/^ready //p' "$o/sparse_workload")
-	check "sparse: workload ready" "[ $# -eq 3 ]" "$(cat "$o/sparse_workload_err" 2>/dev/null)"
+	check_eq "sparse: workload ready" $# 3 "$(cat "$o/sparse_workload_err" 2>/dev/null)"
 	[ $# -eq 3 ] || return
 	spids="$*"
 	srcs="kmod"
@@ -27,22 +28,18 @@ sparse_checks() {
 			f=$o/sparse_$b
 			if [ -f "$o/sparse_rollup_$pid" ]; then
 				r=$o/sparse_rollup_$pid
-				check "sparse: pid $pid resident = Rss ($b)" \
-					"[ \"\$(field $f pid $pid resident)\" = \"\$(rollup $r Rss)\" ]" \
-					"resident $(field "$f" pid "$pid" resident), Rss $(rollup "$r" Rss)"
-				d=$(( $(field "$f" pid "$pid" eff_resident) - $(rollup "$r" Pss) ))
-				check "sparse: pid $pid eff_resident = Pss ($b)" \
-					"[ $d -le 8192 ] && [ $d -ge -8192 ]" \
-					"eff_resident $(field "$f" pid "$pid" eff_resident), Pss $(rollup "$r" Pss)"
-				check "sparse: pid $pid swap = Swap ($b)" \
-					"[ \"\$(field $f pid $pid swap)\" = \"\$(rollup $r Swap)\" ]"
+				check_eq "sparse: pid $pid resident = Rss ($b)" "$(field "$f" pid "$pid" resident)" \
+					"$(rollup "$r" Rss)"
+				check_num "sparse: pid $pid eff_resident = Pss ($b)" "$(field "$f" pid "$pid" eff_resident)" \
+					"$(rollup "$r" Pss)" 8192
+				check_eq "sparse: pid $pid swap = Swap ($b)" "$(field "$f" pid "$pid" swap)" \
+					"$(rollup "$r" Swap)"
 			else
-				check "sparse: pid $pid resident = statm's resident ($b)" \
-					"[ \"\$(field $f pid $pid resident)\" = \"\$(zp_statm $pid sparse_statm_)\" ]" \
-					"resident $(field "$f" pid "$pid" resident), statm $(zp_statm "$pid" sparse_statm_)"
+				check_eq "sparse: pid $pid resident = statm's resident ($b)" \
+					"$(field "$f" pid "$pid" resident)" "$(zp_statm "$pid" sparse_statm_)"
 			fi
-			check "sparse: pid $pid vm holds the reservation and the islands ($b)" \
-				"[ \$(field $f pid $pid vm) -ge $(( (SPARSE_R + SPARSE_I) * 1048576 )) ]"
+			check_cmd "sparse: pid $pid vm holds the reservation and the islands ($b)" \
+				within $(( (SPARSE_R + SPARSE_I) * 1048576 )) "$(field "$f" pid "$pid" vm)" ""
 		done
 	done
 	for b in $srcs; do
@@ -50,8 +47,7 @@ sparse_checks() {
 	done
 	for b in $srcs; do
 		[ $b = kmod ] && continue
-		check "sparse: $b and kmod agree on all figures but writable" \
-			"[ -s $o/sparse_fig.kmod ] && cmp -s $o/sparse_fig.kmod $o/sparse_fig.$b" \
-			"$(diff "$o/sparse_fig.kmod" "$o/sparse_fig.$b" | head -4)"
+		check_cmd "sparse: $b and kmod agree on all figures but writable" \
+			agree "$o/sparse_fig.kmod" "$o/sparse_fig.$b"
 	done
 }

@@ -11,17 +11,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 DRV=${DRV:-build/sysroot_drv}
 case $DRV in /*) ;; *) DRV=$PWD/$DRV ;; esac
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-no() { fail=$((fail + 1)); echo "FAIL - $1${2:+: $2}"; }
-
-finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit
-}
+. tests/lib.sh
 
 T=$(mktemp -d) || exit 2
 # chmod first: the unreadable directories would stop rm
@@ -30,22 +20,18 @@ trap 'no interrupted; finish' INT TERM HUP
 
 [ -x "$DRV" ] || { no "driver" "$DRV is not built (make build/sysroot_drv)"; finish; }
 
-# check NAME EXPECTED CMD...: CMD's one line of output must be EXPECTED
-check() {
+# check_out NAME EXPECTED CMD...: CMD's one line of output must be EXPECTED
+check_out() {
 	name=$1 want=$2
 	shift 2
 	got=$("$@" 2>&1)
-	if [ "$got" = "$want" ]; then
-		ok "$name"
-	else
-		no "$name" "
+	check_eq "$name" "$got" "$want" "
   want: $want
   got:  $got"
-	fi
 }
 
-# like: the same, EXPECTED a shell pattern (for the ELF reader's own words)
-like() {
+# check_like: the same, EXPECTED a shell pattern (for the ELF reader's own words)
+check_like() {
 	name=$1 want=$2
 	shift 2
 	got=$("$@" 2>&1)
@@ -174,103 +160,103 @@ printf '#!/bin/sh\necho hello\n' >"$R/usr/bin/script"
 mkfifo "$R/usr/bin/fifo" || setup_fail "mkfifo"
 
 # unstripped twins, in staging/ or elsewhere under ROOT
-check "program: the unstripped twin in staging/" \
+check_out "program: the unstripped twin in staging/" \
 	"used $R/staging/usr/bin/prog" drv "$R" /usr/bin/prog "$ID_PROG"
-check "library through its soname link: the twin in staging/" \
+check_out "library through its soname link: the twin in staging/" \
 	"used $R/staging/usr/lib/libfoo.so.1.0" drv "$R" /usr/lib/libfoo.so.1 "$ID_LIB"
-check "unstripped at ROOT/path: used, not its staging/ copy" \
+check_out "unstripped at ROOT/path: used, not its staging/ copy" \
 	"used $R/usr/bin/full" drv "$R" /usr/bin/full "$ID_FULL"
-check "only a stripped match: used" \
+check_out "only a stripped match: used" \
 	"used $R/usr/bin/lone" drv "$R" /usr/bin/lone "$ID_LONE"
-check "another build at ROOT/path, the right one elsewhere" \
+check_out "another build at ROOT/path, the right one elsewhere" \
 	"used $R/staging/usr/bin/prog" drv "$R" /usr/bin/app "$ID_PROG"
-check "a corrupt file at ROOT/path, the right one elsewhere" \
+check_out "a corrupt file at ROOT/path, the right one elsewhere" \
 	"used $R/staging/usr/bin/prog" drv "$R" /usr/bin/trunc "$ID_PROG"
-check "a symlink to a file under ROOT is followed" \
+check_out "a symlink to a file under ROOT is followed" \
 	"used $R/opt/libbar.so" drv "$R" /usr/lib/libbar.so "$ID_BAR"
-check "a symlink to a directory is not: the stripped match" \
+check_out "a symlink to a directory is not: the stripped match" \
 	"used $R/usr/bin/hidden" drv "$R" /usr/bin/hidden "$ID_HIDDEN"
-check "an unstripped file with a short build-id" \
+check_out "an unstripped file with a short build-id" \
 	"used $R/usr/bin/short" drv "$R" /usr/bin/short deadbeef
 
 # .debug twins: the same build-id, a .symtab, but no code
-check ".debug twins are not preferred to the stripped file" \
+check_out ".debug twins are not preferred to the stripped file" \
 	"used $R/usr/bin/dbg" drv "$R" /usr/bin/dbg "$ID_DBG"
-check ".debug twins are not preferred in the walk either" \
+check_out ".debug twins are not preferred in the walk either" \
 	"used $R/usr/bin/dbg" drv "$R" /usr/bin/elsewhere "$ID_DBG"
-check "only a .debug file has the build-id" \
+check_out "only a .debug file has the build-id" \
 	"none: no file under $R has build-id $ID_DBGONLY but 1 debug-only file (objcopy --only-keep-debug)" \
 	drv "$R" /usr/bin/dbgonly "$ID_DBGONLY"
-check "ROOT/path is the .debug file" \
+check_out "ROOT/path is the .debug file" \
 	"none: $R/usr/lib/debug/.build-id/ab/cdef.debug has build-id $ID_DBGONLY but only debug data (objcopy --only-keep-debug): not used; no other file under $R has it" \
 	drv "$R" /usr/lib/debug/.build-id/ab/cdef.debug "$ID_DBGONLY"
 
 # no match: why, precisely
-check "another build at ROOT/path, none elsewhere" \
+check_out "another build at ROOT/path, none elsewhere" \
 	"none: $R/usr/bin/app has build-id $ID_APP, the capture has $ID_ABSENT: not used; no other file under $R has it" \
 	drv "$R" /usr/bin/app "$ID_ABSENT"
-check "no build-id at ROOT/path" \
+check_out "no build-id at ROOT/path" \
 	"none: $R/usr/bin/noid has no build-id, the capture has $ID_ABSENT: not used; no other file under $R has it" \
 	drv "$R" /usr/bin/noid "$ID_ABSENT"
-check "a prefix of the build-id does not match" \
+check_out "a prefix of the build-id does not match" \
 	"none: $R/usr/bin/short has build-id deadbeef, the capture has deadbe: not used; no other file under $R has it" \
 	drv "$R" /usr/bin/short deadbe
-check "nor does a longer id" \
+check_out "nor does a longer id" \
 	"none: $R/usr/bin/short has build-id deadbeef, the capture has deadbeef00: not used; no other file under $R has it" \
 	drv "$R" /usr/bin/short deadbeef00
-check "nothing at ROOT/path, nothing elsewhere (the walk ends: symlink loops)" \
+check_out "nothing at ROOT/path, nothing elsewhere (the walk ends: symlink loops)" \
 	"none: no file under $R has build-id $ID_ABSENT" drv "$R" /usr/bin/nothing "$ID_ABSENT"
-like "truncated ELF at ROOT/path" \
+check_like "truncated ELF at ROOT/path" \
 	"none: $R/usr/bin/trunc: *do not fit in the file*; no other file under $R has build-id $ID_ABSENT" \
 	drv "$R" /usr/bin/trunc "$ID_ABSENT"
-like "corrupt build-id note at ROOT/path" \
+check_like "corrupt build-id note at ROOT/path" \
 	"none: $R/usr/bin/badnote: note at offset * runs past its area; no other file under $R has build-id $ID_ABSENT" \
 	drv "$R" /usr/bin/badnote "$ID_ABSENT"
-check "non-ELF file at ROOT/path" \
+check_out "non-ELF file at ROOT/path" \
 	"none: $R/usr/bin/script: not an ELF file; no other file under $R has build-id $ID_ABSENT" \
 	drv "$R" /usr/bin/script "$ID_ABSENT"
-check "a FIFO at ROOT/path" \
+check_out "a FIFO at ROOT/path" \
 	"none: $R/usr/bin/fifo is not a regular file; no other file under $R has build-id $ID_ABSENT" \
 	drv "$R" /usr/bin/fifo "$ID_ABSENT"
-check "a directory at ROOT/path" \
+check_out "a directory at ROOT/path" \
 	"none: $R/usr/bin is not a regular file; no other file under $R has build-id $ID_ABSENT" \
 	drv "$R" /usr/bin "$ID_ABSENT"
-check "no such sysroot" \
+check_out "no such sysroot" \
 	"none: $T/nosuch: No such file or directory" drv "$T/nosuch" /usr/bin/prog "$ID_PROG"
 
 # the capture has no build-id: ROOT/path if it is ELF
-check "no build-id recorded: ROOT/path" \
+check_out "no build-id recorded: ROOT/path" \
 	"used $R/usr/bin/noid" drv "$R" /usr/bin/noid
-check "no build-id recorded: a stripped file will do" \
+check_out "no build-id recorded: a stripped file will do" \
 	"used $R/usr/bin/prog" drv "$R" /usr/bin/prog
-check "an absolute symlink resolves inside ROOT, not on the host" \
+check_out "an absolute symlink resolves inside ROOT, not on the host" \
 	"used $R/usr/lib/libabs.so" drv "$R" /usr/lib/libabs.so
-check "no build-id recorded, no file" \
+check_out "no build-id recorded, no file" \
 	"none: $R/usr/bin/nothing: No such file or directory; the capture has no build-id to look further with" \
 	drv "$R" /usr/bin/nothing
-check "no build-id recorded, a non-ELF file" \
+check_out "no build-id recorded, a non-ELF file" \
 	"none: $R/usr/bin/script: not an ELF file; the capture has no build-id to look further with" \
 	drv "$R" /usr/bin/script
-check "no build-id recorded, an empty file" \
+check_out "no build-id recorded, an empty file" \
 	"none: $R/usr/bin/empty: not an ELF file; the capture has no build-id to look further with" \
 	drv "$R" /usr/bin/empty
-like "no build-id recorded, the ELF magic alone" \
+check_like "no build-id recorded, the ELF magic alone" \
 	"none: $R/usr/bin/tiny: *; the capture has no build-id to look further with" \
 	drv "$R" /usr/bin/tiny
-check "no build-id recorded, a FIFO" \
+check_out "no build-id recorded, a FIFO" \
 	"none: $R/usr/bin/fifo is not a regular file; the capture has no build-id to look further with" \
 	drv "$R" /usr/bin/fifo
 
 # the path used: as ROOT was given, whole or not at all
-check "ROOT with a trailing slash" \
+check_out "ROOT with a trailing slash" \
 	"used $R/usr/bin/full" drv "$R/" /usr/bin/full "$ID_FULL"
-check "a relative ROOT" \
+check_out "a relative ROOT" \
 	"used root/usr/bin/full" sh -c 'cd "$1" && shift && timeout 60 "$@"' sh "$T" \
 	"$DRV" root /usr/bin/full "$ID_FULL"
 n=$(printf %s "$R/usr/bin/full" | wc -c)
-check "the path used fits its buffer exactly" \
+check_out "the path used fits its buffer exactly" \
 	"used $R/usr/bin/full" env USEDLEN=$((n + 1)) timeout 60 "$DRV" "$R" /usr/bin/full "$ID_FULL"
-check "a path one byte too long for its buffer is refused" \
+check_out "a path one byte too long for its buffer is refused" \
 	"none: $R/usr/bin/full: the path is longer than the $n bytes it is given" \
 	env USEDLEN="$n" timeout 60 "$DRV" "$R" /usr/bin/full "$ID_FULL"
 
@@ -288,9 +274,9 @@ mkdir -p "$d" "$R2/usr/bin" || setup_fail "mkdir deep"
 cp "$B/deepa.stripped" "$R2/usr/bin/deepa"
 cp "$B/deepa" "$D32/deepa"
 cp "$B/deepb" "$D33/deepb"
-check "a twin 32 levels under ROOT is found" \
+check_out "a twin 32 levels under ROOT is found" \
 	"used $D32/deepa" drv "$R2" /usr/bin/deepa "$ID_DEEPA"
-check "one 33 levels under is not, and why says so" \
+check_out "one 33 levels under is not, and why says so" \
 	"none: no file under $R2 has build-id $ID_DEEPB; 1 directory more than SYSROOT_DEPTH_MAX (32) levels under $R2 not searched" \
 	drv "$R2" /usr/bin/deepb "$ID_DEEPB"
 
@@ -316,9 +302,9 @@ while [ $i -le 10 ]; do
 	long=$long/$name
 	i=$((i + 1))
 done
-check "a twin below a 2000-byte path is found" \
+check_out "a twin below a 2000-byte path is found" \
 	"used $long/longa" drv "$R4" /usr/bin/longa "$ID_LONGA"
-check "one past PATH_MAX is not, and why says so" \
+check_out "one past PATH_MAX is not, and why says so" \
 	"none: no file under $R4 has build-id $ID_LONGB; 1 path longer than PATH_MAX (4096) under $R4 not searched" \
 	drv "$R4" /usr/bin/longb "$ID_LONGB"
 
@@ -327,7 +313,7 @@ check "one past PATH_MAX is not, and why says so" \
 R5=$T/mounted
 mkdir -p "$R5/usr/bin" "$R5/mnt" || setup_fail "mkdir mounted"
 if unshare --mount sh -c 'mount -t tmpfs none "$1"' sh "$R5/mnt" 2>/dev/null; then
-	check "a mount point under ROOT is not crossed, and why says so" \
+	check_out "a mount point under ROOT is not crossed, and why says so" \
 		"none: no file under $R5 has build-id $ID_MNT; 1 mount point under $R5 not searched (other filesystems)" \
 		unshare --mount sh -c 'mount -t tmpfs none "$1/mnt" && cp "$2" "$1/mnt/" &&
 			timeout 60 "$3" "$1" /usr/bin/mnt "$4"' sh "$R5" "$B/mnt" "$DRV" "$ID_MNT"
@@ -354,9 +340,9 @@ if [ "$(id -u)" -eq 0 ]; then
 else
 	nobody() { timeout 60 "$T/drv" "$@"; }
 fi
-check "an unreadable directory hides the twin: the stripped match" \
+check_out "an unreadable directory hides the twin: the stripped match" \
 	"used $R3/usr/bin/locked" nobody "$R3" /usr/bin/locked "$ID_LOCKED"
-check "unreadable directories and files are counted in why" \
+check_out "unreadable directories and files are counted in why" \
 	"none: no file under $R3 has build-id $ID_LOCKEDF; 1 directory under $R3 could not be read; 1 file under $R3 could not be opened" \
 	nobody "$R3" /usr/bin/lockedf "$ID_LOCKEDF"
 

@@ -4,6 +4,11 @@
 
 usage: truth.py PID...   prints CSV: pid,resident,eff_resident,sole,distinct
 (distinct is the same on every row: distinct present or swapped pages of the set)
+       truth.py files PID...   prints CSV: pid,path,resident,eff_resident,
+one row for each file each process maps ("[anon]" for anonymous memory, the
+kernel's name for [heap], [stack] and the like), shares among the set; the
+anonymous private writable mapping that starts where a file's private
+writable mapping ends (the .bss the loader adds) is the file's
        truth.py readfault PID ADDR   what the page PID only read at ADDR is:
 "zero PFN" (the shared zero page), "alloc PFN" (a page of its own: the kernel
 has no zero page) or "absent"
@@ -46,23 +51,31 @@ def mapped_as_page(kc, e):
     return len(data) != 8 or struct.unpack("<Q", data)[0] != 0
 
 
-def entries(pid):
+def entries(pid, owner=False):
     """(vaddr, entry) for every page of every mapping; present entries of
-    frames no page table maps as a page are left out."""
+    frames no page table maps as a page are left out. With owner, (vaddr,
+    entry, name): the name of what the page belongs to (files mode)."""
     res = []
     try:
         kc = open("/proc/kpagecount", "rb")
     except OSError:
         kc = None
     with open(f"/proc/{pid}/pagemap", "rb") as pm:
-        for lo, hi, path in mappings(pid):
+        prev = None
+        for lo, hi, path, perms in mappings(pid, perms=True):
+            name = path or "[anon]"
+            if (not path and perms == "rw-p" and prev and prev[1] == lo
+                    and prev[3] == "rw-p" and prev[2].startswith("/")):
+                name = prev[4]          # a .bss: its file's
+            prev = (lo, hi, path, perms, name)
             n = (hi - lo) // PAGE
             pm.seek(lo // PAGE * 8)
             data = pm.read(n * 8)
             for i, e in enumerate(struct.unpack(f"<{len(data) // 8}Q", data)):
                 if e & PRESENT and not mapped_as_page(kc, e):
                     continue
-                res.append((lo + i * PAGE, e))
+                res.append((lo + i * PAGE, e, name) if owner else
+                           (lo + i * PAGE, e))
     if kc:
         kc.close()
     return res
@@ -144,17 +157,15 @@ def readfault(pid, addr):
     print("absent" if got is None else f"{got[0]} {got[1]}")
 
 
-def main():
-    if sys.argv[1:2] == ["readfault"]:
-        readfault(int(sys.argv[2]), int(sys.argv[3], 0))
-        return
-    pids = [int(p) for p in sys.argv[1:]]
+def pages_of(pids):
+    """Each pid's pages as (key, present, owner), and how many times each key
+    is mapped in the set: a frame ("p", pfn) or a swap entry ("s", entry)."""
     zero = zero_page()
     per = {}
     count = {}
     for pid in pids:
         pages = []
-        for _, e in entries(pid):
+        for _, e, name in entries(pid, owner=True):
             if e & PRESENT:
                 f = e & FRAME
                 if zero is not None and f == zero:
@@ -164,14 +175,41 @@ def main():
                 key = ("s", e & FRAME)
             else:
                 continue
-            pages.append((key, bool(e & PRESENT)))
+            pages.append((key, bool(e & PRESENT), name))
             count[key] = count.get(key, 0) + 1
         per[pid] = pages
+    return per, count
+
+
+def files(pids):
+    """truth.py files PID...: pid,path,resident,eff_resident per file."""
+    per, count = pages_of(pids)
+    print("pid,path,resident,eff_resident")
+    for pid in pids:
+        res = {}
+        eff = {}
+        for k, p, name in per[pid]:
+            if p:
+                res[name] = res.get(name, 0) + PAGE
+                eff[name] = eff.get(name, 0) + PAGE / count[k]
+        for name in sorted(res):
+            print(f"{pid},{name},{res[name]},{round(eff[name])}")
+
+
+def main():
+    if sys.argv[1:2] == ["readfault"]:
+        readfault(int(sys.argv[2]), int(sys.argv[3], 0))
+        return
+    if sys.argv[1:2] == ["files"]:
+        files([int(p) for p in sys.argv[2:]])
+        return
+    pids = [int(p) for p in sys.argv[1:]]
+    per, count = pages_of(pids)
     print("pid,resident,eff_resident,sole,distinct")
     for pid in pids:
-        res = sum(PAGE for _, p in per[pid] if p)
-        eff = sum(PAGE / count[k] for k, p in per[pid] if p)
-        sole = sum(PAGE for k, _ in per[pid] if count[k] == 1)
+        res = sum(PAGE for _, p, _ in per[pid] if p)
+        eff = sum(PAGE / count[k] for k, p, _ in per[pid] if p)
+        sole = sum(PAGE for k, _, _ in per[pid] if count[k] == 1)
         print(f"{pid},{res},{round(eff)},{sole},{len(count)}")
 
 

@@ -1,5 +1,5 @@
 # The zero page, host side: sourced by tests/kmod_test.sh, which provides
-# check, field, rollup, $target and $o (what the guest sent).
+# tests/lib.sh, field, rollup, $target and $o (what the guest sent).
 #   zp_learn       what a read fault gives on the guest's kernel, as its own
 #                  figures say (tests/readfault.c: its Rss before and after,
 #                  kpageflags' ZERO_PAGE bit): the zero page (and the huge
@@ -37,9 +37,33 @@ zp_mode() {
 	esac
 }
 
+# zp_agrees MODE KPAGEFLAGS: kpageflags, where readable, says what Rss
+# said (MODE zero or alloc)
+zp_agrees() {
+	case $1:${2:-} in
+	zero:zero=no | zero:zero=mixed | alloc:zero=yes | alloc:zero=mixed) return 1 ;;
+	zero:* | alloc:*) return 0 ;;
+	esac
+	return 1
+}
+
+# zp_no_zero_page: read faults allocate, a page and a huge page (THP on,
+# use_zero_page 1, enabled madvise): only no_zero_page keeps them off
+zp_no_zero_page() {
+	[ "$zsmall" = alloc ] && [ "$zhuge" = alloc ] && zp_line huge | grep -q 'thp=yes$' &&
+		grep -qx 'use_zero_page:1' "$o/zp_thp" && grep -q '^enabled:.*\[madvise\]' "$o/zp_thp" &&
+		return 0
+	cat "$o/readfault" "$o/zp_thp"
+	return 1
+}
+
 zp_learn() {
 	rfpid=$(sed -n 's/^ready //p' "$o/readfault" 2>/dev/null)
-	check "readfault ready" "[ -n '$rfpid' ]" "$(cat "$o/readfault_err" 2>/dev/null)"
+	if [ -n "$rfpid" ]; then
+		ok "readfault ready"
+	else
+		no "readfault ready" "$(cat "$o/readfault_err" 2>/dev/null)"
+	fi
 	zsmall=$(zp_mode small) zhuge=$(zp_mode huge)
 	for kind in small huge; do
 		set -- $(zp_line $kind)
@@ -50,17 +74,11 @@ zp_learn() {
 		alloc) what="allocates: Rss +$((${2:-0} / 1024)) KiB, kpageflags ${4:-}" ;;
 		*) what="gives what? '$*'" ;;
 		esac
-		# kpageflags, where readable, says what Rss says
-		check "a read fault ($kind, $((${2:-0} / 1024)) KiB) $what" \
-			"{ [ $mode = zero ] && [ '${4:-}' != zero=no ] && [ '${4:-}' != zero=mixed ]; } ||
-			 { [ $mode = alloc ] && [ '${4:-}' != zero=yes ] && [ '${4:-}' != zero=mixed ]; }"
+		check_cmd "a read fault ($kind, $((${2:-0} / 1024)) KiB) $what" zp_agrees "$mode" "${4:-}"
 	done
 	if [ "$(zp_expect "$target")" = alloc ]; then
-		# THP on and the huge zero page allowed: only no_zero_page keeps it out
-		check "no_zero_page: read faults allocate, a page and a huge page (THP), use_zero_page 1" \
-			"[ $zsmall = alloc ] && [ $zhuge = alloc ] && zp_line huge | grep -q 'thp=yes$' &&
-			 grep -qx 'use_zero_page:1' $o/zp_thp && grep -q '^enabled:.*\[madvise\]' $o/zp_thp" \
-			"$(cat "$o/readfault" "$o/zp_thp")"
+		check_cmd "no_zero_page: read faults allocate, a page and a huge page (THP), use_zero_page 1" \
+			zp_no_zero_page
 	fi
 }
 
@@ -80,13 +98,12 @@ zp_checks() {
 		got=$(zp_range $kind)
 		case $(zp_mode $kind) in
 		zero)
-			check "readfault: the $((len / 1024)) KiB it read ($kind) is vm only: $(zp_name $kind) is no RAM" \
-				"[ '$got' = '$addr $len 0 0 0 0' ]" "addr vm mapped resident sole writable: '$got'" ;;
+			check_eq "readfault: the $((len / 1024)) KiB it read ($kind) is vm only: $(zp_name $kind) is no RAM" \
+				"$got" "$addr $len 0 0 0 0" "addr vm mapped resident sole writable: '$got'" ;;
 		alloc)
-			check "readfault: the $((len / 1024)) KiB it read ($kind) is resident, its own and writable (no zero page)" \
-				"[ '$got' = '$addr $len $len $len $len $len' ]" \
-				"addr vm mapped resident sole writable: '$got'" ;;
-		*)	check "readfault: a read fault ($kind) the kernel's figures explain" false "$(cat "$o/readfault")" ;;
+			check_eq "readfault: the $((len / 1024)) KiB it read ($kind) is resident, its own and writable (no zero page)" \
+				"$got" "$addr $len $len $len $len $len" "addr vm mapped resident sole writable: '$got'" ;;
+		*)	no "readfault: a read fault ($kind) the kernel's figures explain" "$(cat "$o/readfault")" ;;
 		esac
 	done
 	kfile=$o/kmod_all
@@ -94,14 +111,12 @@ zp_checks() {
 	if [ -f "$o/rollup_$rfpid" ]; then
 		r=$(rollup "$o/rollup_$rfpid" Rss) p=$(rollup "$o/rollup_$rfpid" Pss)
 		eff=$(field "$kfile" pid "$rfpid" eff_resident)
-		check "readfault: resident = Rss (kmod)" "[ '$res' = '$r' ]" "resident '$res', Rss '$r'"
-		check "readfault: eff_resident = Pss (kmod, within 8 KiB)" \
-			"[ -n '$eff' ] && [ \$(($eff - $p)) -le 8192 ] && [ \$(($p - $eff)) -le 8192 ]" \
+		check_eq "readfault: resident = Rss (kmod)" "$res" "$r" "resident '$res', Rss '$r'"
+		check_num "readfault: eff_resident = Pss (kmod, within 8 KiB)" "$eff" "$p" 8192 \
 			"eff_resident '$eff', Pss '$p'"
 	else
 		r=$(zp_statm "$rfpid")
-		check "readfault: resident = statm's resident (kmod)" "[ '$res' = '$r' ]" \
-			"resident '$res', statm '$r'"
+		check_eq "readfault: resident = statm's resident (kmod)" "$res" "$r" "resident '$res', statm '$r'"
 	fi
 }
 
@@ -116,12 +131,22 @@ zp_statm() {	# PID [BLOCK_PREFIX]
 zp_ro_region() {
 	case $zsmall in
 	zero)
-		check "pid $1: the 64 KiB it only read is the zero page: no RAM" "[ '$2' = 0 ]" "resident '$2'" ;;
+		check_eq "pid $1: the 64 KiB it only read is the zero page: no RAM" "$2" 0 "resident '$2'" ;;
 	alloc)
-		check "pid $1: the 64 KiB it only read is its own (no zero page): resident, sole; not writable (r--p)" \
-			"[ '$2 $3 $4' = '65536 65536 0' ]" "resident sole writable: '$2 $3 $4'" ;;
-	*)	check "pid $1: the 64 KiB it only read: what a read fault gives is known" false ;;
+		check_eq "pid $1: the 64 KiB it only read is its own (no zero page): resident, sole; not writable (r--p)" \
+			"$2 $3 $4" "65536 65536 0" "resident sole writable: '$2 $3 $4'" ;;
+	*)	no "pid $1: the 64 KiB it only read: what a read fault gives is known" ;;
 	esac
+}
+
+# zp_stopped B: exmap-mini (source B) stopped on the allocator's /proc
+# files, right after its probe, and then ended 0
+zp_stopped() {
+	case $stop in
+	"/proc/$apid" | "/proc/$apid/"*) [ -n "$apid" ] && grep -qx 'exit 0' "$o/ap_$1_out" && return 0 ;;
+	esac
+	cat "$o/ap_$1_out" "$o/ap_$1_stderr" "$o/ap_$1_err" 2>/dev/null | head -n 6
+	return 1
 }
 
 zp_afterprobe() {
@@ -132,14 +157,20 @@ zp_afterprobe() {
 		stop=$(sed -n 's/^stopped //p' "$a" 2>/dev/null)
 		set -- $(sed -n 's/^rss //p' "$a" 2>/dev/null) x x
 		r1=$1 r2=$2
-		check "probe reuse ($b): exmap-mini stopped right after its probe (at '$stop'), then ended 0" \
-			"[ -n '$apid' ] && case '$stop' in /proc/$apid|/proc/$apid/*) true ;; *) false ;; esac &&
-			 grep -qx 'exit 0' $a" \
-			"$(cat "$a" "$o/ap_${b}_stderr" "$o/ap_${b}_err" 2>/dev/null | head -6)"
-		check "probe reuse ($b): the allocator holds 64 MiB or more, its Rss still while exmap-mini ran" \
-			"[ '$r1' = '$r2' ] && [ '$r1' != x ] && [ $r1 -ge $((64 << 20)) ]" "Rss '$r1' then '$r2'"
+		check_cmd "probe reuse ($b): exmap-mini stopped right after its probe (at '$stop'), then ended 0" \
+			zp_stopped $b
+		if [ "$r1" = "$r2" ] && within $((64 << 20)) "$r1" "" >/dev/null; then
+			ok "probe reuse ($b): the allocator holds 64 MiB or more, its Rss still while exmap-mini ran"
+		else
+			no "probe reuse ($b): the allocator holds 64 MiB or more, its Rss still while exmap-mini ran" \
+				"Rss '$r1' then '$r2'"
+		fi
 		res=$(field "$o/ap_${b}_csv" pid "${apid:-none}" resident)
-		check "probe reuse ($b): a process that allocated right after the probe: resident = Rss" \
-			"[ '$res' = '$r2' ]" "resident '$res', Rss '$r2' ($((${r2%x} - ${res:-0})) B missing)"
+		if [ "$res" = "$r2" ]; then
+			ok "probe reuse ($b): a process that allocated right after the probe: resident = Rss"
+		else
+			no "probe reuse ($b): a process that allocated right after the probe: resident = Rss" \
+				"resident '$res', Rss '$r2'$(is_int "$r2" && is_int "${res:-0}" && echo " ($((r2 - ${res:-0})) B missing)")"
+		fi
 	done
 }

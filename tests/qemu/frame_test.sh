@@ -13,14 +13,11 @@ set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+. "$repo/tests/lib.sh"
 w=$repo/build/qemu/frame_test
 unframe=$here/unframe
 rm -rf "$w" && mkdir -p "$w/in" || { echo "frame_test: $w: cannot create" >&2; exit 2; }
 cd "$w" || exit 2
-
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $1"; }
 
 if command -v busybox >/dev/null 2>&1; then
 	gsh="busybox sh"
@@ -92,15 +89,13 @@ run() {
 	rm -rf "out/$t"
 	"$unframe" "$log" "out/$t" "$@" >"out.$t.stdout" 2>"out.$t.err"
 	got=$?
-	if [ $got -eq "$want" ]; then ok "$t: unframe exits $want"
-	else bad "$t: unframe exits $got, expected $want: $(head -c 600 "out.$t.err")"; fi
+	check_eq "$t: unframe exits $want" "$got" "$want" "unframe exits $got: $(head -c 600 "out.$t.err")"
 }
 # same T NAME...: those blocks came back byte for byte.
 same() {
 	t=$1; shift
 	for b; do
-		if cmp -s "in/$b" "out/$t/$b"; then ok "$t: $b intact"
-		else bad "$t: $b not intact"; fi
+		check_cmd "$t: $b intact" same_file "in/$b" "out/$t/$b"
 	done
 }
 # absent T NAME...: those blocks were not written as good.
@@ -108,18 +103,18 @@ absent() {
 	t=$1; shift
 	for b; do
 		if [ ! -e "out/$t/$b" ]; then ok "$t: $b not written"
-		else bad "$t: $b written though damaged"; fi
+		else no "$t: $b not written" "written though damaged"; fi
 	done
 }
 # says T TEXT: unframe's stderr holds TEXT.
 says() {
 	if grep -qF -- "$2" "out.$1.err"; then ok "$1: reports \"$2\""
-	else bad "$1: does not report \"$2\"; it said: $(head -c 600 "out.$1.err")"; fi
+	else no "$1: reports \"$2\"" "it said: $(head -c 600 "out.$1.err")"; fi
 }
 # silent T: nothing on stderr.
 silent() {
 	if [ ! -s "out.$1.err" ]; then ok "$1: reports nothing"
-	else bad "$1: reports: $(head -c 600 "out.$1.err")"; fi
+	else no "$1: reports nothing" "it reports: $(head -c 600 "out.$1.err")"; fi
 }
 
 sess="session ftest ("
@@ -127,13 +122,14 @@ sess="session ftest ("
 run clean clean.log 0 $all
 same clean $all
 silent clean
-if [ "$(cat out/clean/fails.rc 2>/dev/null)" = 3 ]; then ok "clean: fails.rc is 3"; else bad "clean: fails.rc is not 3"; fi
-if [ ! -e out/clean/text.rc ]; then ok "clean: no .rc for a file block"; else bad "clean: text.rc written"; fi
+check_eq "clean: fails.rc is 3" "$(cat out/clean/fails.rc 2>/dev/null)" 3
+check_cmd "clean: no .rc for a file block" not test -e out/clean/text.rc
 if [ -f out/clean/unreadable ] && [ ! -s out/clean/unreadable ] && [ "$(cat out/clean/unreadable.rc 2>/dev/null)" = 1 ] &&
 	grep -q 'nonexistent' out/clean/unreadable.stderr 2>/dev/null; then
 	ok "clean: an unreadable file: empty block, exit status 1, the message in unreadable.stderr"
 else
-	bad "clean: an unreadable file is not reported as such"
+	no "clean: an unreadable file: empty block, exit status 1, the message in unreadable.stderr" \
+		"not reported as such"
 fi
 
 # 2. LF only (a log saved without the tty's CR) and CR CR LF.
@@ -180,7 +176,7 @@ run changed chg.log 1
 says changed "block 2 meminfo: line 7 of 30 damaged (log line $l: checksum mismatch)"
 absent changed meminfo
 same changed text binary nonl empty long fails dmesg
-if [ -s out/changed/meminfo.partial ]; then ok "changed: meminfo.partial kept"; else bad "changed: no meminfo.partial"; fi
+check_cmd "changed: meminfo.partial kept" test -s out/changed/meminfo.partial
 
 # 6. A changed character in a header (the line number, the session tag).
 l=$(lineof 9 12); change_char "$l" 21 <clean.log >chg.log
@@ -259,5 +255,4 @@ printf 'just a boot\r\n[    1.0] nothing framed\r\n' >none.log
 run none none.log 1
 says none "no framed output at all"
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -18,17 +18,16 @@ set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+. "$repo/tests/lib.sh"
 kernel=$repo/toolchain/kernel
 targets=${*:-bullseye-amd64 bookworm-amd64 trixie-amd64 bookworm-armhf bookworm-arm64}
 timeout=${SMOKE_TIMEOUT:-300}
 
-pass=0 fail=0
 summary=""
 now() { date +%s; }
 # failed STEP: the current target failed at STEP.
 failed() {
-	echo "FAIL - $target: $1"
-	fail=$((fail + 1))
+	no "$target" "$1"
 	summary="$summary
 $target: FAILED at $1"
 }
@@ -99,12 +98,10 @@ EOF
 		failed "checks${bad}"
 		continue
 	fi
-	pass=$((pass + 1))
-	echo "ok - $target: $release: insmod, uname, meminfo, lsmod, rmmod, dmesg all back and right"
+	ok "$target: $release: insmod, uname, meminfo, lsmod, rmmod, dmesg all back and right"
 	summary="$summary
 $target: ok, kernel $release: fetch ${tfetch} s$cached, module build ${tbuild} s, boot to power-off ${tboot} s"
 done
 
 echo "== timings$summary"
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish
