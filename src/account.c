@@ -15,7 +15,7 @@ static void map_figures(struct scan *s, struct mapping *m)
 
 	for (i = 0; i < m->nrun; i++) {
 		struct run *r = scan_run(s, m->run0 + i);
-		uint32_t kind = r->nk >> RUN_KIND_SHIFT & 7, n = r->nk & RUN_N_MASK, j;
+		uint32_t kind = run_kind(r), n = run_pages(r), j;
 		const uint32_t *count = s->pt.count + r->id;
 
 		switch (kind) {
@@ -61,7 +61,7 @@ static void map_figures(struct scan *s, struct mapping *m)
 		default:
 			continue;
 		}
-		if (r->nk & RUN_WRITE)
+		if (run_written(r))
 			f->writable += n;
 	}
 	f->mapped *= ps;
@@ -94,8 +94,8 @@ void account(struct scan *s, struct totals *t)
 	for (i = 0; i < s->nrun; i++) {
 		struct run *r = scan_run(s, i);
 
-		if ((r->nk >> RUN_KIND_SHIFT & 7) == RUN_EXCL)
-			t->distinct += r->nk & RUN_N_MASK;
+		if (run_kind(r) == RUN_EXCL)
+			t->distinct += run_pages(r);
 	}
 }
 
@@ -118,15 +118,6 @@ int self_check(const struct scan *s, const struct totals *t, struct eff *diff)
 	diff->whole = want - got->whole - (got->frac != 0);
 	diff->frac = got->frac ? (UINT64_C(1) << 32) - got->frac : 0;
 	return diff->whole == 0 ? 0 : -1;
-}
-
-static uint32_t str_hash(const char *p, uint64_t inode, uint32_t dev)
-{
-	uint32_t h = 2166136261u ^ (uint32_t)inode ^ dev;
-
-	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	return h;
 }
 
 static const char *file_name(const struct mapping *m)
@@ -156,7 +147,8 @@ struct file *files_build(struct scan *s, uint32_t *nfile)
 		for (m = p->map; m; m = m->next) {
 			const char *name = file_name(m);
 			uint32_t fl = m->flags & (MF_DELETED | MF_DEVICE);
-			uint32_t h = str_hash(name, m->inode, m->dev) & mask;
+			uint32_t h = hash_bytes(HASH_SEED ^ (uint32_t)m->inode ^ m->dev, name,
+						strlen(name)) & mask;
 			struct file *f;
 
 			for (; tab[h]; h = (h + 1) & mask) {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exmap.h"
+#include "capture.h"
 
 struct drow {
 	const char *name;
@@ -26,13 +26,7 @@ struct dtab {
 
 static uint32_t key_hash(const char *name, const char *cmd, uint32_t cmdlen)
 {
-	uint32_t h = 2166136261u, i;
-
-	for (; *name; name++)
-		h = (h ^ (unsigned char)*name) * 16777619u;
-	for (i = 0; cmd && i < cmdlen; i++)
-		h = (h ^ (unsigned char)cmd[i]) * 16777619u;
-	return h;
+	return hash_bytes(hash_bytes(HASH_SEED, name, strlen(name)), cmd, cmd ? cmdlen : 0);
 }
 
 static void dtab_init(struct dtab *t, struct arena *a, uint32_t most)
@@ -183,7 +177,7 @@ static void put_rows(struct dtab *t, struct arena *a, const struct opts *o, int 
 	}
 }
 
-void diff_captures(struct arena *a, const char *path_a, const char *path_b,
+void diff_captures(struct arena *a, const struct capfile *cfa, const struct capfile *cfb,
 		   const struct opts *o)
 {
 	static struct scan s[2];
@@ -193,8 +187,8 @@ void diff_captures(struct arena *a, const char *path_a, const char *path_b,
 	uint32_t nf[2], nproc = 0, nfile = 0, i;
 	int k;
 
-	load_capture(&s[0], a, path_a);
-	load_capture(&s[1], a, path_b);
+	load_capture(&s[0], a, cfa);
+	load_capture(&s[1], a, cfb);
 	for (k = 0; k < 2; k++) {
 		account(&s[k], &t);
 		fl[k] = files_build(&s[k], &nf[k]);

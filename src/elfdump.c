@@ -267,28 +267,6 @@ static void dump_buildid(const char *path, struct elf *e, int csv)
 		outf("build-id: %s\n", r == 0 ? hex : "none");
 }
 
-/* Open a path as a regular file, without blocking on a FIFO or device. */
-int open_regular(int dirfd, const char *path, uint64_t *size)
-{
-	struct stat st;
-	int fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
-		int err = errno;
-
-		close(fd);
-		return -err;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	*size = (uint64_t)st.st_size;
-	return fd;
-}
-
 void view_elf(const char *path, const struct opts *o)
 {
 	struct elf e;

@@ -17,7 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "exmap.h"
+#include "capture.h"
 
 struct target {
 	struct file *file;
@@ -57,7 +57,7 @@ static int bad(struct target *t, const char *fmt, ...)
  */
 static const char *kernel_path(const char *path)
 {
-	static char buf[4096];
+	static char buf[PATH_BUF];
 	char link[32];
 	ssize_t n;
 	int fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
@@ -182,10 +182,10 @@ static int load_symbols(struct scan *s, struct target *t)
 	struct elf_symtab tab;
 	struct elf_sym sym;
 	uint64_t i, n = 0;
-	int r = elf_symtab(e, 2, &tab), w;
+	int r = elf_symtab(e, SHT_SYMTAB, &tab), w;
 
 	if (r == 1)
-		r = elf_symtab(e, 11, &tab);
+		r = elf_symtab(e, SHT_DYNSYM, &tab);
 	if (r < 0)
 		return -1;
 	if (r == 1) {
@@ -321,7 +321,7 @@ static void add_bytes(const struct scan *s, const struct mapping *m, struct curs
 	f->vm += z - a;
 	/* move the cursor to the run holding a */
 	for (; cur->i < m->nrun; cur->i++) {
-		uint32_t n = scan_run(s, m->run0 + cur->i)->nk & RUN_N_MASK;
+		uint32_t n = run_pages(scan_run(s, m->run0 + cur->i));
 
 		if (cur->pa + (uint64_t)n * ps > a)
 			break;
@@ -329,7 +329,7 @@ static void add_bytes(const struct scan *s, const struct mapping *m, struct curs
 	}
 	for (i = cur->i, pa = cur->pa; i < m->nrun && pa < z; i++) {
 		const struct run *r = scan_run(s, m->run0 + i);
-		uint32_t kind = r->nk >> RUN_KIND_SHIFT & 7, n = r->nk & RUN_N_MASK, j;
+		uint32_t kind = run_kind(r), n = run_pages(r), j;
 		uint64_t rend = pa + (uint64_t)n * ps;
 
 		if (kind == RUN_HOLE || kind == RUN_NOTRAM) {
@@ -355,7 +355,7 @@ static void add_bytes(const struct scan *s, const struct mapping *m, struct curs
 			}
 			if (c == 1)
 				f->sole += hi - lo;
-			if (r->nk & RUN_WRITE)
+			if (run_written(r))
 				f->writable += hi - lo;
 		}
 		pa = rend;
@@ -423,7 +423,7 @@ static int same_build(const struct scan *s, const struct target *t, int piddir,
 	pi = (addr - m->start) / s->page_size;
 	for (i = 0; i < m->nrun; i++) {
 		const struct run *r = scan_run(s, m->run0 + i);
-		uint32_t n = r->nk & RUN_N_MASK, kind = r->nk >> RUN_KIND_SHIFT & 7;
+		uint32_t n = run_pages(r), kind = run_kind(r);
 
 		if (pi < n) {
 			if (kind != RUN_EXCL && kind != RUN_SHARED)
@@ -441,48 +441,12 @@ static int same_build(const struct scan *s, const struct target *t, int piddir,
 }
 
 /*
- * Open the file p maps: through map_files (the very inode mapped, even
- * deleted or in another mount namespace), else through the process's root,
- * checked against the inode and device the mapping names.
- */
-int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char **why)
-{
-	static char name[64 + 4096];
-	struct stat st;
-	int fd;
-
-	snprintf(name, sizeof(name), "map_files/%llx-%llx", (unsigned long long)m->start,
-		 (unsigned long long)m->end);
-	fd = open_regular(piddir, name, size);
-	if (fd >= 0 || fd == -EINVAL) {
-		*why = "not a regular file";
-		return fd;
-	}
-	if (m->flags & MF_DELETED) {
-		*why = "deleted, and /proc/PID/map_files cannot be read";
-		return -1;
-	}
-	snprintf(name, sizeof(name), "root%s", m->path);
-	if ((fd = open_regular(piddir, name, size)) < 0) {
-		*why = "cannot be opened";
-		return fd;
-	}
-	if (fstat(fd, &st) < 0 || st.st_ino != m->inode ||
-	    major(st.st_dev) != m->dev >> 20 || minor(st.st_dev) != (m->dev & 0xfffff)) {
-		close(fd);
-		*why = "the file at that path is no longer the one mapped";
-		return -1;
-	}
-	return fd;
-}
-
-/*
  * A captured file, on this machine: under the sysroot (or /), the file with
  * the build-id the capture recorded; the path alone when it recorded none.
  */
 static void open_captured(struct scan *s, struct target *t)
 {
-	static char used[4096], why[4096 + 512];
+	static char used[PATH_BUF], why[PATH_BUF + 512];
 	const unsigned char *id = NULL;
 	size_t len = 0;
 	int r = capture_buildid(s->cap, t->file, &id, &len);
@@ -512,12 +476,9 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 	uint64_t ps = s->page_size, bias = 0;
 	const struct elf_phdr *ph;
 	const struct mapping *m;
-	char dir[32];
 	int piddir = -1, bad, known;
 
-	snprintf(dir, sizeof(dir), "/proc/%d", (int)p->pid);
-	if (!s->cap &&
-	    (piddir = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+	if (!s->cap && (piddir = open_pid_dir(p->pid)) < 0) {
 		warnx("%s: pid %d exited before its mappings could be read: left out",
 		      t->file->path, (int)p->pid);
 		t->skipped++;

@@ -28,6 +28,7 @@ void exit_at_least(int code);
 #define RUN_PAGES_MAX	((1u << 28) - 1)	/* pages in one run record */
 #define CMDLINE_MAX	4096	/* bytes of /proc/PID/cmdline kept for dump and diff */
 #define BUDGET_MAX	64	/* --budget options */
+#define PATH_BUF	4096	/* a path as the kernel gives one (PATH_MAX) */
 
 /*
  * Effective sizes: a page of P bytes mapped by C scanned PTEs adds P/C. We add
@@ -99,6 +100,11 @@ struct run {
 	uint32_t id;
 	uint32_t nk;		/* pages | kind << 28 | RUN_WRITE */
 };
+static inline uint32_t run_kind(const struct run *r) { return r->nk >> RUN_KIND_SHIFT & 7; }
+static inline uint32_t run_pages(const struct run *r) { return r->nk & RUN_N_MASK; }
+static inline int run_written(const struct run *r) { return (r->nk & RUN_WRITE) != 0; }
+/* shared and swap runs name their pages' ids; the others do not */
+static inline int run_has_ids(uint32_t kind) { return kind == RUN_SHARED || kind == RUN_SWAP; }
 
 /* Mapping flags. */
 #define MF_READ		0x01
@@ -151,6 +157,7 @@ void warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warnerr(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void dierr(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+_Noreturn void die_status(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void out(const char *s, size_t n);
 void outs(const char *s);
 void outf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -162,6 +169,10 @@ int is_terminal(int fd);
 void progress_show(const char *line);
 void progress_clear(void);
 int parse_u64(const char *s, uint64_t max, uint64_t *v);
+int hex_parse(const char *s, uint64_t max, uint64_t *v);
+char *hex_fmt(char *buf, const unsigned char *bytes, size_t n);
+#define HASH_SEED	2166136261u
+uint32_t hash_bytes(uint32_t h, const void *p, size_t n);
 int parse_size(const char *s, uint64_t *v);
 size_t fmt_human(char *buf, size_t len, uint64_t bytes);
 void eff_add(struct eff *e, uint64_t fixed, uint64_t pages);
@@ -208,12 +219,13 @@ void ptab_init(struct ptab *t, struct arena *a, uint32_t cap, uint32_t bcap);
 uint32_t ptab_ref(struct ptab *t, uint64_t cookie);	/* UINT32_MAX when full */
 uint32_t ptab_find(const struct ptab *t, uint64_t cookie);	/* UINT32_MAX if absent */
 
-/* procfs.c: /proc reading with fixed buffers */
+/* procfs.c: /proc reading with fixed buffers; a process's mapped files */
+#define LINEBUF_SIZE	65536	/* read at a time: a whole maps file of most processes */
 struct linebuf {
 	int fd;
 	size_t pos, len;
 	int eof;
-	char buf[65536];
+	char buf[LINEBUF_SIZE];
 };
 void lb_init(struct linebuf *lb, int fd);
 int lb_next(struct linebuf *lb, char *line, size_t max, size_t *len, int *toolong);
@@ -232,8 +244,11 @@ struct linux_dirent64 {
 int pid_iter(int (*fn)(pid_t pid, void *arg), void *arg);
 int meminfo_pages(uint64_t page_size, uint64_t *distinct_bound, uint64_t *ram_swap);
 int smaps_kb(const char *line, uint64_t *kb);
+int open_pid_dir(pid_t pid);
+int open_regular(int dirfd, const char *path, uint64_t *size);
+int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char **why);
 
-/* pagesrc: where page entries come from (pagemap now, the module later) */
+/* pagesrc.c: where page entries come from: pagemap.c, kmodsrc.c; the probe */
 struct pagesrc {
 	const char *name;
 	int exact_write;	/* PE_WRITE is the PTE's bit */
@@ -264,7 +279,8 @@ struct probe {
 	uint64_t hzero_pfn;	/* first pfn of the huge zero page, or zero_pfn */
 	uint64_t hzero_n;
 };
-int source_probe(struct pagesrc *src, struct probe *p, uint64_t page_size);
+struct pagesrc *source_choose(const char *how);
+void source_start(struct pagesrc *src, struct probe *p, uint64_t page_size);
 
 /* elf.c: the ELF reader; everything read through one bounds-checked accessor */
 #define ELF_WINDOW	65536	/* the file is read through a window this big */
@@ -335,7 +351,8 @@ struct scan {
 	int progress;		/* show progress on stderr after a second */
 	uint64_t t0, tshown;	/* when the scan began, when progress was last shown (ms) */
 	size_t done, total;	/* processes */
-	struct capture *cap;	/* loaded from a capture, else NULL */
+	struct capture *cap;	/* loaded from a capture, else NULL (capture.h) */
+	const char *source;	/* the page source's name: its own, or the capture's */
 };
 struct run *scan_run(const struct scan *s, uint64_t i);
 void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
@@ -351,7 +368,7 @@ void account(struct scan *s, struct totals *t);
 struct file *files_build(struct scan *s, uint32_t *nfile);
 int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
-/* report.c and csv.c: the views */
+/* table.c: rows of figures, as text or CSV, sorted and cut, for every view */
 enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF };
 struct opts {
 	enum view view;
@@ -365,57 +382,38 @@ struct opts {
 	uint64_t top;		/* 0: every row */
 	const char *sysroot;	/* -S: where a capture's ELF files are found */
 };
-int field_lookup(const char *name);
-void csv_field(const char *s, size_t n);
-void sort_items(void **items, size_t n, enum view v, int field);
-extern const char *const text_head[NFIGS];
-void fmt_size(const struct opts *o, char *buf, size_t len, uint64_t bytes);
-void put_figs(const struct opts *o, const struct fig *f, const int *which, int n);
-void put_heads(const struct opts *o, const int *which, int n);
-void report(struct scan *s, const struct totals *t, const struct opts *o);
-
-/* elfdump.c: the elf view, no scan */
-int open_regular(int dirfd, const char *path, uint64_t *size);
-void view_elf(const char *path, const struct opts *o);
-
-/* elfview.c: sections and symbols placed on the scanned pages */
+/* A section or a symbol: what the sections and symbols views list. */
 struct elf_item {
 	uint64_t lo, hi;	/* link-time addresses [lo, hi) */
 	const char *name;
 	const char *section;	/* a symbol's section */
 	struct fig fig;
 };
-void view_elf_items(struct scan *s, const struct opts *o);
-int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char **why);
+#define TEXT_COLS	80
+extern const char *const text_head[NFIGS];
+int field_lookup(const char *name);
+void csv_field(const char *s, size_t n);
+void sort_items(void **items, size_t n, enum view v, int field);
+void fmt_size(const struct opts *o, char *buf, size_t len, uint64_t bytes);
+int fig_width(const struct opts *o);
+void put_figs(const struct opts *o, const struct fig *f, const int *which, int n);
+void put_heads(const struct opts *o, const int *which, int n);
+void put_text(const char *s, size_t room, int pad);
+size_t path_room(size_t used);
+void **rows_alloc(struct arena *a, size_t n);
+size_t rows_shown(const struct opts *o, size_t n);
 
-/*
- * capture.c: dump writes a scan as framed, checksummed text lines that
- * survive a serial console; load reads them back out of a raw console log
- * into a scan that every view renders as it did live.
- */
-struct capbid {			/* the build-id of a mapped ELF file at capture */
-	struct capbid *next;
-	const char *path;
-	uint64_t inode;
-	uint32_t dev;
-	uint32_t flags;		/* MF_DELETED */
-	uint32_t len;
-	const unsigned char *id;
-};
-struct capture {
-	const char *file;	/* the log it came from */
-	struct capbid *bid;	/* a list */
-	int bid_lost;		/* the build-id chunk was damaged */
-	uint32_t lost;		/* processes the capture holds that did not load */
-	char src_name[32];	/* the page source it was taken with */
-	struct pagesrc src;	/* carries src_name for the notes */
-};
-uint64_t capture_arena_bound(const char *path);
-void dump_capture(struct scan *s);
-void load_capture(struct scan *s, struct arena *a, const char *path);
-/* 1 and the id when the capture names one; 0 when the file had none; -1 lost */
-int capture_buildid(const struct capture *c, const struct file *f,
-		    const unsigned char **id, size_t *len);
+/* report.c: the procs, files and maps views, and the notes after a report */
+void view_procs(struct scan *s, const struct totals *t, const struct opts *o);
+void view_files(struct scan *s, const struct opts *o);
+void view_maps(struct scan *s, const struct opts *o);
+void report_notes(const struct scan *s, const struct totals *t, const struct opts *o);
+
+/* elfdump.c: the elf view, no scan */
+void view_elf(const char *path, const struct opts *o);
+
+/* elfview.c: sections and symbols placed on the scanned pages */
+void view_elf_items(struct scan *s, const struct opts *o);
 
 /*
  * sysroot.c: a capture's ELF file on the host, under SYSROOT: the file with
@@ -429,7 +427,8 @@ int sysroot_open(const char *root, const char *path, const unsigned char *id,
 		 char *why, size_t whylen);
 
 /* diff.c: two captures, processes matched by name and command line */
-void diff_captures(struct arena *a, const char *path_a, const char *path_b,
+struct capfile;
+void diff_captures(struct arena *a, const struct capfile *cfa, const struct capfile *cfb,
 		   const struct opts *o);
 
 /* budget.c: --budget NAME=SIZE against eff_resident */

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exmap.h"
+#include "capture.h"
 
 static const char usage_text[] =
 "usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-s field] [-n count]\n"
@@ -152,60 +152,19 @@ static void arena_or_die(struct arena *a, uint64_t fixed, uint64_t runs, uint64_
 	}
 }
 
-/*
- * The page source: -b kmod, -b pagemap, or auto: the module when its entry
- * exists, else pagemap. With neither, say what to load or enable.
- */
-static struct pagesrc *choose_source(const char *b)
-{
-	int have_kmod = access("/proc/exmap-mini", F_OK) == 0;
-	int have_pagemap = access("/proc/self/pagemap", F_OK) == 0;
-
-	if (strcmp(b, "kmod") == 0 || (strcmp(b, "auto") == 0 && have_kmod)) {
-		if (!have_kmod)
-			die("-b kmod: /proc/exmap-mini does not exist: load the module "
-			    "(insmod exmap_mini.ko; see README)");
-		return &kmod_source;
-	}
-	if (strcmp(b, "pagemap") != 0 && strcmp(b, "auto") != 0)
-		die("-b: not auto, kmod or pagemap: %s", b);
-	if (!have_pagemap)
-		die("no page source: this kernel has no /proc/PID/pagemap "
-		    "(CONFIG_PROC_PAGE_MONITOR is off) and the exmap-mini module is not "
-		    "loaded: build it (make kmod KDIR=...) and insmod exmap_mini.ko");
-	return &pagemap_source;
-}
-
-static void probe_or_die(struct pagesrc *src, struct probe *pr, uint64_t page_size)
-{
-	int err = source_probe(src, pr, page_size);
-
-	if (err == -EPERM || (err == -EACCES && src == &kmod_source))
-		die("%s: page frame numbers are for root only: run exmap-mini as root "
-		    "(reading them needs CAP_SYS_ADMIN)", src->name);
-	if (err == -ENXIO)
-		die("%s does not show a page this process just wrote: is it running under "
-		    "an emulator such as qemu-user?", src->name);
-	if (err == -EPROTO)
-		die("kmod: /proc/exmap-mini speaks another version of the protocol: "
-		    "load the exmap_mini.ko built with this exmap-mini");
-	if (err < 0)
-		dierr(-err, "%s: cannot read our own pages", src->name);
-}
-
 /* A scan of this machine into s: the source, the arena, the pids. */
 static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 		      const char *backend, uint64_t table, uint64_t cap_mem)
 {
 	uint64_t page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t bound, ram_swap, blocks;
-	struct pagesrc *src = choose_source(backend);
+	struct pagesrc *src = source_choose(backend);
 	struct probe probe;
 	pid_t *pids;
 	size_t npid = npid_list;
 	int err;
 
-	probe_or_die(src, &probe, page_size);
+	source_start(src, &probe, page_size);
 	if (!npid_list && (err = pid_iter(count_one, &npid)) < 0)
 		dierr(-err, "cannot list /proc");
 	if ((err = meminfo_pages(page_size, &bound, &ram_swap)) < 0 && !table)
@@ -284,6 +243,7 @@ int main(int argc, char **argv)
 	static struct arena arena;
 	static struct scan scan;
 	static struct budget budgets[BUDGET_MAX];
+	static struct capfile capf[2];	/* -l's, or diff's two */
 	struct opts o = { .view = V_PROCS, .sort = -1 };
 	uint64_t cap_mem = 0, table = 0, size;
 	const char *sort_name = NULL, *backend = NULL, *load = NULL;
@@ -353,17 +313,18 @@ int main(int argc, char **argv)
 		return exit_status;
 	}
 	if (o.view == V_DIFF) {
-		arena_or_die(&arena, capture_arena_bound(argv[1]) + capture_arena_bound(argv[2]),
-			     0, cap_mem);
-		diff_captures(&arena, argv[1], argv[2], &o);
+		size = capture_open(argv[1], &capf[0]);
+		size += capture_open(argv[2], &capf[1]);
+		arena_or_die(&arena, size, 0, cap_mem);
+		diff_captures(&arena, &capf[0], &capf[1], &o);
 		return exit_status;
 	}
 	if (load) {
-		size = capture_arena_bound(load);
+		size = capture_open(load, &capf[0]);
 		if (o.view == V_SECTIONS || o.view == V_SYMBOLS)
 			size += ARENA_ELF;
 		arena_or_die(&arena, size, 0, cap_mem);
-		load_capture(&scan, &arena, load);
+		load_capture(&scan, &arena, &capf[0]);
 	} else {
 		scan_live(&scan, &arena, &o, backend ? backend : "auto", table, cap_mem);
 	}
@@ -376,7 +337,14 @@ int main(int argc, char **argv)
 			      scan.unreadable == 1 ? "it" : "them");
 		return exit_status;
 	}
-	report(&scan, &t, &o);
+	switch (o.view) {
+	case V_PROCS: view_procs(&scan, &t, &o); break;
+	case V_FILES: view_files(&scan, &o); break;
+	case V_MAPS: view_maps(&scan, &o); break;
+	default: view_elf_items(&scan, &o); break;	/* sections, symbols */
+	}
+	report_notes(&scan, &t, &o);
+	out_flush();
 	if (nbudget)
 		check_budgets(&scan, budgets, nbudget, &o);
 	return exit_status;

@@ -69,18 +69,6 @@ static void say(char *why, size_t whylen, const char *fmt, ...)
 	va_end(ap);
 }
 
-static const char *hex(char *buf, const unsigned char *id, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		buf[2 * i] = "0123456789abcdef"[id[i] >> 4];
-		buf[2 * i + 1] = "0123456789abcdef"[id[i] & 15];
-	}
-	buf[2 * len] = 0;
-	return buf;
-}
-
 /* fd if it is open on a regular file, else closed; -errno, -EINVAL. */
 static int regular(int fd, struct stat *st)
 {
@@ -295,7 +283,7 @@ static int walk(struct search *s, int fd, size_t len, unsigned depth)
 static void why_rootpath(const char *root, int fd, enum fit f, const struct elf *e,
 			 const struct search *s, char *why, size_t whylen)
 {
-	const char *cap = hex(hex_a, s->id, s->idlen);
+	const char *cap = hex_fmt(hex_a, s->id, s->idlen);
 
 	if (fd == -ENOENT || fd == -ENOTDIR)
 		say(why, whylen, "no file under %s has build-id %s", root, cap);
@@ -314,7 +302,7 @@ static void why_rootpath(const char *root, int fd, enum fit f, const struct elf 
 	else if (f == FIT_OTHER)
 		say(why, whylen, "%s has build-id %s, the capture has %s: not used; "
 		    "no other file under %s has it", rootpath,
-		    hex(hex_b, file_id, file_idlen), cap, root);
+		    hex_fmt(hex_b, file_id, file_idlen), cap, root);
 	else
 		say(why, whylen, "%s has build-id %s but only debug data (objcopy "
 		    "--only-keep-debug): not used; no other file under %s has it",

@@ -114,6 +114,17 @@ void dierr(int err, const char *fmt, ...)
 	_exit(EX_FATAL);
 }
 
+/* A fatal error with its own exit status (EX_DAMAGED, say), not EX_FATAL. */
+void die_status(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(0, fmt, ap);
+	va_end(ap);
+	_exit(code);
+}
+
 /* A report that could not be written is a failed run: never exit 0 after it. */
 static void write_all(const char *p, size_t n)
 {
@@ -169,6 +180,50 @@ const char *find_str(const char *s, const char *needle)
 		if (strncmp(s, needle, n) == 0)
 			return s;
 	return NULL;
+}
+
+/* Strict lowercase hex, as exmap-mini writes it: no sign, no prefix, at most max. */
+int hex_parse(const char *s, uint64_t max, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		int d = *s >= '0' && *s <= '9' ? *s - '0' : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10 : -1;
+
+		if (d < 0 || x > (UINT64_MAX - d) / 16)
+			return -1;
+		x = x * 16 + d;
+	}
+	if (x > max)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* n bytes as lowercase hex into buf (2n + 1 bytes), NUL-terminated: buf. */
+char *hex_fmt(char *buf, const unsigned char *bytes, size_t n)
+{
+	static const char digit[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		buf[2 * i] = digit[bytes[i] >> 4];
+		buf[2 * i + 1] = digit[bytes[i] & 15];
+	}
+	buf[2 * n] = '\0';
+	return buf;
+}
+
+/* FNV-1a of n bytes, going on from h (HASH_SEED to start): the tree's one hash of names. */
+uint32_t hash_bytes(uint32_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n--)
+		h = (h ^ *b++) * 16777619u;
+	return h;
 }
 
 /* v in decimal, ending at end (no NUL): where it starts. */
