@@ -14,6 +14,8 @@
 
 #include "exmap.h"
 
+#define ELF_WINDOW	65536	/* the file is read through a window this big */
+
 static unsigned char window[ELF_WINDOW];
 
 static int fail(struct elf *e, const char *fmt, ...)

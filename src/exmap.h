@@ -21,13 +21,11 @@ void exit_at_least(int code);
 
 /* Named limits. Hitting one is an error that names the option raising it. */
 #define LINE_MAX_MAPS	4352	/* one /proc/PID/maps line: PATH_MAX + fields */
-#define PID_LIST_MAX	4096	/* pids given with -p */
 #define PAGEMAP_CHUNK	8192	/* pagemap entries per read: 64 KiB */
 #define NAME_MAX_COMM	64	/* /proc/PID/comm, 16 on Linux, room to spare */
 #define ELF_NAME_MAX	4096	/* a section or symbol name; longer ones are cut, marked */
 #define RUN_PAGES_MAX	((1u << 28) - 1)	/* pages in one run record */
 #define CMDLINE_MAX	4096	/* bytes of /proc/PID/cmdline kept for dump and diff */
-#define BUDGET_MAX	64	/* --budget options */
 #define PATH_BUF	4096	/* a path as the kernel gives one (PATH_MAX) */
 
 /*
@@ -71,7 +69,6 @@ extern const char *const field_names[NFIELDS];
 #define PE_FILE		(UINT64_C(1) << 61)	/* page cache or shared anon */
 #define PE_SWAP		(UINT64_C(1) << 62)
 #define PE_PRESENT	(UINT64_C(1) << 63)
-#define KPF_ZERO_PAGE	24	/* /proc/kpageflags: the zero page or the huge zero page */
 /*
  * A cookie names a page: its pfn, or its swap entry tagged so the two never
  * meet, offset first so that neighbours in swap are neighbours here.
@@ -283,7 +280,6 @@ struct pagesrc *source_choose(const char *how);
 void source_start(struct pagesrc *src, struct probe *p, uint64_t page_size);
 
 /* elf.c: the ELF reader; everything read through one bounds-checked accessor */
-#define ELF_WINDOW	65536	/* the file is read through a window this big */
 #define ELF_BUILDID_MAX	256	/* longest build-id accepted (SHA-1 is 20; ld --build-id=0x... any) */
 #define ELF_SHN_SPECIAL	0x80000000u	/* st_shndx was a reserved index (ABS...) */
 struct elf {

@@ -8,6 +8,9 @@
 
 #include "capture.h"
 
+#define PID_LIST_MAX	4096	/* pids given with -p */
+#define BUDGET_MAX	64	/* --budget options */
+
 static const char usage_text[] =
 "usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-s field] [-n count]\n"
 "                  [-m size] [-t pages] [--budget name=size]... [view]\n"
