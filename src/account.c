@@ -1,3 +1,4 @@
+/* Pass two: each mapping's figures from its runs, the files view's table, the self-check. */
 /*
  * Pass two: with every PTE counted, each mapping's runs give its figures; a
  * shared page adds page_size / count to the effective sizes. Then processes

@@ -1,3 +1,4 @@
+/* The arena: all working memory, one mapping, opened as it fills. */
 /*
  * The arena: all working memory, one anonymous mapping reserved at start-up
  * and never moved. Records grow up from the bottom, run records down from the

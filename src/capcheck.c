@@ -1,3 +1,4 @@
+/* Captures: what a loaded capture lost, checked and named. */
 /*
  * Captures: what a loaded capture lost. The share counts are checked against
  * the runs of the processes that loaded (and rebuilt from them where a count

@@ -1,3 +1,4 @@
+/* Captures: rebuilding a scan from a capture's chunks. */
 /*
  * Captures: rebuilding a scan from the chunks of a console log. Each chunk
  * is parsed into the scan as it comes and taken back out if it turns out not

@@ -1,3 +1,4 @@
+/* Captures: capture lines out of a raw console log; finding the capture in it. */
 /*
  * Captures: reading a raw console log. Its capture lines are picked out of
  * whatever else the console carried: CRLF line ends, prompts, kernel

@@ -1,3 +1,4 @@
+/* Captures: what the capture files share, and their interface. */
 /*
  * Captures: what the capture files share. A dump writes a scan as lines of
  * printable ASCII, "XM CHUNK ...": a chunk per process (its mappings and

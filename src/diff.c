@@ -1,3 +1,4 @@
+/* diff: how each figure changed from one capture to another. */
 /*
  * diff: two captures side by side. Processes are grouped by name and command
  * line (pids differ between boots; a daemon's workers share a key), files by

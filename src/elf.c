@@ -1,3 +1,4 @@
+/* The ELF reader: every byte through one bounds-checked window. */
 /*
  * A hand-written ELF reader: ELF32 and ELF64, either byte order, any machine.
  * Every byte comes through get(), which checks (offset, length) against the

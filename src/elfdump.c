@@ -1,3 +1,4 @@
+/* The elf view: a file's sections, segments, symbols and build-id, no scan. */
 /*
  * The elf view: a static dump of one file's sections, segments, symbols and
  * build-id, with no scan. A part that cannot be read is reported, the exit

@@ -1,3 +1,4 @@
+/* The items of a mapped ELF file: its load segments, sections or symbols. */
 /*
  * The items of a mapped ELF file: the file the view names (a path, or a
  * unique basename), its load segments, and its allocated sections or the

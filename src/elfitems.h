@@ -1,3 +1,4 @@
+/* The target of the sections and symbols views, shared by elfitems.c and elfview.c. */
 /*
  * The items of a mapped ELF file, for the sections and symbols views: the
  * file as a target (elfitems.c reads it: its load segments, its sections or

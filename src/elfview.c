@@ -1,3 +1,4 @@
+/* The sections and symbols views: a file's items placed on the scanned pages. */
 /*
  * The sections and symbols views: a mapped ELF file's allocated sections (or
  * its symbols) placed on each scanning process's pages, byte by byte. Each

@@ -1,3 +1,4 @@
+/* The kmod page source: /proc/exmap-mini, from the exmap_mini module. */
 /*
  * The kmod page source: /proc/exmap-mini, from the exmap_mini kernel module
  * (kmod/), for kernels without pagemap. Its records are page entries in

@@ -1,3 +1,4 @@
+/* The pagemap page source: /proc/PID/pagemap, where pages are. */
 /*
  * The pagemap page source: /proc/PID/pagemap read in large chunks. Its entries
  * already have the PE_ layout; bit 55 (soft-dirty) is no write bit, so this

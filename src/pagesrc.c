@@ -1,3 +1,4 @@
+/* Page sources: choosing one, and the probe every scan starts with. */
 /*
  * Page sources: choosing one (the module if loaded, else pagemap), and the
  * probe every scan starts with, which learns through it whether pfns are

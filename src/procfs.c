@@ -1,4 +1,4 @@
-/* /proc reading (fixed buffers, read(2) only, every field checked), and a process's mapped files. */
+/* /proc reading with fixed buffers (every field checked), and a process's mapped files. */
 #include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>

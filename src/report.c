@@ -1,3 +1,4 @@
+/* The procs, files and maps views, and the notes a report ends with. */
 /*
  * The views procs, files and maps, as 80-column text or as CSV, rows sorted
  * and cut to -n (table.c); and the notes every report ends with.

@@ -1,3 +1,4 @@
+/* Pass one: every process's maps and page entries, as runs in the page table. */
 /*
  * Pass one: read each process's maps and page entries, count every page's
  * PTEs in the page table, and keep each mapping's pages as run records. A

@@ -1,3 +1,4 @@
+/* A capture's ELF file on the host, under a sysroot, by build-id. */
 /*
  * A capture's ELF file on the host, under a sysroot. With the capture's
  * build-id: ROOT/path if it has the id and a .symtab, else the first file

@@ -1,3 +1,4 @@
+/* Rows of figures for every view: text or CSV, sorted, cut to -n. */
 /*
  * Rows of figures for every view: sizes as text shows them (human units, or
  * KiB with -k) or as CSV (bytes, RFC 4180 quoting), column heads, the

@@ -1,3 +1,4 @@
+/* Unit tests of exmap-mini's pieces, as tables of cases. */
 /*
  * Unit tests for exmap-mini's pieces: the page table, maps parsing, CSV
  * quoting, number formatting, effective-size arithmetic, the arena, and a
