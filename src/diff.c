@@ -138,7 +138,7 @@ static void put_rows(struct dtab *t, struct arena *a, const struct opts *o, int 
 	for (i = 0; i < t->n; i++)
 		v[i] = &t->rows[i];
 	sort_field = o->sort < 0 ? F_EFF_RESIDENT : o->sort;
-	qsort(v, t->n, sizeof(*v), cmp_rows);
+	sort(v, t->n, sizeof(*v), cmp_rows);
 	if (o->top && o->top < n)
 		n = (uint32_t)o->top;
 	if (!o->csv && !o->noheader) {

@@ -218,7 +218,7 @@ int open_target(struct scan *s, struct target *t)
 	if (load_sections(s, t, t->sections) < 0 || (!t->sections && load_symbols(s, t) < 0) ||
 	    elf_buildid(e, t->buildid, &t->buildid_len) < 0)
 		return -1;
-	qsort(t->items, t->nitem, sizeof(*t->items), cmp_lo);
+	sort(t->items, t->nitem, sizeof(*t->items), cmp_lo);
 	for (i = 0; i < t->nitem; i++)
 		if (t->items[i].hi - t->items[i].lo > t->maxlen)
 			t->maxlen = t->items[i].hi - t->items[i].lo;

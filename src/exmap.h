@@ -170,6 +170,7 @@ int hex_parse(const char *s, uint64_t max, uint64_t *v);
 char *hex_fmt(char *buf, const unsigned char *bytes, size_t n);
 #define HASH_SEED	2166136261u
 uint32_t hash_bytes(uint32_t h, const void *p, size_t n);
+void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 int parse_size(const char *s, uint64_t *v);
 size_t fmt_human(char *buf, size_t len, uint64_t bytes);
 void eff_add(struct eff *e, uint64_t fixed, uint64_t pages);

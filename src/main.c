@@ -1,7 +1,6 @@
 /* exmap-mini: options, sizing the arena, then scan, account and report. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -237,74 +236,110 @@ static void parse_view(struct opts *o, char **argv, int argc)
 	}
 }
 
+#define OPTS_FLAG	"ckqhV"		/* options alone */
+#define OPTS_ARG	"bpsnmtlS"	/* options with a value */
+
+/* What the options asked for, beyond the view's opts. */
+static struct {
+	const char *sort_name, *backend, *load;
+	uint64_t cap_mem, table;
+} cli;
+
+/* An option with its value. */
+static void option(struct opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'b': cli.backend = arg; break;
+	case 'p': parse_pids(arg); break;
+	case 's': cli.sort_name = arg; break;
+	case 'l': cli.load = arg; break;
+	case 'S': o->sysroot = arg; break;
+	case 'n':
+		if (parse_u64(arg, UINT32_MAX, &o->top) < 0 || o->top == 0)
+			die("-n: not a row count from 1: %s", arg);
+		break;
+	case 'm':
+		if (parse_size(arg, &cli.cap_mem) < 0 || cli.cap_mem < (1u << 20))
+			die("-m: not a size of at least 1M: %s", arg);
+		break;
+	case 't':
+		if (parse_u64(arg, UINT32_MAX - 1, &cli.table) < 0 || cli.table == 0)
+			die("-t: not a page count from 1 to %u: %s", UINT32_MAX - 1, arg);
+		break;
+	}
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "budget", required_argument, NULL, 'B' },
-		{ NULL, 0, NULL, 0 },
-	};
 	static struct arena arena;
 	static struct scan scan;
 	static struct budget budgets[BUDGET_MAX];
 	static struct capfile capf[2];	/* -l's, or diff's two */
 	struct opts o = { .view = V_PROCS, .sort = -1 };
-	uint64_t cap_mem = 0, table = 0, size;
-	const char *sort_name = NULL, *backend = NULL, *load = NULL;
+	uint64_t size;
 	size_t nbudget = 0;
 	struct totals t;
-	int c;
+	int c, i, nargs = 0;
 
-	while ((c = getopt_long(argc, argv, "b:ckqp:s:n:m:t:l:S:hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b': backend = optarg; break;
-		case 'c': o.csv = 1; break;
-		case 'k': o.kib = 1; break;
-		case 'q': o.noheader = 1; break;
-		case 'p': parse_pids(optarg); break;
-		case 's': sort_name = optarg; break;
-		case 'l': load = optarg; break;
-		case 'S': o.sysroot = optarg; break;
-		case 'n':
-			if (parse_u64(optarg, UINT32_MAX, &o.top) < 0 || o.top == 0)
-				die("-n: not a row count from 1: %s", optarg);
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *arg;
+
+		if (a[0] != '-' || a[1] == '\0') {
+			argv[nargs++] = argv[i];	/* a view's words, in order */
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			while (++i < argc)
+				argv[nargs++] = argv[i];
 			break;
-		case 'm':
-			if (parse_size(optarg, &cap_mem) < 0 || cap_mem < (1u << 20))
-				die("-m: not a size of at least 1M: %s", optarg);
-			break;
-		case 't':
-			if (parse_u64(optarg, UINT32_MAX - 1, &table) < 0 || table == 0)
-				die("-t: not a page count from 1 to %u: %s", UINT32_MAX - 1, optarg);
-			break;
-		case 'B':
+		}
+		if (strncmp(a, "--", 2) == 0) {
+			size_t kl = strcspn(a + 2, "=");
+
+			if (kl != 6 || strncmp(a + 2, "budget", 6) != 0)
+				die("%s: not an option (exmap-mini -h lists them)", a);
+			if (!(arg = a[8] == '=' ? a + 9 : argv[++i]))
+				die("--budget: give NAME=SIZE");
 			if (nbudget == BUDGET_MAX)
 				die("--budget: more than %d budgets", BUDGET_MAX);
-			if (parse_budget(optarg, &budgets[nbudget++]) < 0)
-				die("--budget: not NAME=SIZE (SIZE in bytes, or with K, M, G): %s",
-				    optarg);
+			if (parse_budget((char *)arg, &budgets[nbudget++]) < 0)
+				die("--budget: not NAME=SIZE (SIZE in bytes, or with K, M, G): %s", arg);
+			continue;
+		}
+		/* -ckq: flags together; -n5 or -n 5: an option's argument */
+		for (a++; *a; a++) {
+			c = *a;
+			if (!strchr(OPTS_ARG, c)) {
+				if (!strchr(OPTS_FLAG, c))
+					die("-%c: not an option (exmap-mini -h lists them)", c);
+				if (c == 'h') {
+					out(usage_text, sizeof(usage_text) - 1);
+					out_flush();
+					return EX_OK;
+				}
+				if (c == 'V') {
+					outs("exmap-mini " EXMAP_VERSION "\n");
+					out_flush();
+					return EX_OK;
+				}
+				*(c == 'c' ? &o.csv : c == 'k' ? &o.kib : &o.noheader) = 1;
+				continue;
+			}
+			if (!(arg = a[1] ? a + 1 : argv[++i]))
+				die("-%c: give its value (exmap-mini -h says what it takes)", c);
+			option(&o, c, arg);
 			break;
-		case 'h':
-			out(usage_text, sizeof(usage_text) - 1);
-			out_flush();
-			return EX_OK;
-		case 'V':
-			outs("exmap-mini " EXMAP_VERSION "\n");
-			out_flush();
-			return EX_OK;
-		default:
-			usage();
 		}
 	}
-	argv += optind;
-	argc -= optind;
+	argc = nargs;
 	parse_view(&o, argv, argc);
-	if (sort_name && !valid_sort(o.view, o.sort = field_lookup(sort_name)))
-		die("-s: %s is not a field of this view", sort_name);
-	if ((load || o.view == V_DIFF) && (backend || npid_list || table))
+	if (cli.sort_name && !valid_sort(o.view, o.sort = field_lookup(cli.sort_name)))
+		die("-s: %s is not a field of this view", cli.sort_name);
+	if ((cli.load || o.view == V_DIFF) && (cli.backend || npid_list || cli.table))
 		die("-b, -p and -t shape a scan; a capture was shaped when it was taken");
-	if (o.sysroot && !load)
+	if (o.sysroot && !cli.load)
 		die("-S: a sysroot is for a capture's files: give -l too");
-	if (load && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
+	if (cli.load && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("-l: not with the %s view", o.view == V_DUMP ? "dump" :
 		    o.view == V_DIFF ? "diff" : "elf");
 	if (nbudget && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
@@ -318,18 +353,18 @@ int main(int argc, char **argv)
 	if (o.view == V_DIFF) {
 		size = capture_open(argv[1], &capf[0]);
 		size += capture_open(argv[2], &capf[1]);
-		arena_or_die(&arena, size, 0, cap_mem);
+		arena_or_die(&arena, size, 0, cli.cap_mem);
 		diff_captures(&arena, &capf[0], &capf[1], &o);
 		return exit_status;
 	}
-	if (load) {
-		size = capture_open(load, &capf[0]);
+	if (cli.load) {
+		size = capture_open(cli.load, &capf[0]);
 		if (o.view == V_SECTIONS || o.view == V_SYMBOLS)
 			size += ARENA_ELF;
-		arena_or_die(&arena, size, 0, cap_mem);
+		arena_or_die(&arena, size, 0, cli.cap_mem);
 		load_capture(&scan, &arena, &capf[0]);
 	} else {
-		scan_live(&scan, &arena, &o, backend ? backend : "auto", table, cap_mem);
+		scan_live(&scan, &arena, &o, cli.backend ? cli.backend : "auto", cli.table, cli.cap_mem);
 	}
 	account(&scan, &t);
 	if (o.view == V_DUMP) {

@@ -44,7 +44,7 @@ static uint64_t item_addr(const void *x)
 				   : ((const struct elf_item *)x)->lo;
 }
 
-/* Ties fall back to the view's natural order, so output is deterministic. */
+/* Ties fall back to the view's natural order, a total one, so output is deterministic. */
 static int natural(const void *a, const void *b)
 {
 	switch (sort_view) {
@@ -54,9 +54,18 @@ static int natural(const void *a, const void *b)
 	}
 	case V_FILES:
 		return strcmp(((const struct file *)a)->path, ((const struct file *)b)->path);
-	default: {
+	case V_MAPS: {
 		uint64_t x = item_addr(a), y = item_addr(b);
 		return (x > y) - (x < y);
+	}
+	default: {
+		/* sections and symbols: an address can hold several (aliases) */
+		const struct elf_item *x = a, *y = b;
+		int c = (x->lo > y->lo) - (x->lo < y->lo);
+
+		if (!c)
+			c = strcmp(x->name, y->name);
+		return c ? c : (x->hi > y->hi) - (x->hi < y->hi);
 	}
 	}
 }
@@ -100,7 +109,7 @@ void sort_items(void **items, size_t n, enum view v, int field)
 {
 	sort_view = v;
 	sort_field = field;
-	qsort(items, n, sizeof(*items), cmp_items);
+	sort(items, n, sizeof(*items), cmp_items);
 }
 
 /* A size as text shows it: KiB with -k, else human units. */
