@@ -60,7 +60,7 @@ $(BUILD)/unit: tests/unit.c $(LIBOBJS) | $(BUILD)/obj
 $(BUILD)/floor: tests/floor.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 	$(CC) $(BUILD_CFLAGS) $(BUILD_LDFLAGS) -o $@ $<
 
--include $(OBJS:.o=.d) $(BUILD)/unit.d $(BUILD)/floor.d $(BUILD)/sysroot_drv.d
+-include $(OBJS:.o=.d) $(BUILD)/unit.d $(BUILD)/floor.d $(BUILD)/sysroot_drv.d $(BUILD)/fmt_test.d
 
 build/host/%: tests/%.c | build/host
 	$(HOSTCC) -static -O2 -Wall -Wextra -Werror -o $@ $<

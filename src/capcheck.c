@@ -18,17 +18,17 @@ static void describe(const struct loader *L, uint32_t k, char *buf, size_t len)
 	switch (cap_chunk_kind(&L->h, k)) {
 	case CK_PROC:
 		if (c->pid > 0)
-			snprintf(buf, len, "pid %d", (int)c->pid);
+			fmt_snprintf(buf, len, "pid %d", (int)c->pid);
 		else
-			snprintf(buf, len, "a process");
+			fmt_snprintf(buf, len, "a process");
 		break;
 	case CK_COUNT:
 		first = (k - L->h.procs - 1) * CAP_IDS_CHUNK;
-		snprintf(buf, len, "share counts of pages %u-%u", first,
-			 L->h.ids - first < CAP_IDS_CHUNK ? L->h.ids - 1 : first + CAP_IDS_CHUNK - 1);
+		fmt_snprintf(buf, len, "share counts of pages %u-%u", first,
+			     L->h.ids - first < CAP_IDS_CHUNK ? L->h.ids - 1 : first + CAP_IDS_CHUNK - 1);
 		break;
 	default:
-		snprintf(buf, len, "build-ids");
+		fmt_snprintf(buf, len, "build-ids");
 	}
 }
 
@@ -149,10 +149,10 @@ static void report_lost(struct loader *L, uint32_t lost_procs)
 		}
 		where[0] = '\0';
 		if (c->want && c->got != c->want)
-			snprintf(where, sizeof(where), ": %u of its %u arrived", c->got, c->want);
+			fmt_snprintf(where, sizeof(where), ": %u of its %u arrived", c->got, c->want);
 		if (c->line)
-			snprintf(where + strlen(where), sizeof(where) - strlen(where),
-				 "; line %llu does not parse", (unsigned long long)c->line);
+			fmt_snprintf(where + strlen(where), sizeof(where) - strlen(where),
+				     "; line %llu does not parse", (unsigned long long)c->line);
 		warnx("%s: chunk %u of %u (%s), log lines %llu-%llu: %s%s: %s", L->path, k,
 		      L->h.chunks, what, (unsigned long long)c->first, (unsigned long long)c->last,
 		      c->why, where, cost);

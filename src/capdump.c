@@ -33,7 +33,7 @@ static void w_addf(const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	n = fmt_vsnprintf(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
 	if (n < 0 || (size_t)n >= sizeof(tmp))
 		die("internal: capture field too long");
@@ -56,7 +56,7 @@ static void w_line(void)
 
 	W.buf[W.len++] = '\n';
 	W.crc = cap_crc32(W.crc, W.buf, W.len);
-	out(tag, snprintf(tag, sizeof(tag), "XM %u ", W.chunk));
+	out(tag, fmt_snprintf(tag, sizeof(tag), "XM %u ", W.chunk));
 	out(W.buf, W.len);
 	W.lines++;
 	W.len = 0;
@@ -127,7 +127,7 @@ static void dump_proc(const struct scan *s, const struct proc *p, uint32_t *hwm)
 		if (W.len)
 			w_line();
 	}
-	snprintf(what, sizeof(what), "pid=%d", (int)p->pid);
+	fmt_snprintf(what, sizeof(what), "pid=%d", (int)p->pid);
 	w_end_chunk(what);
 }
 
@@ -157,7 +157,7 @@ static void dump_counts(const struct scan *s, uint32_t first)
 	}
 	if (W.len)
 		w_line();
-	snprintf(what, sizeof(what), "ids=%x-%x", first, end - 1);
+	fmt_snprintf(what, sizeof(what), "ids=%x-%x", first, end - 1);
 	w_end_chunk(what);
 }
 
@@ -232,7 +232,7 @@ void dump_capture(struct scan *s)
 	h.id = h.id << 8 ^ (uint64_t)getpid();
 	cap_escape(h.src, sizeof(h.src), s->source, strlen(s->source));
 	if (uname(&u) == 0)
-		snprintf(un, sizeof(un), "%.40s %.40s %.60s", u.machine, u.release, u.nodename);
+		fmt_snprintf(un, sizeof(un), "%.40s %.40s %.60s", u.machine, u.release, u.nodename);
 	else
 		un[0] = '\0';
 	cap_escape(h.uname, sizeof(h.uname), un, strlen(un));

@@ -40,10 +40,10 @@ int cap_chunk_kind(const struct cap_header *h, uint32_t k)
 
 size_t cap_header_text(char *buf, size_t len, const struct cap_header *h)
 {
-	return snprintf(buf, len, "v%d ps=%llu chunks=%u ids=%u procs=%u vanished=%u "
-			"empty=%u unreadable=%u id=%016llx src=%s uname=%s", CAP_VERSION,
-			(unsigned long long)h->ps, h->chunks, h->ids, h->procs, h->vanished,
-			h->empty, h->unreadable, (unsigned long long)h->id, h->src, h->uname);
+	return fmt_snprintf(buf, len, "v%d ps=%llu chunks=%u ids=%u procs=%u vanished=%u "
+			    "empty=%u unreadable=%u id=%016llx src=%s uname=%s", CAP_VERSION,
+			    (unsigned long long)h->ps, h->chunks, h->ids, h->procs, h->vanished,
+			    h->empty, h->unreadable, (unsigned long long)h->id, h->src, h->uname);
 }
 
 /* Bytes outside '!'..'~', and '%', as %XX; the empty string as a lone %. */

@@ -111,7 +111,7 @@ static void put_delta(const struct opts *o, int64_t d)
 		return;
 	}
 	fmt_size(o, num, sizeof(num), m);
-	snprintf(buf, sizeof(buf), "%s%s", d > 0 ? "+" : d < 0 ? "-" : "", num);
+	fmt_snprintf(buf, sizeof(buf), "%s%s", d > 0 ? "+" : d < 0 ? "-" : "", num);
 	outf(" %*s", o->kib ? 7 : 5, buf);
 }
 
@@ -168,7 +168,7 @@ static void put_rows(struct dtab *t, struct arena *a, const struct opts *o, int 
 			put_delta(o, delta(r, f));
 		used = 7 + NFIGS * (size_t)w;
 		room = used + 13 <= 80 ? 80 - used - 1 : 12;
-		snprintf(line, sizeof(line), "%s%s%s", r->name, r->cmd ? " " : "", cmd);
+		fmt_snprintf(line, sizeof(line), "%s%s%s", r->name, r->cmd ? " " : "", cmd);
 		for (char *c = line; *c; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
 				*c = '?';

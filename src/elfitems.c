@@ -15,12 +15,13 @@
 #include "elfitems.h"
 
 /* The file is damaged: say so in e->err, for the caller to report. */
+static int bad(struct target *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int bad(struct target *t, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(t->elf.err, sizeof(t->elf.err), fmt, ap);
+	fmt_vsnprintf(t->elf.err, sizeof(t->elf.err), fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -38,7 +39,7 @@ static const char *kernel_path(const char *path)
 
 	if (fd < 0)
 		return path;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	fmt_snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0 || (size_t)n >= sizeof(buf) - 1)

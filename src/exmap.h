@@ -2,6 +2,7 @@
 #ifndef EXMAP_H
 #define EXMAP_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -146,6 +147,10 @@ struct file {
 	pid_t lastpid;		/* while counting nproc */
 	struct fig fig;
 };
+
+/* fmt.c: snprintf for the conversions used here (musl's costs 8 KiB) */
+int fmt_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+int fmt_snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* util.c: errors, output, numbers */
 extern const char *progname;

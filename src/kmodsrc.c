@@ -32,7 +32,7 @@ static struct {
 static int km_open(struct pagesrc *s, int piddir, pid_t pid)
 {
 	char buf[16];
-	int n = snprintf(buf, sizeof(buf), "%d", (int)pid), err;
+	int n = fmt_snprintf(buf, sizeof(buf), "%d", (int)pid), err;
 
 	(void)piddir;
 	kbuf.nrec = kbuf.ri = 0;

@@ -159,7 +159,7 @@ static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 		      const char *backend, uint64_t table, uint64_t cap_mem)
 {
 	uint64_t page_size = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t bound, ram_swap, blocks;
+	uint64_t bound, ram_swap = 0, blocks;
 	struct pagesrc *src = source_choose(backend);
 	struct probe probe;
 	pid_t *pids;

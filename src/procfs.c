@@ -370,8 +370,8 @@ int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char 
 	struct stat st;
 	int fd;
 
-	snprintf(name, sizeof(name), "map_files/%llx-%llx", (unsigned long long)m->start,
-		 (unsigned long long)m->end);
+	fmt_snprintf(name, sizeof(name), "map_files/%llx-%llx", (unsigned long long)m->start,
+		     (unsigned long long)m->end);
 	fd = open_regular(piddir, name, size);
 	if (fd >= 0 || fd == -EINVAL) {
 		*why = "not a regular file";
@@ -381,7 +381,7 @@ int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char 
 		*why = "deleted, and /proc/PID/map_files cannot be read";
 		return -ENOENT;
 	}
-	snprintf(name, sizeof(name), "root%s", m->path);
+	fmt_snprintf(name, sizeof(name), "root%s", m->path);
 	if ((fd = open_regular(piddir, name, size)) < 0) {
 		*why = "cannot be opened";
 		return fd;

@@ -44,8 +44,8 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 	if (!o->csv) {
 		char label[24];
 
-		snprintf(label, sizeof(label), "%u process%s", s->nproc,
-			 s->nproc == 1 ? "" : "es");
+		fmt_snprintf(label, sizeof(label), "%u process%s", s->nproc,
+			     s->nproc == 1 ? "" : "es");
 		outf("%7s %-16s", "", label);
 		put_figs(o, &t->fig, NULL, 0);
 		outs("\n");
@@ -147,9 +147,9 @@ void view_maps(struct scan *s, const struct opts *o)
 			outf(",%d,%d\n", !!(m->flags & MF_DELETED), !!(m->flags & MF_DEVICE));
 			continue;
 		}
-		used = snprintf(lead, sizeof(lead), "%0*llx %s %-7llx", (int)aw,
-				(unsigned long long)m->start, perms,
-				(unsigned long long)m->offset);
+		used = fmt_snprintf(lead, sizeof(lead), "%0*llx %s %-7llx", (int)aw,
+				    (unsigned long long)m->start, perms,
+				    (unsigned long long)m->offset);
 		outs(lead);
 		put_figs(o, &m->fig, maps_text_figs, nf);
 		outs(" ");

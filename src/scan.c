@@ -57,8 +57,8 @@ static void progress_tick(struct scan *s, const struct proc *p)
 	if (t - s->t0 < 1000 || t - s->tshown < 200)
 		return;
 	s->tshown = t;
-	snprintf(line, sizeof(line), "%s: %zu of %zu processes read; reading pid %d (%.20s)",
-		 progname, s->done, s->total, (int)p->pid, p->name);
+	fmt_snprintf(line, sizeof(line), "%s: %zu of %zu processes read; reading pid %d (%.20s)",
+		     progname, s->done, s->total, (int)p->pid, p->name);
 	progress_show(line);
 }
 
@@ -305,8 +305,8 @@ static int is_device(int piddir, const struct mapping *m, const char *path)
 
 	if (strncmp(path, "/dev/", 5) != 0 || strncmp(path, "/dev/shm/", 9) == 0)
 		return 0;
-	snprintf(name, sizeof(name), "map_files/%llx-%llx",
-		 (unsigned long long)m->start, (unsigned long long)m->end);
+	fmt_snprintf(name, sizeof(name), "map_files/%llx-%llx",
+		     (unsigned long long)m->start, (unsigned long long)m->end);
 	if (fstatat(piddir, name, &st, 0) < 0)
 		return 0;
 	return S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);

@@ -58,6 +58,7 @@ static size_t file_idlen;
 static char hex_a[2 * ELF_BUILDID_MAX + 1], hex_b[2 * ELF_BUILDID_MAX + 1];
 
 /* Append to why; a message too long for it is cut, which only shortens it. */
+static void say(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void say(char *why, size_t whylen, const char *fmt, ...)
 {
 	size_t n = strnlen(why, whylen);
@@ -66,7 +67,7 @@ static void say(char *why, size_t whylen, const char *fmt, ...)
 	if (n + 1 >= whylen)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(why + n, whylen - n, fmt, ap);
+	fmt_vsnprintf(why + n, whylen - n, fmt, ap);
 	va_end(ap);
 }
 
@@ -112,7 +113,7 @@ static int open_elf(struct elf *e, int fd, uint64_t size)
 	unsigned char m[4];
 
 	if (pread(fd, m, 4, 0) != 4 || memcmp(m, magic, 4) != 0) {
-		snprintf(e->err, sizeof(e->err), "not an ELF file");
+		fmt_snprintf(e->err, sizeof(e->err), "not an ELF file");
 		return -1;
 	}
 	return elf_open_fd(e, fd, size);
@@ -420,8 +421,8 @@ int sysroot_open(const char *root, const char *path, const unsigned char *id,
 		rootlen--;
 	while (*rel == '/')
 		rel++;
-	if ((size_t)snprintf(rootpath, sizeof(rootpath), "%.*s/%s", (int)rootlen, root,
-			     rel) >= sizeof(rootpath)) {
+	if ((size_t)fmt_snprintf(rootpath, sizeof(rootpath), "%.*s/%s", (int)rootlen, root,
+				 rel) >= sizeof(rootpath)) {
 		say(why, whylen, "%.*s/%s: longer than PATH_MAX (%d)", (int)rootlen, root,
 		    rel, PATH_MAX);
 		return -1;

@@ -116,7 +116,7 @@ void sort_items(void **items, size_t n, enum view v, int field)
 void fmt_size(const struct opts *o, char *buf, size_t len, uint64_t bytes)
 {
 	if (o->kib)
-		snprintf(buf, len, "%llu", (unsigned long long)((bytes + 512) / 1024));
+		fmt_snprintf(buf, len, "%llu", (unsigned long long)((bytes + 512) / 1024));
 	else
 		fmt_human(buf, len, bytes);
 }

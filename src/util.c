@@ -43,7 +43,7 @@ int is_terminal(int fd)
 void progress_show(const char *line)
 {
 	char buf[128];
-	int n = snprintf(buf, sizeof(buf), "\r%s\033[K", line);
+	int n = fmt_snprintf(buf, sizeof(buf), "\r%s\033[K", line);
 
 	if (n >= (int)sizeof(buf))
 		n = sizeof(buf) - 1;
@@ -66,12 +66,12 @@ static void vmsg(int err, const char *fmt, va_list ap)
 
 	out_flush();
 	progress_clear();
-	n = snprintf(buf, sizeof(buf), "%s: ", progname);
-	n += vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
+	n = fmt_snprintf(buf, sizeof(buf), "%s: ", progname);
+	n += fmt_vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
 	if (n >= (int)sizeof(buf) - 64)
 		n = sizeof(buf) - 64;
 	if (err)
-		n += snprintf(buf + n, sizeof(buf) - n, ": %s", strerror(err));
+		n += fmt_snprintf(buf + n, sizeof(buf) - n, ": %s", strerror(err));
 	buf[n++] = '\n';
 	(void)!write(2, buf, n);
 }
@@ -298,7 +298,7 @@ void outf(const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = fmt_vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		die("output formatting failed");
@@ -359,20 +359,20 @@ size_t fmt_human(char *buf, size_t len, uint64_t bytes)
 	int u;
 
 	if (bytes == 0)
-		return snprintf(buf, len, "0");
+		return fmt_snprintf(buf, len, "0");
 	if (bytes < 1000)
-		return snprintf(buf, len, "%uB", (unsigned)bytes);
+		return fmt_snprintf(buf, len, "%uB", (unsigned)bytes);
 	for (u = 1;; u++, div <<= 10) {
 		q = bytes / div;
 		r = bytes % div;
 		/* r < div <= 2^60, so r * 10 cannot overflow */
 		tenths = q * 10 + (r * 10 + div / 2) / div;
 		if (tenths < 100)
-			return snprintf(buf, len, "%u.%u%c", (unsigned)(tenths / 10),
-					(unsigned)(tenths % 10), units[u]);
+			return fmt_snprintf(buf, len, "%u.%u%c", (unsigned)(tenths / 10),
+					    (unsigned)(tenths % 10), units[u]);
 		whole = q + (r >= div / 2);
 		if (whole < 1000 || u == 6)
-			return snprintf(buf, len, "%u%c", (unsigned)whole, units[u]);
+			return fmt_snprintf(buf, len, "%u%c", (unsigned)whole, units[u]);
 	}
 }
 
