@@ -48,7 +48,11 @@ static const char *kernel_path(const char *path)
 	return buf;
 }
 
-/* The file the view names: a path, "PATH (deleted)", or a unique basename. */
+/*
+ * The file the view names: a path (links resolved), "PATH (deleted)", a
+ * unique basename, or a name that links to a mapped file from its directory
+ * (a soname). Its index in the file table; or say why none, and exit.
+ */
 uint32_t find_file(struct file *files, uint32_t n, const char *want)
 {
 	uint32_t i, found = UINT32_MAX, matches = 0;
@@ -82,6 +86,22 @@ uint32_t find_file(struct file *files, uint32_t n, const char *want)
 			      p, del ? " (deleted)" : "");
 		else
 			warnx("  %s%s", p, del ? " (deleted)" : "");
+	}
+	/* a soname or another link (libstdc++.so.6): what it names in the
+	 * directory of a mapped file, if that is the file */
+	for (i = 0; matches == 0 && !strchr(want, '/') && i < n; i++) {
+		static char link[PATH_BUF];
+		const char *p = files[i].path, *base = strrchr(p, '/');
+
+		if (p[0] != '/' || (files[i].flags & MF_DELETED) ||
+		    (size_t)(base - p) + 1 + wl >= sizeof(link))
+			continue;
+		memcpy(link, p, base - p + 1);
+		memcpy(link + (base - p + 1), want, wl + 1);
+		if (strcmp(kernel_path(link), p) == 0) {
+			found = i;
+			matches = 1;
+		}
 	}
 	if (matches == 0)
 		die("%s: no scanned process maps such a file", want);

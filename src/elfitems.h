@@ -31,7 +31,6 @@ struct target {
 };
 
 
-uint32_t find_file(struct file *files, uint32_t n, const char *want);
 int open_target(struct scan *s, struct target *t);
 
 #endif

@@ -285,7 +285,7 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 	 * build-id was checked when the file was found. */
 	known = 0;
 	for (m = p->map; m; m = m->next) {
-		if (m->file != t->index)
+		if (m->file != t->index || (m->flags & MF_BSS))
 			continue;
 		ph = segment_of(t, m, ps, known, &bias, &bad);
 		known |= ph != NULL;
@@ -303,28 +303,35 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 		close(piddir);
 	known = 0;
 	for (m = p->map; m; m = m->next) {
-		if (m->file != t->index)
+		const struct mapping *bss = m->next && (m->next->flags & MF_BSS) ? m->next : NULL;
+
+		if (m->file != t->index || (m->flags & MF_BSS))
 			continue;
 		if (!(ph = segment_of(t, m, ps, known, &bias, &bad))) {
 			struct cursor cur = { 0, m->start };
 
-			if (t->sections)	/* not a loaded segment: all holes */
+			if (t->sections) {	/* not a loaded segment: all holes */
 				add_bytes(s, m, &cur, m->start, m->end, &t->holes.fig);
+				if (bss) {
+					cur = (struct cursor){ 0, bss->start };
+					add_bytes(s, bss, &cur, bss->start, bss->end, &t->holes.fig);
+				}
+			}
 			continue;
 		}
 		known = 1;
 		place(s, t, m, m->start, m->end, bias);
-		/* .bss past the file's last page is in the anonymous mapping right
-		 * after it; all of that mapping counts as the file's, and what lies
-		 * past the image (a later mmap the kernel merged in) is holes. */
-		if (ph->memsz > ph->filesz && m->next && m->next->start == m->end &&
-		    m->next->inode == 0 && m->next->path[0] == '\0' &&
-		    bias + ph->vaddr + ph->memsz > m->end)
-			place(s, t, m->next, m->next->start, m->next->end, bias);
+		/* The anonymous mapping right after holds the .bss past the file's
+		 * last page: all of it counts as the file's (files_build), and what
+		 * lies past the image (a later mmap the kernel merged in) is holes. */
+		if (bss)
+			place(s, t, bss, bss->start, bss->end, bias);
 	}
 }
 
-static void put_item(const struct opts *o, const struct elf_item *it, int symbols)
+/* A row: with -c, the process (when -P names one) and the file come last. */
+static void put_item(const struct opts *o, const struct elf_item *it, int symbols,
+		     const char *path)
 {
 	if (o->csv) {
 		csv_field(it->name, strlen(it->name));
@@ -350,6 +357,13 @@ static void put_item(const struct opts *o, const struct elf_item *it, int symbol
 		outf("%-*s", (int)w, name);
 	}
 	put_figs(o, &it->fig, NULL, 0);
+	if (o->csv) {
+		out(",", 1);
+		if (o->nrpid == 1)
+			out_dec(0, (uint64_t)o->rpids[0]);
+		out(",", 1);
+		csv_field(path, strlen(path));
+	}
 	outs("\n");
 }
 
@@ -366,6 +380,9 @@ void view_elf_items(struct scan *s, const struct opts *o)
 	t.fd = -1;
 	t.index = find_file(files, nfile, o->view_file);
 	t.file = &files[t.index];
+	if (o->rfile_index != UINT32_MAX && o->rfile_index != t.index)
+		die("-F %s: %s shows the file it names, %s", o->rfile,
+		    sections ? "sections" : "symbols", t.file->path);
 	t.sections = sections;
 	t.only = o->view_section;
 	t.sysroot = o->sysroot;
@@ -376,7 +393,7 @@ void view_elf_items(struct scan *s, const struct opts *o)
 
 		for (m = s->procs[i]->map; m && m->file != t.index; m = m->next)
 			;
-		if (m)
+		if (m && s->procs[i]->shown)
 			place_proc(s, &t, s->procs[i]);
 		if (t.broken) {
 			/* no rows rather than rows made up from a damaged file */
@@ -401,21 +418,21 @@ void view_elf_items(struct scan *s, const struct opts *o)
 		else
 			outf("%-*s", sections ? 18 : 24, sections ? "SECTION" : "SYMBOL");
 		put_heads(o, NULL, 0);
-		outs("\n");
+		outs(o->csv ? ",pid,path\n" : "\n");
 	}
 	if (o->top && o->top < n)
 		n = o->top;
 	for (i = 0; i < n; i++)
-		put_item(o, rows[i], !sections);
+		put_item(o, rows[i], !sections, t.file->path);
 	if (sections)
-		put_item(o, &t.holes, 0);
+		put_item(o, &t.holes, 0, t.file->path);
 	if (!o->csv && sections) {
 		struct elf_item total = { .name = "(file total)" };
 
 		for (i = 0; i < t.nitem; i++)
 			fig_add(&total.fig, &t.items[i].fig);
 		fig_add(&total.fig, &t.holes.fig);
-		put_item(o, &total, 0);
+		put_item(o, &total, 0, t.file->path);
 	}
 	if (t.skipped) {
 		warnx("%s: %u process%s left out: figures are partial", t.file->path, t.skipped,

@@ -114,6 +114,9 @@ static inline int run_has_ids(uint32_t kind) { return kind == RUN_SHARED || kind
 #define MF_TRUNCATED	0x40	/* the maps line was longer than LINE_MAX_MAPS */
 #define MF_RAWPFN	0x80	/* neither anonymous memory nor a regular file: may map
 				   frames the kernel does not count (scan only) */
+#define MF_BSS		0x100	/* the anonymous rest of the file mapping before it
+				   (its .bss): counted as that file's (files_build) */
+#define MF_SHOWN	0x200	/* in the report: -P and -F let it through */
 
 struct mapping {
 	uint64_t start, end, offset, inode;
@@ -135,7 +138,9 @@ struct proc {
 	char name[NAME_MAX_COMM];
 	const char *cmdline;	/* arguments, NUL between them; dump and diff */
 	uint32_t cmdlen;
-	struct fig fig;
+	struct fig fig;		/* all its mappings */
+	struct fig rfig;	/* the mappings the report shows (-P, -F) */
+	int shown;		/* in the report */
 };
 
 struct file {
@@ -145,7 +150,9 @@ struct file {
 	uint32_t flags;		/* MF_DELETED, MF_DEVICE */
 	uint32_t nproc;
 	pid_t lastpid;		/* while counting nproc */
-	struct fig fig;
+	struct fig fig;		/* over every process */
+	uint32_t rnproc;	/* over the processes the report shows (-P), */
+	struct fig rfig;	/* their mappings of it */
 };
 
 /* fmt.c: snprintf for the conversions used here (musl's costs 8 KiB) */
@@ -354,6 +361,8 @@ struct scan {
 	uint64_t t0, tshown;	/* when the scan began, when progress was last shown (ms) */
 	size_t done, total;	/* processes */
 	struct capture *cap;	/* loaded from a capture, else NULL (capture.h) */
+	struct file *files;	/* the file table, once built (files_build) */
+	uint32_t nfile;
 	const char *source;	/* the page source's name: its own, or the capture's */
 };
 struct run *scan_run(const struct scan *s, uint64_t i);
@@ -365,9 +374,15 @@ void scan_procs(struct scan *s, const pid_t *pids, size_t n);
 struct totals {
 	struct fig fig;
 	uint64_t distinct;	/* distinct mapped pages (cookies) */
+	struct fig shown;	/* what the report shows (report_filter) */
+	uint32_t nshown;	/* processes it shows */
 };
 void account(struct scan *s, struct totals *t);
 struct file *files_build(struct scan *s, uint32_t *nfile);
+/* What the report shows: processes pids[0..npid) (all if none), and of them
+ * the mappings of file index file (all if UINT32_MAX). */
+void report_filter(struct scan *s, const pid_t *pids, size_t npid, uint32_t file,
+		   struct fig *total, uint32_t *nshown);
 int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
 /* table.c: rows of figures, as text or CSV, sorted and cut, for every view */
@@ -383,6 +398,10 @@ struct opts {
 	int sort;		/* enum field, or -1 for the view's default */
 	uint64_t top;		/* 0: every row */
 	const char *sysroot;	/* -S: where a capture's ELF files are found */
+	const pid_t *rpids;	/* -P: the processes reported (none: all) */
+	size_t nrpid;
+	const char *rfile;	/* -F: the file reported (NULL: all) */
+	uint32_t rfile_index;	/* its index in the file table, or UINT32_MAX */
 };
 /* A section or a symbol: what the sections and symbols views list. */
 struct elf_item {
@@ -413,6 +432,9 @@ void report_notes(const struct scan *s, const struct totals *t, const struct opt
 
 /* elfdump.c: the elf view, no scan */
 void view_elf(const char *path, const struct opts *o);
+
+/* elfitems.c: the file a view or -F names, as an index in the file table */
+uint32_t find_file(struct file *files, uint32_t n, const char *want);
 
 /* elfview.c: sections and symbols placed on the scanned pages */
 void view_elf_items(struct scan *s, const struct opts *o);

@@ -59,28 +59,29 @@ static _Noreturn void usage(void)
 	_exit(EX_FATAL);
 }
 
-static pid_t pid_list[PID_LIST_MAX];
-static size_t npid_list;
+static pid_t pid_list[PID_LIST_MAX], rpid_list[PID_LIST_MAX];
+static size_t npid_list, nrpid_list;
 
-static void parse_pids(const char *arg)
+/* -p's or -P's list of pids, c the option, added to list. */
+static void parse_pids(int c, const char *arg, pid_t *list, size_t *n)
 {
 	char buf[16];
 
 	while (*arg) {
-		size_t n = strcspn(arg, ",");
+		size_t k = strcspn(arg, ",");
 		uint64_t v;
 
-		if (n == 0 || n >= sizeof(buf))
-			die("-p: bad pid list: %s", arg);
-		memcpy(buf, arg, n);
-		buf[n] = '\0';
+		if (k == 0 || k >= sizeof(buf))
+			die("-%c: bad pid list: %s", c, arg);
+		memcpy(buf, arg, k);
+		buf[k] = '\0';
 		if (parse_u64(buf, INT32_MAX, &v) < 0 || v == 0)
-			die("-p: bad pid: %s", buf);
-		if (npid_list == PID_LIST_MAX)
-			die("-p: more than %d pids: scan every process (no -p) instead",
-			    PID_LIST_MAX);
-		pid_list[npid_list++] = (pid_t)v;
-		arg += n + (arg[n] == ',');
+			die("-%c: bad pid: %s", c, buf);
+		if (*n == PID_LIST_MAX)
+			die("-%c: more than %d pids: %s", c, PID_LIST_MAX, c == 'p' ?
+			    "scan every process (no -p) instead" : "report every process (no -P)");
+		list[(*n)++] = (pid_t)v;
+		arg += k + (arg[k] == ',');
 	}
 }
 
@@ -237,7 +238,7 @@ static void parse_view(struct opts *o, char **argv, int argc)
 }
 
 #define OPTS_FLAG	"ckqhV"		/* options alone */
-#define OPTS_ARG	"bpsnmtlS"	/* options with a value */
+#define OPTS_ARG	"bpPFsnmtlS"	/* options with a value */
 
 /* What the options asked for, beyond the view's opts. */
 static struct {
@@ -250,7 +251,9 @@ static void option(struct opts *o, int c, const char *arg)
 {
 	switch (c) {
 	case 'b': cli.backend = arg; break;
-	case 'p': parse_pids(arg); break;
+	case 'p': parse_pids(c, arg, pid_list, &npid_list); break;
+	case 'P': parse_pids(c, arg, rpid_list, &nrpid_list); break;
+	case 'F': o->rfile = arg; break;
 	case 's': cli.sort_name = arg; break;
 	case 'l': cli.load = arg; break;
 	case 'S': o->sysroot = arg; break;
@@ -342,6 +345,10 @@ int main(int argc, char **argv)
 	if (cli.load && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("-l: not with the %s view", o.view == V_DUMP ? "dump" :
 		    o.view == V_DIFF ? "diff" : "elf");
+	if ((nrpid_list || o.rfile) && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
+		die("-P and -F choose what a report shows; not with the %s view",
+		    o.view == V_DUMP ? "dump (a capture holds the whole scan)" :
+		    o.view == V_DIFF ? "diff" : "elf");
 	if (nbudget && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("--budget: checked on a scan or a capture, not with the %s view",
 		    o.view == V_DUMP ? "dump" : o.view == V_DIFF ? "diff" : "elf");
@@ -367,6 +374,15 @@ int main(int argc, char **argv)
 		scan_live(&scan, &arena, &o, cli.backend ? cli.backend : "auto", cli.table, cli.cap_mem);
 	}
 	account(&scan, &t);
+	if (o.view != V_DUMP) {
+		uint32_t nf;
+		struct file *files = files_build(&scan, &nf);
+
+		o.rpids = rpid_list;
+		o.nrpid = nrpid_list;
+		o.rfile_index = o.rfile ? find_file(files, nf, o.rfile) : UINT32_MAX;
+		report_filter(&scan, rpid_list, nrpid_list, o.rfile_index, &t.shown, &t.nshown);
+	}
 	if (o.view == V_DUMP) {
 		dump_capture(&scan);
 		if (scan.unreadable)

@@ -17,16 +17,18 @@ static const int maps_text_figs[] = {
 void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 {
 	void **rows = rows_alloc(s->arena, s->nproc);
-	size_t i, n;
+	size_t i, n = 0;
 
-	memcpy(rows, s->procs, s->nproc * sizeof(void *));
-	sort_items(rows, s->nproc, V_PROCS, o->sort < 0 ? F_EFF_RESIDENT : o->sort);
+	for (i = 0; i < s->nproc; i++)
+		if (s->procs[i]->shown)
+			rows[n++] = s->procs[i];
+	sort_items(rows, n, V_PROCS, o->sort < 0 ? F_EFF_RESIDENT : o->sort);
 	if (!o->noheader) {
 		outs(o->csv ? "pid,name" : "    PID NAME            ");
 		put_heads(o, NULL, 0);
 		outs("\n");
 	}
-	n = rows_shown(o, s->nproc);
+	n = rows_shown(o, n);
 	for (i = 0; i < n; i++) {
 		const struct proc *p = rows[i];
 
@@ -38,16 +40,16 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 			outf("%7d ", (int)p->pid);
 			put_text(p->name, 16, 1);
 		}
-		put_figs(o, &p->fig, NULL, 0);
+		put_figs(o, &p->rfig, NULL, 0);
 		outs("\n");
 	}
 	if (!o->csv) {
 		char label[24];
 
-		fmt_snprintf(label, sizeof(label), "%u process%s", s->nproc,
-			     s->nproc == 1 ? "" : "es");
+		fmt_snprintf(label, sizeof(label), "%u process%s", t->nshown,
+			     t->nshown == 1 ? "" : "es");
 		outf("%7s %-16s", "", label);
-		put_figs(o, &t->fig, NULL, 0);
+		put_figs(o, &t->shown, NULL, 0);
 		outs("\n");
 	}
 }
@@ -57,31 +59,32 @@ void view_files(struct scan *s, const struct opts *o)
 	uint32_t nfile, i;
 	struct file *files = files_build(s, &nfile);
 	void **rows = rows_alloc(s->arena, nfile);
-	size_t n;
+	size_t n = 0;
 
 	for (i = 0; i < nfile; i++)
-		rows[i] = &files[i];
-	sort_items(rows, nfile, V_FILES, o->sort < 0 ? F_EFF_RESIDENT : o->sort);
+		if (files[i].rnproc)
+			rows[n++] = &files[i];
+	sort_items(rows, n, V_FILES, o->sort < 0 ? F_EFF_RESIDENT : o->sort);
 	if (!o->noheader) {
 		if (o->csv)
 			outs("path,nproc");
 		put_heads(o, NULL, 0);
 		outs(o->csv ? ",deleted\n" : " NPROC PATH\n");
 	}
-	n = rows_shown(o, nfile);
+	n = rows_shown(o, n);
 	for (i = 0; i < n; i++) {
 		const struct file *f = rows[i];
 		int del = (f->flags & MF_DELETED) != 0;
 
 		if (o->csv) {
 			csv_field(f->path, strlen(f->path));
-			outf(",%u", f->nproc);
-			put_figs(o, &f->fig, NULL, 0);
+			outf(",%u", f->rnproc);
+			put_figs(o, &f->rfig, NULL, 0);
 			outf(",%d\n", del);
 			continue;
 		}
-		put_figs(o, &f->fig, NULL, 0);
-		outf(" %5u ", f->nproc);
+		put_figs(o, &f->rfig, NULL, 0);
+		outf(" %5u ", f->rnproc);
 		put_text(f->path, path_room(NFIGS * fig_width(o) + 7 + (del ? 10 : 0)), 0);
 		outs(del ? " (deleted)\n" : "\n");
 	}
@@ -93,7 +96,7 @@ void view_maps(struct scan *s, const struct opts *o)
 	struct proc *p = NULL;
 	struct mapping *m;
 	void **rows;
-	size_t i, n, aw = 8;
+	size_t i, n, nm, aw = 8;
 	uint32_t k;
 
 	for (k = 0; k < s->nproc && !p; k++)
@@ -105,14 +108,18 @@ void view_maps(struct scan *s, const struct opts *o)
 	if (!p)
 		die("maps: pid %d was not scanned (it exited, or -p left it out)",
 		    (int)o->view_pid);
+	if (!p->shown && !o->rfile)
+		die("maps: pid %d is not among -P's", (int)o->view_pid);
 	rows = rows_alloc(s->arena, p->nmap);
 	/* Width from user addresses; one above 2^48 ([vsyscall]) takes more. */
-	for (i = 0, m = p->map; m; m = m->next, i++) {
-		rows[i] = m;
+	for (nm = 0, m = p->map; m; m = m->next) {
+		if (!(m->flags & MF_SHOWN))
+			continue;	/* -F shows that file's mappings alone */
+		rows[nm++] = m;
 		while (aw < 12 && m->start >> (4 * aw))
 			aw++;
 	}
-	sort_items(rows, p->nmap, V_MAPS, o->sort < 0 ? F_ADDRESS : o->sort);
+	sort_items(rows, nm, V_MAPS, o->sort < 0 ? F_ADDRESS : o->sort);
 	if (!o->noheader) {
 		if (o->csv) {
 			outs("pid,address,end,perms,offset,dev,inode,path");
@@ -124,7 +131,7 @@ void view_maps(struct scan *s, const struct opts *o)
 			outs(" PATH\n");
 		}
 	}
-	n = rows_shown(o, p->nmap);
+	n = rows_shown(o, nm);
 	for (i = 0; i < n; i++) {
 		char perms[5], lead[64];
 		const char *path;

@@ -30,8 +30,8 @@ static enum view sort_view;
 static const struct fig *item_fig(const void *x)
 {
 	switch (sort_view) {
-	case V_PROCS: return &((const struct proc *)x)->fig;
-	case V_FILES: return &((const struct file *)x)->fig;
+	case V_PROCS: return &((const struct proc *)x)->rfig;
+	case V_FILES: return &((const struct file *)x)->rfig;
 	case V_MAPS: return &((const struct mapping *)x)->fig;
 	default: return &((const struct elf_item *)x)->fig;
 	}
@@ -97,8 +97,8 @@ static int cmp_items(const void *pa, const void *pb)
 
 		c = (x > y) - (x < y);
 	} else if (sort_field == F_NPROC) {
-		uint32_t x = ((const struct file *)a)->nproc;
-		uint32_t y = ((const struct file *)b)->nproc;
+		uint32_t x = ((const struct file *)a)->rnproc;
+		uint32_t y = ((const struct file *)b)->rnproc;
 
 		c = (x < y) - (x > y);
 	}
