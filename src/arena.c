@@ -28,6 +28,14 @@ int arena_init(struct arena *a, size_t size)
 	return 0;
 }
 
+/* The whole arena given back, to be made anew. */
+void arena_release(struct arena *a)
+{
+	if (a->base)
+		munmap(a->base, a->size);
+	memset(a, 0, sizeof(*a));
+}
+
 _Noreturn void arena_full(const struct arena *a, size_t want)
 {
 	die("arena full: %zu MiB in use, %zu more bytes needed; raise it with -m SIZE",

@@ -32,5 +32,7 @@ struct target {
 
 
 int open_target(struct scan *s, struct target *t);
+int elf_items(struct scan *s, const struct opts *o, uint32_t index, int sections,
+	      struct target *t);
 
 #endif

@@ -367,41 +367,60 @@ static void put_item(const struct opts *o, const struct elf_item *it, int symbol
 	outs("\n");
 }
 
+/*
+ * The items of file index (its sections, or the symbols of o->view_section
+ * or all) on the pages of the processes the report shows, into t: 0, or -1
+ * when the file is damaged (t->elf.err says how). t->skipped counts the
+ * processes left out. The caller closes t->fd.
+ */
+int elf_items(struct scan *s, const struct opts *o, uint32_t index, int sections,
+	      struct target *t)
+{
+	uint32_t nfile, i;
+	struct file *files = files_build(s, &nfile);
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	t->index = index;
+	t->file = &files[index];
+	t->sections = sections;
+	t->only = o->view_section;
+	t->sysroot = o->sysroot;
+	t->holes.name = "[holes]";
+	t->holes.section = "";
+	for (i = 0; i < s->nproc; i++) {
+		const struct mapping *m;
+
+		for (m = s->procs[i]->map; m && m->file != index; m = m->next)
+			;
+		if (m && s->procs[i]->shown)
+			place_proc(s, t, s->procs[i]);
+		if (t->broken)
+			return -1;
+	}
+	return 0;
+}
+
 void view_elf_items(struct scan *s, const struct opts *o)
 {
 	int sections = o->view == V_SECTIONS;
 	struct target t;
-	uint32_t nfile, i;
+	uint32_t nfile, i, index;
 	struct file *files = files_build(s, &nfile);
 	void **rows;
 	size_t n;
 
-	memset(&t, 0, sizeof(t));
-	t.fd = -1;
-	t.index = find_file(files, nfile, o->view_file);
-	t.file = &files[t.index];
-	if (o->rfile_index != UINT32_MAX && o->rfile_index != t.index)
+	index = find_file(files, nfile, o->view_file);
+	if (o->rfile_index != UINT32_MAX && o->rfile_index != index)
 		die("-F %s: %s shows the file it names, %s", o->rfile,
-		    sections ? "sections" : "symbols", t.file->path);
-	t.sections = sections;
-	t.only = o->view_section;
-	t.sysroot = o->sysroot;
-	t.holes.name = "[holes]";
-	t.holes.section = "";
-	for (i = 0; i < s->nproc; i++) {
-		const struct mapping *m;
-
-		for (m = s->procs[i]->map; m && m->file != t.index; m = m->next)
-			;
-		if (m && s->procs[i]->shown)
-			place_proc(s, &t, s->procs[i]);
-		if (t.broken) {
-			/* no rows rather than rows made up from a damaged file */
-			warnx("%s: %s", t.file->path, t.elf.err);
-			exit_at_least(EX_PARTIAL);
+		    sections ? "sections" : "symbols", files[index].path);
+	if (elf_items(s, o, index, sections, &t) < 0) {
+		/* no rows rather than rows made up from a damaged file */
+		warnx("%s: %s", t.file->path, t.elf.err);
+		exit_at_least(EX_PARTIAL);
+		if (t.fd >= 0)
 			close(t.fd);
-			return;
-		}
+		return;
 	}
 	if (t.fd < 0)
 		die("%s: no scanned process could be read", o->view_file);

@@ -175,6 +175,8 @@ char *fmt_dec(char *end, uint64_t v);
 void out_dec(char sep, uint64_t v);
 void out_flush(void);
 int is_terminal(int fd);
+void on_fatal(void (*fn)(void));
+void on_warning(void (*fn)(const char *msg));
 void progress_show(const char *line);
 void progress_clear(void);
 int parse_u64(const char *s, uint64_t max, uint64_t *v);
@@ -202,6 +204,7 @@ struct arena {
 	size_t lo_open, hi_open;	/* bytes open for use at the bottom, the top */
 };
 int arena_init(struct arena *a, size_t size);
+void arena_release(struct arena *a);
 void *arena_alloc(struct arena *a, size_t n, size_t align);
 void *arena_alloc_top(struct arena *a, size_t n, size_t align);
 void arena_zero(const struct arena *a, void *p, size_t n);
@@ -386,7 +389,7 @@ void report_filter(struct scan *s, const pid_t *pids, size_t npid, uint32_t file
 int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
 /* table.c: rows of figures, as text or CSV, sorted and cut, for every view */
-enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF };
+enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF, V_BROWSE };
 struct opts {
 	enum view view;
 	pid_t view_pid;
@@ -432,6 +435,21 @@ void report_notes(const struct scan *s, const struct totals *t, const struct opt
 
 /* elfdump.c: the elf view, no scan */
 void view_elf(const char *path, const struct opts *o);
+
+/* term.c: a full-screen terminal, VT100 only, redrawing what changed */
+#define TERM_ROWS_MAX	200
+#define TERM_COLS_MAX	512
+enum { K_UP = 0x100, K_DOWN, K_LEFT, K_RIGHT, K_PGUP, K_PGDN, K_HOME, K_END, K_RESIZE };
+int term_open(void);
+void term_close(void);
+void term_size(int *rows, int *cols);
+int term_key(int ms);
+void term_line(int row, const char *text, int reverse);
+void term_clear(void);
+uint64_t term_flush(void);
+
+/* browse.c: the drill-down, full screen; rescan scans again (NULL: a capture) */
+void browse(struct scan *s, const struct opts *o, int (*rescan)(struct scan *s));
 
 /* elfitems.c: the file a view or -F names, as an index in the file table */
 uint32_t find_file(struct file *files, uint32_t n, const char *want);

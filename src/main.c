@@ -11,10 +11,11 @@
 #define BUDGET_MAX	64	/* --budget options */
 
 static const char usage_text[] =
-"usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-s field] [-n count]\n"
-"                  [-m size] [-t pages] [--budget name=size]... [view]\n"
-"       exmap-mini -l capture [-ckq] [-S sysroot] [-s field] [-n count]\n"
-"                  [-m size] [--budget name=size]... [view]\n"
+"usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-P pid[,pid...]] [-F file]\n"
+"                  [-s field] [-n count] [-m size] [-t pages]\n"
+"                  [--budget name=size]... [view]\n"
+"       exmap-mini -l capture [-ckq] [-S sysroot] [-P pid[,pid...]] [-F file]\n"
+"                  [-s field] [-n count] [-m size] [--budget name=size]... [view]\n"
 "       exmap-mini [-ckq] [-s field] [-n count] [-m size] diff capture capture\n"
 "       exmap-mini -h | -V\n"
 "views:\n"
@@ -27,6 +28,8 @@ static const char usage_text[] =
 "  dump                   the scan as a capture, to load with -l or diff later\n"
 "  diff a b               how each figure changed from capture a to capture b,\n"
 "                         per process (by name and command line) and per file\n"
+"  browse                 processes or files, then their files or processes,\n"
+"                         sections and symbols, full screen (a terminal)\n"
 "options:\n"
 "  -b source  where page information comes from: auto (the default: the\n"
 "             module if loaded, else pagemap), kmod or pagemap\n"
@@ -34,6 +37,8 @@ static const char usage_text[] =
 "  -k         text sizes in KiB instead of human units\n"
 "  -q         no header row\n"
 "  -p pids    scan only these processes: pages are shared among them alone\n"
+"  -P pids    report only these processes' part; pages are shared among all\n"
+"  -F file    report only this file's part (a path, a basename or a soname)\n"
 "  -s field   sort by: vm mapped resident eff_mapped eff_resident sole\n"
 "             writable swap, or pid name (procs), path nproc (files),\n"
 "             address path (maps), address name (sections, symbols)\n"
@@ -183,7 +188,8 @@ static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 		blocks = table;
 	arena_or_die(arena, ptab_bytes((uint32_t)table, (uint32_t)blocks) +
 		     (npid + 64) * (RECORD_BYTES + sizeof(pid_t)) + ARENA_BASE +
-		     (o->view == V_SECTIONS || o->view == V_SYMBOLS ? ARENA_ELF : 0),
+		     (o->view == V_SECTIONS || o->view == V_SYMBOLS || o->view == V_BROWSE ?
+		      ARENA_ELF : 0),
 		     RUN_SPACE, cap_mem);
 	if (npid_list) {
 		pids = pid_list;
@@ -215,6 +221,8 @@ static void parse_view(struct opts *o, char **argv, int argc)
 		o->view = V_FILES;
 	} else if (strcmp(argv[0], "dump") == 0 && argc == 1) {
 		o->view = V_DUMP;
+	} else if (strcmp(argv[0], "browse") == 0 && argc == 1) {
+		o->view = V_BROWSE;
 	} else if (strcmp(argv[0], "diff") == 0 && argc == 3) {
 		o->view = V_DIFF;
 	} else if (strcmp(argv[0], "maps") == 0 && argc == 2) {
@@ -272,9 +280,23 @@ static void option(struct opts *o, int c, const char *arg)
 	}
 }
 
+static struct arena arena;
+static struct opts browse_o;
+
+/* browse's r: the arena given back, the machine scanned again. */
+static int rescan(struct scan *s)
+{
+	struct totals t;
+
+	arena_release(&arena);
+	scan_live(s, &arena, &browse_o, cli.backend ? cli.backend : "auto", cli.table,
+		  cli.cap_mem);
+	account(s, &t);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	static struct arena arena;
 	static struct scan scan;
 	static struct budget budgets[BUDGET_MAX];
 	static struct capfile capf[2];	/* -l's, or diff's two */
@@ -345,10 +367,12 @@ int main(int argc, char **argv)
 	if (cli.load && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("-l: not with the %s view", o.view == V_DUMP ? "dump" :
 		    o.view == V_DIFF ? "diff" : "elf");
-	if ((nrpid_list || o.rfile) && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
+	if ((nrpid_list || o.rfile) && (o.view == V_DUMP || o.view == V_DIFF ||
+					 o.view == V_ELF || o.view == V_BROWSE))
 		die("-P and -F choose what a report shows; not with the %s view",
 		    o.view == V_DUMP ? "dump (a capture holds the whole scan)" :
-		    o.view == V_DIFF ? "diff" : "elf");
+		    o.view == V_DIFF ? "diff" : o.view == V_ELF ? "elf" :
+		    "browse (its keys choose)");
 	if (nbudget && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("--budget: checked on a scan or a capture, not with the %s view",
 		    o.view == V_DUMP ? "dump" : o.view == V_DIFF ? "diff" : "elf");
@@ -366,7 +390,7 @@ int main(int argc, char **argv)
 	}
 	if (cli.load) {
 		size = capture_open(cli.load, &capf[0]);
-		if (o.view == V_SECTIONS || o.view == V_SYMBOLS)
+		if (o.view == V_SECTIONS || o.view == V_SYMBOLS || o.view == V_BROWSE)
 			size += ARENA_ELF;
 		arena_or_die(&arena, size, 0, cli.cap_mem);
 		load_capture(&scan, &arena, &capf[0]);
@@ -374,6 +398,11 @@ int main(int argc, char **argv)
 		scan_live(&scan, &arena, &o, cli.backend ? cli.backend : "auto", cli.table, cli.cap_mem);
 	}
 	account(&scan, &t);
+	if (o.view == V_BROWSE) {
+		browse_o = o;
+		browse(&scan, &o, cli.load ? NULL : rescan);
+		return exit_status;
+	}
 	if (o.view != V_DUMP) {
 		uint32_t nf;
 		struct file *files = files_build(&scan, &nf);

@@ -59,6 +59,30 @@ void progress_clear(void)
 	progress_shown = 0;
 }
 
+static void (*fatal_hook)(void);
+static void (*warning_hook)(const char *msg);
+
+/* What to do before a fatal error is said: give the terminal back, say. */
+void on_fatal(void (*fn)(void))
+{
+	fatal_hook = fn;
+}
+
+/* Where warnings go instead of stderr (a full-screen view's status line), or NULL. */
+void on_warning(void (*fn)(const char *msg))
+{
+	warning_hook = fn;
+}
+
+/* A fatal error: the hook first, and no warning hook: it is said on stderr. */
+static void fatal_path(void)
+{
+	if (fatal_hook)
+		fatal_hook();
+	fatal_hook = NULL;
+	warning_hook = NULL;
+}
+
 static void vmsg(int err, const char *fmt, va_list ap)
 {
 	char buf[1024];
@@ -72,6 +96,11 @@ static void vmsg(int err, const char *fmt, va_list ap)
 		n = sizeof(buf) - 64;
 	if (err)
 		n += fmt_snprintf(buf + n, sizeof(buf) - n, ": %s", strerror(err));
+	if (warning_hook) {
+		buf[n] = '\0';
+		warning_hook(buf + strlen(progname) + 2);
+		return;
+	}
 	buf[n++] = '\n';
 	(void)!write(2, buf, n);
 }
@@ -98,6 +127,7 @@ void die(const char *fmt, ...)
 {
 	va_list ap;
 
+	fatal_path();
 	va_start(ap, fmt);
 	vmsg(0, fmt, ap);
 	va_end(ap);
@@ -108,6 +138,7 @@ void dierr(int err, const char *fmt, ...)
 {
 	va_list ap;
 
+	fatal_path();
 	va_start(ap, fmt);
 	vmsg(err, fmt, ap);
 	va_end(ap);
@@ -119,6 +150,7 @@ void die_status(int code, const char *fmt, ...)
 {
 	va_list ap;
 
+	fatal_path();
 	va_start(ap, fmt);
 	vmsg(0, fmt, ap);
 	va_end(ap);
