@@ -25,32 +25,42 @@ endif
 endif
 endif
 
-CFLAGS := -std=c11 -D_GNU_SOURCE -Os -Wall -Wextra -Werror \
-	-ffunction-sections -fdata-sections $(TARGET_CFLAGS) $(EXTRA_CFLAGS)
-LDFLAGS := -static -Wl,--gc-sections $(TARGET_LDFLAGS)
+# Ours first, then the caller's CFLAGS and LDFLAGS, which so add to them (and
+# win where they disagree). Small: no unwind tables (nothing unwinds a C
+# program), position-dependent code (a static executable), and sections the
+# linker drops when nothing uses them. -MMD -MP: each object's headers.
+XM_CFLAGS := -std=c11 -D_GNU_SOURCE -Os -Wall -Wextra -Werror -MMD -MP \
+	-ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
+	-fno-unwind-tables -fno-pie $(TARGET_CFLAGS)
+XM_LDFLAGS := -static -no-pie -Wl,--gc-sections $(TARGET_LDFLAGS)
+BUILD_CFLAGS = $(XM_CFLAGS) $(CFLAGS)
+BUILD_LDFLAGS = $(XM_LDFLAGS) $(LDFLAGS)
 HOSTCC := gcc
 STRIP := $(if $(CROSS_COMPILE),$(CROSS_COMPILE)strip,strip)
 PREFIX ?= /usr/local
 
 SRCS := $(wildcard src/*.c)
+HDRS := $(wildcard src/*.h) kmod/exmap_mini_abi.h
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 
 all: $(BUILD)/exmap-mini
 
 # TOOLCHAIN_DEPS: what a target's toolchain file needs built first (musl, say).
-$(BUILD)/obj/%.o: src/%.c src/exmap.h | $(BUILD)/obj $(TOOLCHAIN_DEPS)
-	$(CC) $(CFLAGS) -c -o $@ $<
+$(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
+	$(CC) $(BUILD_CFLAGS) -c -o $@ $<
 
 $(BUILD)/exmap-mini: $(OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS)
+	$(CC) $(BUILD_CFLAGS) $(BUILD_LDFLAGS) -o $@ $(OBJS)
 
-$(BUILD)/unit: tests/unit.c $(LIBOBJS) src/exmap.h
-	$(CC) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ tests/unit.c $(LIBOBJS)
+$(BUILD)/unit: tests/unit.c $(LIBOBJS) | $(BUILD)/obj
+	$(CC) $(BUILD_CFLAGS) -Isrc $(BUILD_LDFLAGS) -o $@ tests/unit.c $(LIBOBJS)
 
 # The benchmark's floor is built like exmap-mini, so the two compare fairly.
 $(BUILD)/floor: tests/floor.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+	$(CC) $(BUILD_CFLAGS) $(BUILD_LDFLAGS) -o $@ $<
+
+-include $(OBJS:.o=.d) $(BUILD)/unit.d $(BUILD)/floor.d $(BUILD)/sysroot_drv.d $(BUILD)/fmt_test.d
 
 build/host/%: tests/%.c | build/host
 	$(HOSTCC) -static -O2 -Wall -Wextra -Werror -o $@ $<
@@ -78,14 +88,16 @@ unit: $(BUILD)/unit
 run: setup all
 	$(BUILD)/exmap-mini || [ $$? -eq 1 ]
 
+# What the tests run in a guest or on a board, by name (tests/NAME.c): for
+# this machine in build/host/ (glibc, static), for a board in BUILD/tools/.
+GUEST_TOOLS := workload churn runas twice thpwork readfault afterprobe
+host_tools = $(GUEST_TOOLS:%=build/host/%)
+board_tools = all build/$(1)/unit $(GUEST_TOOLS:%=build/$(1)/tools/%)
+
 test: setup
-	$(MAKE) all $(BUILD)/unit build/host/workload build/host/churn build/host/runas build/host/twice \
-		build/host/thpwork build/host/readfault build/host/afterprobe fixture \
-		elftest-deps $(BUILD)/tools/workload $(BUILD)/sysroot_drv capfuzz-deps
-	for a in arm arm64 mipsel; do $(MAKE) ARCH=$$a all build/$$a/unit build/$$a/tools/workload \
-		build/$$a/tools/churn build/$$a/tools/runas build/$$a/tools/twice build/$$a/tools/thpwork \
-		build/$$a/tools/readfault build/$$a/tools/afterprobe \
-		|| exit 1; done
+	$(MAKE) all $(BUILD)/unit $(host_tools) fixture elftest-deps $(BUILD)/tools/workload \
+		$(BUILD)/sysroot_drv capfuzz-deps
+	for a in arm arm64 mipsel; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped
 	$(MAKE) ARCH=mips all build/mips/unit
 	tests/run $(BUILD)
@@ -94,11 +106,8 @@ test: setup
 # 32-bit MIPS board (Malta, mipsel): their first builds take minutes
 # (toolchain/tinykernel caches them), so it is a target of its own; CI runs it.
 test-tinykernel: setup
-	$(MAKE) all build/host/workload build/host/churn build/host/runas build/host/twice \
-		build/host/readfault build/host/afterprobe
-	$(MAKE) ARCH=mipsel all build/mipsel/tools/workload build/mipsel/tools/churn \
-		build/mipsel/tools/runas build/mipsel/tools/twice build/mipsel/tools/readfault \
-		build/mipsel/tools/afterprobe
+	$(MAKE) all $(host_tools)
+	$(MAKE) ARCH=mipsel $(call board_tools,mipsel)
 	tests/kmod_test.sh nopagemap-amd64 nopagemap-mipsel
 
 # The board demo: the target's Debian kernel in qemu (-M virt for arm and

@@ -1,3 +1,4 @@
+/* Pass two: each mapping's figures from its runs, the files view's table, the self-check. */
 /*
  * Pass two: with every PTE counted, each mapping's runs give its figures; a
  * shared page adds page_size / count to the effective sizes. Then processes
@@ -15,7 +16,7 @@ static void map_figures(struct scan *s, struct mapping *m)
 
 	for (i = 0; i < m->nrun; i++) {
 		struct run *r = scan_run(s, m->run0 + i);
-		uint32_t kind = r->nk >> RUN_KIND_SHIFT & 7, n = r->nk & RUN_N_MASK, j;
+		uint32_t kind = run_kind(r), n = run_pages(r), j;
 		const uint32_t *count = s->pt.count + r->id;
 
 		switch (kind) {
@@ -61,7 +62,7 @@ static void map_figures(struct scan *s, struct mapping *m)
 		default:
 			continue;
 		}
-		if (r->nk & RUN_WRITE)
+		if (run_written(r))
 			f->writable += n;
 	}
 	f->mapped *= ps;
@@ -94,8 +95,8 @@ void account(struct scan *s, struct totals *t)
 	for (i = 0; i < s->nrun; i++) {
 		struct run *r = scan_run(s, i);
 
-		if ((r->nk >> RUN_KIND_SHIFT & 7) == RUN_EXCL)
-			t->distinct += r->nk & RUN_N_MASK;
+		if (run_kind(r) == RUN_EXCL)
+			t->distinct += run_pages(r);
 	}
 }
 
@@ -120,27 +121,41 @@ int self_check(const struct scan *s, const struct totals *t, struct eff *diff)
 	return diff->whole == 0 ? 0 : -1;
 }
 
-static uint32_t str_hash(const char *p, uint64_t inode, uint32_t dev)
-{
-	uint32_t h = 2166136261u ^ (uint32_t)inode ^ dev;
-
-	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	return h;
-}
-
 static const char *file_name(const struct mapping *m)
 {
 	return m->path[0] ? m->path : "[anon]";
 }
 
-/* One file per distinct (path, device, inode, deleted); pseudo-files by name. */
+/*
+ * Whether m is the .bss of the file mapping prev before it: anonymous,
+ * private and writable, right after a private writable mapping of a regular
+ * file, where a loader maps the zero-filled rest of a data segment. It is
+ * that file's in every view (and whatever the kernel merged into it with it).
+ */
+static int is_bss(const struct mapping *prev, const struct mapping *m)
+{
+	uint32_t rw = MF_READ | MF_WRITE | MF_SHARED;
+
+	return prev && prev->end == m->start && m->inode == 0 && m->path[0] == '\0' &&
+	       (m->flags & rw) == (MF_READ | MF_WRITE) && (prev->flags & rw) == (MF_READ | MF_WRITE) &&
+	       prev->path[0] == '/' && prev->inode != 0 && !(prev->flags & MF_DEVICE);
+}
+
+/*
+ * One file per distinct (path, device, inode, deleted); pseudo-files by name;
+ * a file's .bss mapping is the file's. Built once; every mapping then names
+ * its file (m->file).
+ */
 struct file *files_build(struct scan *s, uint32_t *nfile)
 {
 	uint64_t nmap = 0, slots = 16;
 	uint32_t *tab, mask, n = 0, i;
 	struct file *files;
 
+	if (s->files) {
+		*nfile = s->nfile;
+		return s->files;
+	}
 	for (i = 0; i < s->nproc; i++)
 		nmap += s->procs[i]->nmap;
 	while (slots < 2 * nmap)
@@ -151,14 +166,21 @@ struct file *files_build(struct scan *s, uint32_t *nfile)
 	files = arena_alloc(s->arena, (nmap + 1) * sizeof(*files), 8);
 	for (i = 0; i < s->nproc; i++) {
 		struct proc *p = s->procs[i];
-		struct mapping *m;
+		struct mapping *m, *prev = NULL;
 
-		for (m = p->map; m; m = m->next) {
+		for (m = p->map; m; prev = m, m = m->next) {
 			const char *name = file_name(m);
 			uint32_t fl = m->flags & (MF_DELETED | MF_DEVICE);
-			uint32_t h = str_hash(name, m->inode, m->dev) & mask;
+			uint32_t h = hash_bytes(HASH_SEED ^ (uint32_t)m->inode ^ m->dev, name,
+						strlen(name)) & mask;
 			struct file *f;
 
+			if (is_bss(prev, m)) {
+				m->flags |= MF_BSS;
+				m->file = prev->file;
+				fig_add(&files[m->file].fig, &m->fig);
+				continue;
+			}
 			for (; tab[h]; h = (h + 1) & mask) {
 				f = &files[tab[h] - 1];
 				if (f->inode == m->inode && f->dev == m->dev &&
@@ -184,6 +206,69 @@ struct file *files_build(struct scan *s, uint32_t *nfile)
 			}
 		}
 	}
+	s->files = files;
+	s->nfile = n;
 	*nfile = n;
 	return files;
+}
+
+static int pid_in(pid_t pid, const pid_t *pids, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (pids[i] == pid)
+			return 1;
+	return n == 0;
+}
+
+/*
+ * Mark what the report shows and sum it: a process's rfig over its shown
+ * mappings, a file's over the shown processes' mappings of it, and the
+ * total. The shares are the scan's: who maps a page is not filtered.
+ */
+void report_filter(struct scan *s, const pid_t *pids, size_t npid, uint32_t file,
+		   struct fig *total, uint32_t *nshown)
+{
+	struct file *files;
+	uint32_t nf, i;
+
+	files = files_build(s, &nf);
+	for (i = 0; i < nf; i++) {
+		memset(&files[i].rfig, 0, sizeof(files[i].rfig));
+		files[i].rnproc = 0;
+		files[i].lastpid = 0;
+	}
+	memset(total, 0, sizeof(*total));
+	*nshown = 0;
+	for (i = 0; i < s->nproc; i++) {
+		struct proc *p = s->procs[i];
+		struct mapping *m;
+		int any = 0;
+
+		memset(&p->rfig, 0, sizeof(p->rfig));
+		p->shown = pid_in(p->pid, pids, npid);
+		for (m = p->map; m; m = m->next) {
+			struct file *f = &files[m->file];
+
+			m->flags &= ~MF_SHOWN;
+			if (!p->shown || (file != UINT32_MAX && m->file != file))
+				continue;
+			m->flags |= MF_SHOWN;
+			any = 1;
+			fig_add(&p->rfig, &m->fig);
+			fig_add(&f->rfig, &m->fig);
+			if (f->lastpid != p->pid || f->rnproc == 0) {
+				f->rnproc++;
+				f->lastpid = p->pid;
+			}
+		}
+		/* with -F, a process that does not map the file is not in it */
+		if (file != UINT32_MAX && !any)
+			p->shown = 0;
+		if (p->shown) {
+			fig_add(total, &p->rfig);
+			(*nshown)++;
+		}
+	}
 }

@@ -1,3 +1,4 @@
+/* The arena: all working memory, one mapping, opened as it fills. */
 /*
  * The arena: all working memory, one anonymous mapping reserved at start-up
  * and never moved. Records grow up from the bottom, run records down from the
@@ -25,6 +26,14 @@ int arena_init(struct arena *a, size_t size)
 	a->base = p;
 	a->size = size;
 	return 0;
+}
+
+/* The whole arena given back, to be made anew. */
+void arena_release(struct arena *a)
+{
+	if (a->base)
+		munmap(a->base, a->size);
+	memset(a, 0, sizeof(*a));
 }
 
 _Noreturn void arena_full(const struct arena *a, size_t want)

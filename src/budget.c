@@ -1,3 +1,4 @@
+/* --budget NAME=SIZE: eff_resident of a process name or a file against a limit. */
 /*
  * Budgets: the eff_resident of the processes of one name (summed, so that a
  * daemon and its workers share one budget) or of one mapped file, against a

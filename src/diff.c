@@ -1,3 +1,4 @@
+/* diff: how each figure changed from one capture to another. */
 /*
  * diff: two captures side by side. Processes are grouped by name and command
  * line (pids differ between boots; a daemon's workers share a key), files by
@@ -8,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exmap.h"
+#include "capture.h"
 
 struct drow {
 	const char *name;
@@ -26,13 +27,7 @@ struct dtab {
 
 static uint32_t key_hash(const char *name, const char *cmd, uint32_t cmdlen)
 {
-	uint32_t h = 2166136261u, i;
-
-	for (; *name; name++)
-		h = (h ^ (unsigned char)*name) * 16777619u;
-	for (i = 0; cmd && i < cmdlen; i++)
-		h = (h ^ (unsigned char)cmd[i]) * 16777619u;
-	return h;
+	return hash_bytes(hash_bytes(HASH_SEED, name, strlen(name)), cmd, cmd ? cmdlen : 0);
 }
 
 static void dtab_init(struct dtab *t, struct arena *a, uint32_t most)
@@ -116,7 +111,7 @@ static void put_delta(const struct opts *o, int64_t d)
 		return;
 	}
 	fmt_size(o, num, sizeof(num), m);
-	snprintf(buf, sizeof(buf), "%s%s", d > 0 ? "+" : d < 0 ? "-" : "", num);
+	fmt_snprintf(buf, sizeof(buf), "%s%s", d > 0 ? "+" : d < 0 ? "-" : "", num);
 	outf(" %*s", o->kib ? 7 : 5, buf);
 }
 
@@ -143,7 +138,7 @@ static void put_rows(struct dtab *t, struct arena *a, const struct opts *o, int 
 	for (i = 0; i < t->n; i++)
 		v[i] = &t->rows[i];
 	sort_field = o->sort < 0 ? F_EFF_RESIDENT : o->sort;
-	qsort(v, t->n, sizeof(*v), cmp_rows);
+	sort(v, t->n, sizeof(*v), cmp_rows);
 	if (o->top && o->top < n)
 		n = (uint32_t)o->top;
 	if (!o->csv && !o->noheader) {
@@ -173,7 +168,7 @@ static void put_rows(struct dtab *t, struct arena *a, const struct opts *o, int 
 			put_delta(o, delta(r, f));
 		used = 7 + NFIGS * (size_t)w;
 		room = used + 13 <= 80 ? 80 - used - 1 : 12;
-		snprintf(line, sizeof(line), "%s%s%s", r->name, r->cmd ? " " : "", cmd);
+		fmt_snprintf(line, sizeof(line), "%s%s%s", r->name, r->cmd ? " " : "", cmd);
 		for (char *c = line; *c; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
 				*c = '?';
@@ -183,7 +178,7 @@ static void put_rows(struct dtab *t, struct arena *a, const struct opts *o, int 
 	}
 }
 
-void diff_captures(struct arena *a, const char *path_a, const char *path_b,
+void diff_captures(struct arena *a, const struct capfile *cfa, const struct capfile *cfb,
 		   const struct opts *o)
 {
 	static struct scan s[2];
@@ -193,8 +188,8 @@ void diff_captures(struct arena *a, const char *path_a, const char *path_b,
 	uint32_t nf[2], nproc = 0, nfile = 0, i;
 	int k;
 
-	load_capture(&s[0], a, path_a);
-	load_capture(&s[1], a, path_b);
+	load_capture(&s[0], a, cfa);
+	load_capture(&s[1], a, cfb);
 	for (k = 0; k < 2; k++) {
 		account(&s[k], &t);
 		fl[k] = files_build(&s[k], &nf[k]);

@@ -1,3 +1,4 @@
+/* The ELF reader: every byte through one bounds-checked window. */
 /*
  * A hand-written ELF reader: ELF32 and ELF64, either byte order, any machine.
  * Every byte comes through get(), which checks (offset, length) against the
@@ -14,14 +15,17 @@
 
 #include "exmap.h"
 
+#define ELF_WINDOW	65536	/* the file is read through a window this big */
+
 static unsigned char window[ELF_WINDOW];
 
-static int fail(struct elf *e, const char *fmt, ...)
+static int elf_fail(struct elf *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int elf_fail(struct elf *e, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(e->err, sizeof(e->err), fmt, ap);
+	fmt_vsnprintf(e->err, sizeof(e->err), fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -32,7 +36,7 @@ static const unsigned char *get(struct elf *e, uint64_t off, size_t len, const c
 	size_t want, got = 0;
 
 	if (off > e->size || len > e->size - off) {
-		fail(e, "%s at offset %llu (%zu bytes) is past the end of the file (%llu bytes)",
+		elf_fail(e, "%s at offset %llu (%zu bytes) is past the end of the file (%llu bytes)",
 		     what, (unsigned long long)off, len, (unsigned long long)e->size);
 		return NULL;
 	}
@@ -41,7 +45,7 @@ static const unsigned char *get(struct elf *e, uint64_t off, size_t len, const c
 	if (off >= e->woff && off - e->woff <= e->wlen && len <= e->wlen - (off - e->woff))
 		return window + (off - e->woff);
 	if (len > sizeof(window)) {
-		fail(e, "%s of %zu bytes is larger than the %zu-byte read window",
+		elf_fail(e, "%s of %zu bytes is larger than the %zu-byte read window",
 		     what, len, sizeof(window));
 		return NULL;
 	}
@@ -53,11 +57,11 @@ static const unsigned char *get(struct elf *e, uint64_t off, size_t len, const c
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			fail(e, "reading %s: %s", what, strerror(errno));
+			elf_fail(e, "reading %s: %s", what, strerror(errno));
 			return NULL;
 		}
 		if (r == 0) {
-			fail(e, "reading %s: the file is shorter than when it was opened", what);
+			elf_fail(e, "reading %s: the file is shorter than when it was opened", what);
 			return NULL;
 		}
 		got += r;
@@ -97,7 +101,7 @@ static int table_fits(struct elf *e, uint64_t off, uint64_t n, uint64_t ent, con
 	if (n == 0)
 		return 0;
 	if (off > e->size || n > (e->size - off) / ent)
-		return fail(e, "%s: %llu entries of %llu bytes at offset %llu do not fit in "
+		return elf_fail(e, "%s: %llu entries of %llu bytes at offset %llu do not fit in "
 			    "the file (%llu bytes)", what, (unsigned long long)n,
 			    (unsigned long long)ent, (unsigned long long)off,
 			    (unsigned long long)e->size);
@@ -113,13 +117,13 @@ static int parse_header(struct elf *e)
 	if (!h)
 		return -1;
 	if (memcmp(h, magic, 4) != 0)
-		return fail(e, "not an ELF file (bad magic)");
+		return elf_fail(e, "not an ELF file (bad magic)");
 	if (h[4] != 1 && h[4] != 2)
-		return fail(e, "bad ELF class %u", h[4]);
+		return elf_fail(e, "bad ELF class %u", h[4]);
 	if (h[5] != 1 && h[5] != 2)
-		return fail(e, "bad ELF data encoding %u", h[5]);
+		return elf_fail(e, "bad ELF data encoding %u", h[5]);
 	if (h[6] != 1)
-		return fail(e, "bad ELF version %u", h[6]);
+		return elf_fail(e, "bad ELF version %u", h[6]);
 	e->is64 = h[4] == 2;
 	e->be = h[5] == 2;
 	if (!(h = get(e, 0, e->is64 ? 64 : 52, "ELF header")))
@@ -144,14 +148,14 @@ static int parse_header(struct elf *e)
 		const unsigned char *s0;
 
 		if (e->shentsize != (e->is64 ? 64 : 40))
-			return fail(e, "bad section header size %u", e->shentsize);
+			return elf_fail(e, "bad section header size %u", e->shentsize);
 		if (!(s0 = get(e, e->shoff, e->shentsize, "section header 0")))
 			return -1;
 		if (shnum == 0) {
 			uint64_t n = e->is64 ? u64(e, s0 + 32) : u32(e, s0 + 20);
 
 			if (n > UINT32_MAX)
-				return fail(e, "section count %llu in section header 0 is too large",
+				return elf_fail(e, "section count %llu in section header 0 is too large",
 					    (unsigned long long)n);
 			e->shnum = (uint32_t)n;
 		}
@@ -164,14 +168,14 @@ static int parse_header(struct elf *e)
 		e->shstrndx = SHN_UNDEF;
 	}
 	if (e->phnum && e->phentsize != (e->is64 ? 56 : 32))
-		return fail(e, "bad program header size %u", e->phentsize);
+		return elf_fail(e, "bad program header size %u", e->phentsize);
 	if (e->shnum && e->shentsize != (e->is64 ? 64 : 40))
-		return fail(e, "bad section header size %u", e->shentsize);
+		return elf_fail(e, "bad section header size %u", e->shentsize);
 	if (table_fits(e, e->phoff, e->phnum, e->phentsize, "program headers") < 0 ||
 	    table_fits(e, e->shoff, e->shnum, e->shentsize, "section headers") < 0)
 		return -1;
 	if (e->shstrndx != SHN_UNDEF && e->shstrndx >= e->shnum)
-		return fail(e, "section name table index %u is out of range (%u sections)",
+		return elf_fail(e, "section name table index %u is out of range (%u sections)",
 			    e->shstrndx, e->shnum);
 	return 0;
 }
@@ -198,7 +202,7 @@ int elf_shdr(struct elf *e, uint32_t i, struct elf_shdr *sh)
 	const unsigned char *p;
 
 	if (i >= e->shnum)
-		return fail(e, "section index %u is out of range (%u sections)", i, e->shnum);
+		return elf_fail(e, "section index %u is out of range (%u sections)", i, e->shnum);
 	if (!(p = get(e, e->shoff + (uint64_t)i * e->shentsize, e->shentsize, "section header")))
 		return -1;
 	sh->name = u32(e, p);
@@ -230,7 +234,7 @@ int elf_phdr(struct elf *e, uint32_t i, struct elf_phdr *ph)
 	const unsigned char *p;
 
 	if (i >= e->phnum)
-		return fail(e, "program header index %u is out of range (%u headers)", i, e->phnum);
+		return elf_fail(e, "program header index %u is out of range (%u headers)", i, e->phnum);
 	if (!(p = get(e, e->phoff + (uint64_t)i * e->phentsize, e->phentsize, "program header")))
 		return -1;
 	ph->type = u32(e, p);
@@ -268,12 +272,12 @@ int elf_str(struct elf *e, uint32_t strsec, uint64_t off, char *buf, size_t len)
 	if (elf_shdr(e, strsec, &sh) < 0)
 		return -1;
 	if (sh.type != SHT_STRTAB)
-		return fail(e, "string table section %u has type %u, not STRTAB", strsec, sh.type);
+		return elf_fail(e, "string table section %u has type %u, not STRTAB", strsec, sh.type);
 	if (off >= sh.size)
-		return fail(e, "string index %llu is past its table's end (%llu bytes)",
+		return elf_fail(e, "string index %llu is past its table's end (%llu bytes)",
 			    (unsigned long long)off, (unsigned long long)sh.size);
 	if (sh.offset > e->size || sh.size > e->size - sh.offset)
-		return fail(e, "string table section %u lies past the end of the file", strsec);
+		return elf_fail(e, "string table section %u lies past the end of the file", strsec);
 	pos = sh.offset + off;
 	end = sh.offset + sh.size;
 	while (pos < end) {
@@ -297,7 +301,7 @@ int elf_str(struct elf *e, uint32_t strsec, uint64_t off, char *buf, size_t len)
 		}
 		pos += chunk;
 	}
-	return fail(e, "string at index %llu of section %u is not terminated",
+	return elf_fail(e, "string at index %llu of section %u is not terminated",
 		    (unsigned long long)off, strsec);
 }
 
@@ -329,17 +333,17 @@ int elf_symtab(struct elf *e, uint32_t type, struct elf_symtab *t)
 	if (i >= e->shnum)
 		return 1;
 	if (sh.entsize != ent)
-		return fail(e, "symbol table section %u: entry size %llu, not %u", i,
+		return elf_fail(e, "symbol table section %u: entry size %llu, not %u", i,
 			    (unsigned long long)sh.entsize, ent);
 	if (sh.offset > e->size || sh.size > e->size - sh.offset)
-		return fail(e, "symbol table section %u lies past the end of the file", i);
+		return elf_fail(e, "symbol table section %u lies past the end of the file", i);
 	if (sh.link == SHN_UNDEF || sh.link >= e->shnum)
-		return fail(e, "symbol table section %u: string table link %u is out of range",
+		return elf_fail(e, "symbol table section %u: string table link %u is out of range",
 			    i, sh.link);
 	if (elf_shdr(e, sh.link, &link) < 0)
 		return -1;
 	if (link.type != SHT_STRTAB)
-		return fail(e, "symbol table section %u links to section %u, not a string table",
+		return elf_fail(e, "symbol table section %u links to section %u, not a string table",
 			    i, sh.link);
 	t->sec = i;
 	t->strsec = sh.link;
@@ -355,7 +359,7 @@ int elf_symtab(struct elf *e, uint32_t type, struct elf_symtab *t)
 		if (x.type == SHT_SYMTAB_SHNDX && x.link == t->sec) {
 			if (x.offset > e->size || x.size > e->size - x.offset ||
 			    x.size / 4 < t->count)
-				return fail(e, "extended section index table %u is too short or "
+				return elf_fail(e, "extended section index table %u is too short or "
 					    "past the end of the file", i);
 			t->shndx_off = x.offset;
 			t->has_shndx = 1;
@@ -371,7 +375,7 @@ int elf_sym(struct elf *e, const struct elf_symtab *t, uint64_t i, struct elf_sy
 	const unsigned char *p;
 
 	if (i >= t->count)
-		return fail(e, "symbol index %llu is out of range", (unsigned long long)i);
+		return elf_fail(e, "symbol index %llu is out of range", (unsigned long long)i);
 	if (!(p = get(e, t->offset + i * ent, ent, "symbol")))
 		return -1;
 	s->name = u32(e, p);
@@ -390,14 +394,14 @@ int elf_sym(struct elf *e, const struct elf_symtab *t, uint64_t i, struct elf_sy
 	}
 	if (s->shndx == SHN_XINDEX) {
 		if (!t->has_shndx)
-			return fail(e, "symbol %llu needs an extended section index, and there "
+			return elf_fail(e, "symbol %llu needs an extended section index, and there "
 				    "is no SYMTAB_SHNDX table", (unsigned long long)i);
 		if (!(p = get(e, t->shndx_off + i * 4, 4, "extended section index")))
 			return -1;
 		s->shndx = u32(e, p);
 		/* checked here: a big value would read as ELF_SHN_SPECIAL */
 		if (s->shndx >= e->shnum)
-			return fail(e, "symbol %llu: extended section index %u is out of range "
+			return elf_fail(e, "symbol %llu: extended section index %u is out of range "
 				    "(%u sections)", (unsigned long long)i, s->shndx, e->shnum);
 	} else if (s->shndx >= SHN_LORESERVE) {
 		s->shndx |= ELF_SHN_SPECIAL;	/* ABS, COMMON and the like */
@@ -417,7 +421,7 @@ static int find_note(struct elf *e, uint64_t off, uint64_t size, uint64_t align,
 
 	align = align == 8 ? 8 : 4;
 	if (off > e->size || size > e->size - off)
-		return fail(e, "note area at offset %llu lies past the end of the file",
+		return elf_fail(e, "note area at offset %llu lies past the end of the file",
 			    (unsigned long long)off);
 	while (size - pos >= 12) {
 		const unsigned char *h = get(e, off + pos, 12, "note header");
@@ -433,7 +437,7 @@ static int find_note(struct elf *e, uint64_t off, uint64_t size, uint64_t align,
 		desc = (12 + namesz + align - 1) & ~(align - 1);
 		next = (desc + descsz + align - 1) & ~(align - 1);
 		if (desc + descsz > size - pos)
-			return fail(e, "note at offset %llu runs past its area",
+			return elf_fail(e, "note at offset %llu runs past its area",
 				    (unsigned long long)(off + pos));
 		if (type == NT_GNU_BUILD_ID && namesz == 4) {
 			const unsigned char *n = get(e, off + pos + 12, 4, "note name");
@@ -444,7 +448,7 @@ static int find_note(struct elf *e, uint64_t off, uint64_t size, uint64_t align,
 				const unsigned char *d;
 
 				if (descsz == 0 || descsz > ELF_BUILDID_MAX)
-					return fail(e, "build-id of %llu bytes",
+					return elf_fail(e, "build-id of %llu bytes",
 						    (unsigned long long)descsz);
 				if (!(d = get(e, off + pos + desc, descsz, "build-id")))
 					return -1;

@@ -1,3 +1,4 @@
+/* The elf view: a file's sections, segments, symbols and build-id, no scan. */
 /*
  * The elf view: a static dump of one file's sections, segments, symbols and
  * build-id, with no scan. A part that cannot be read is reported, the exit
@@ -53,7 +54,7 @@ static const char *lookup(const struct name *t, size_t n, uint32_t v, char *buf,
 	for (i = 0; i < n; i++)
 		if (t[i].v == v)
 			return t[i].s;
-	snprintf(buf, len, "0x%x", v);
+	fmt_snprintf(buf, len, "0x%x", v);
 	return buf;
 }
 
@@ -106,14 +107,14 @@ static const char *sym_section(const char *path, struct elf *e, uint32_t shndx,
 			return "ABS";
 		if (v == 0xfff2)
 			return "COM";
-		snprintf(buf, len, "0x%x", v);
+		fmt_snprintf(buf, len, "0x%x", v);
 		return buf;
 	}
 	if (elf_shdr(e, shndx, &sh) < 0 || (cut = elf_secname(e, &sh, buf, len)) < 0) {
 		/* the symbol is listed; the damage is said, and the exit says partial */
 		warnx("%s: %s", path, e->err);
 		exit_at_least(EX_PARTIAL);
-		snprintf(buf, len, "[%u]", shndx);
+		fmt_snprintf(buf, len, "[%u]", shndx);
 		return buf;
 	}
 	mark_cut(buf, len, cut);
@@ -159,8 +160,8 @@ static void dump_sections(const char *path, struct elf *e, int csv)
 		mark_cut(name, sizeof(name), cut);
 		sec_flags(sh.flags, fl);
 		if (csv) {
-			snprintf(off, sizeof(off), "%llu", (unsigned long long)sh.offset);
-			snprintf(al, sizeof(al), "%llu", (unsigned long long)sh.addralign);
+			fmt_snprintf(off, sizeof(off), "%llu", (unsigned long long)sh.offset);
+			fmt_snprintf(al, sizeof(al), "%llu", (unsigned long long)sh.addralign);
 			csv_row("section", i, name, LOOKUP(sec_types, sh.type, tbuf), sh.addr, off,
 				sh.size, "", fl, al, "", "", "");
 		} else {
@@ -190,9 +191,9 @@ static void dump_segments(const char *path, struct elf *e, int csv)
 		type = LOOKUP(seg_types, ph.type, tbuf);
 		seg_flags(ph.flags, fl);
 		if (csv) {
-			snprintf(off, sizeof(off), "%llu", (unsigned long long)ph.offset);
-			snprintf(fsz, sizeof(fsz), "%llu", (unsigned long long)ph.filesz);
-			snprintf(al, sizeof(al), "%llu", (unsigned long long)ph.align);
+			fmt_snprintf(off, sizeof(off), "%llu", (unsigned long long)ph.offset);
+			fmt_snprintf(fsz, sizeof(fsz), "%llu", (unsigned long long)ph.filesz);
+			fmt_snprintf(al, sizeof(al), "%llu", (unsigned long long)ph.align);
 			csv_row("segment", i, type, type, ph.vaddr, off, ph.memsz, fsz, fl, al,
 				"", "", "");
 		} else {
@@ -259,34 +260,12 @@ static void dump_buildid(const char *path, struct elf *e, int csv)
 		return;
 	}
 	for (i = 0; i < n; i++)
-		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+		fmt_snprintf(hex + 2 * i, 3, "%02x", id[i]);
 	hex[2 * n] = '\0';
 	if (csv && r == 0)
 		csv_row("buildid", 0, hex, "", 0, "", n, "", "", "", "", "", "");
 	else if (!csv)
 		outf("build-id: %s\n", r == 0 ? hex : "none");
-}
-
-/* Open a path as a regular file, without blocking on a FIFO or device. */
-int open_regular(int dirfd, const char *path, uint64_t *size)
-{
-	struct stat st;
-	int fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
-		int err = errno;
-
-		close(fd);
-		return -err;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	*size = (uint64_t)st.st_size;
-	return fd;
 }
 
 void view_elf(const char *path, const struct opts *o)

@@ -1,3 +1,4 @@
+/* The sections and symbols views: a file's items placed on the scanned pages. */
 /*
  * The sections and symbols views: a mapped ELF file's allocated sections (or
  * its symbols) placed on each scanning process's pages, byte by byte. Each
@@ -17,238 +18,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "exmap.h"
-
-struct target {
-	struct file *file;
-	uint32_t index;		/* in the file table */
-	struct elf elf;
-	int fd;
-	struct elf_phdr *load;	/* PT_LOAD segments */
-	uint32_t nload;
-	const char **secnames;	/* by section index */
-	struct elf_item *items;	/* sections or symbols, by address */
-	uint32_t nitem;
-	uint64_t maxlen;	/* longest item, for the search */
-	struct elf_item holes;
-	int sections;		/* the sections view, else symbols */
-	const char *only;	/* symbols of this section only, or NULL */
-	unsigned char buildid[ELF_BUILDID_MAX];
-	size_t buildid_len;
-	uint32_t skipped;	/* processes whose pages could not be placed */
-	int broken;		/* the file is damaged: e->err says how */
-	const char *sysroot;	/* -S, for a capture's file */
-};
-
-/* The file is damaged: say so in e->err, for the caller to report. */
-static int bad(struct target *t, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(t->elf.err, sizeof(t->elf.err), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/*
- * A path as the kernel prints it in maps: relative paths and symbolic links
- * resolved (through the open file, as realpath would, but without malloc).
- */
-static const char *kernel_path(const char *path)
-{
-	static char buf[4096];
-	char link[32];
-	ssize_t n;
-	int fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
-
-	if (fd < 0)
-		return path;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0 || (size_t)n >= sizeof(buf) - 1)
-		return path;
-	buf[n] = '\0';
-	return buf;
-}
-
-/* The file the view names: a path, "PATH (deleted)", or a unique basename. */
-static uint32_t find_file(struct file *files, uint32_t n, const char *want)
-{
-	uint32_t i, found = UINT32_MAX, matches = 0;
-	size_t wl;
-
-	if (strchr(want, '/'))
-		want = kernel_path(want);
-	wl = strlen(want);
-	int want_deleted = wl > 10 && strcmp(want + wl - 10, " (deleted)") == 0;
-
-	for (i = 0; i < n; i++) {
-		const char *p = files[i].path, *base = strrchr(p, '/');
-		int del = (files[i].flags & MF_DELETED) != 0;
-		int hit;
-
-		if (p[0] != '/')
-			continue;
-		if (want_deleted)
-			hit = del && strlen(p) == wl - 10 && strncmp(p, want, wl - 10) == 0;
-		else if (strchr(want, '/'))
-			hit = strcmp(p, want) == 0;
-		else
-			hit = base && strcmp(base + 1, want) == 0;
-		if (!hit)
-			continue;
-		if (matches++ == 0)
-			found = i;
-		else if (matches == 2)
-			warnx("%s matches more than one mapped file:\n  %s%s\n  %s%s", want,
-			      files[found].path, files[found].flags & MF_DELETED ? " (deleted)" : "",
-			      p, del ? " (deleted)" : "");
-		else
-			warnx("  %s%s", p, del ? " (deleted)" : "");
-	}
-	if (matches == 0)
-		die("%s: no scanned process maps such a file", want);
-	if (matches > 1)
-		die("%s: ambiguous: give the whole path (add \" (deleted)\" for a deleted one)",
-		    want);
-	return found;
-}
-
-static int cmp_lo(const void *pa, const void *pb)
-{
-	const struct elf_item *a = pa, *b = pb;
-
-	return (a->lo > b->lo) - (a->lo < b->lo);
-}
-
-/* The allocated sections that occupy memory, with every section's name. */
-static int load_sections(struct scan *s, struct target *t, int keep)
-{
-	struct elf *e = &t->elf;
-	static char name[ELF_NAME_MAX];
-	uint32_t i;
-
-	t->secnames = arena_alloc(s->arena, (size_t)e->shnum * sizeof(char *) + 1, 8);
-	if (keep)
-		t->items = arena_alloc(s->arena, (size_t)e->shnum * sizeof(*t->items) + 1, 8);
-	for (i = 0; i < e->shnum; i++) {
-		struct elf_shdr sh;
-		int cut;
-
-		if (elf_shdr(e, i, &sh) < 0 || (cut = elf_secname(e, &sh, name, sizeof(name))) < 0)
-			return -1;
-		t->secnames[i] = arena_strdup(s->arena, name, strlen(name));
-		/* .tbss is a template: it takes no place in the image. */
-		if (!keep || !(sh.flags & SHF_ALLOC) || sh.size == 0 ||
-		    ((sh.flags & SHF_TLS) && sh.type == SHT_NOBITS))
-			continue;
-		if (sh.addr > UINT64_MAX - sh.size)
-			return bad(t, "section %s: address and size overflow", name);
-		memset(&t->items[t->nitem], 0, sizeof(t->items[0]));
-		t->items[t->nitem].lo = sh.addr;
-		t->items[t->nitem].hi = sh.addr + sh.size;
-		t->items[t->nitem].name = t->secnames[i];
-		t->nitem++;
-	}
-	return 0;
-}
-
-/* Does symbol sym occupy bytes in memory (and is it in the section asked for)? */
-static int wanted(struct target *t, const struct elf_sym *sym, uint64_t i)
-{
-	uint32_t type = sym->info & 0xf;
-
-	if (sym->size == 0 || sym->shndx == 0 || (sym->shndx & ELF_SHN_SPECIAL) ||
-	    type == STT_SECTION || type == STT_FILE || type == STT_TLS)
-		return 0;
-	if (sym->shndx >= t->elf.shnum)
-		return bad(t, "symbol %llu: section index %u is out of range",
-			   (unsigned long long)i, sym->shndx);
-	if (sym->value > UINT64_MAX - sym->size)
-		return bad(t, "symbol %llu: value and size overflow", (unsigned long long)i);
-	return !t->only || strcmp(t->secnames[sym->shndx], t->only) == 0;
-}
-
-/*
- * Symbols with bytes in memory, from .symtab, else .dynsym. Counted first, so
- * the items are one array and their names follow it.
- */
-static int load_symbols(struct scan *s, struct target *t)
-{
-	struct elf *e = &t->elf;
-	static char name[ELF_NAME_MAX];
-	struct elf_symtab tab;
-	struct elf_sym sym;
-	uint64_t i, n = 0;
-	int r = elf_symtab(e, 2, &tab), w;
-
-	if (r == 1)
-		r = elf_symtab(e, 11, &tab);
-	if (r < 0)
-		return -1;
-	if (r == 1) {
-		warnx("%s has no symbol table (stripped)", t->file->path);
-		return 0;
-	}
-	for (i = 0; i < tab.count; i++) {
-		if (elf_sym(e, &tab, i, &sym) < 0 || (w = wanted(t, &sym, i)) < 0)
-			return -1;
-		n += w;
-	}
-	t->items = arena_alloc(s->arena, n * sizeof(*t->items) + 1, 8);
-	for (i = 0; i < tab.count && t->nitem < n; i++) {
-		struct elf_item *it = &t->items[t->nitem];
-		int cut;
-
-		if (elf_sym(e, &tab, i, &sym) < 0 || (w = wanted(t, &sym, i)) < 0)
-			return -1;
-		if (!w)
-			continue;
-		if ((cut = elf_str(e, tab.strsec, sym.name, name, sizeof(name))) < 0)
-			return -1;
-		if (cut)
-			memcpy(name + sizeof(name) - 4, "...", 4);
-		memset(it, 0, sizeof(*it));
-		it->lo = sym.value;
-		it->hi = sym.value + sym.size;
-		it->section = t->secnames[sym.shndx];
-		t->nitem++;
-		it->name = arena_strdup(s->arena, name, strlen(name));
-	}
-	return 0;
-}
-
-static int open_target(struct scan *s, struct target *t)
-{
-	struct elf *e = &t->elf;
-	uint32_t i;
-
-	if (elf_open_fd(e, t->fd, t->elf.size) < 0)
-		return -1;
-	t->load = arena_alloc(s->arena, (size_t)e->phnum * sizeof(*t->load) + 1, 8);
-	for (i = 0; i < e->phnum; i++) {
-		struct elf_phdr ph;
-
-		if (elf_phdr(e, i, &ph) < 0)
-			return -1;
-		if (ph.type != PT_LOAD)
-			continue;
-		if (ph.filesz > ph.memsz || ph.vaddr > UINT64_MAX - ph.memsz ||
-		    ph.offset > UINT64_MAX - ph.filesz)
-			return bad(t, "a PT_LOAD segment has impossible sizes");
-		t->load[t->nload++] = ph;
-	}
-	if (load_sections(s, t, t->sections) < 0 || (!t->sections && load_symbols(s, t) < 0) ||
-	    elf_buildid(e, t->buildid, &t->buildid_len) < 0)
-		return -1;
-	qsort(t->items, t->nitem, sizeof(*t->items), cmp_lo);
-	for (i = 0; i < t->nitem; i++)
-		if (t->items[i].hi - t->items[i].lo > t->maxlen)
-			t->maxlen = t->items[i].hi - t->items[i].lo;
-	return 0;
-}
+#include "capture.h"
+#include "elfitems.h"
 
 /* Could mapping m be segment ph, mapped at this bias? */
 static int fits_segment(const struct elf_phdr *ph, const struct mapping *m, uint64_t bias,
@@ -321,7 +92,7 @@ static void add_bytes(const struct scan *s, const struct mapping *m, struct curs
 	f->vm += z - a;
 	/* move the cursor to the run holding a */
 	for (; cur->i < m->nrun; cur->i++) {
-		uint32_t n = scan_run(s, m->run0 + cur->i)->nk & RUN_N_MASK;
+		uint32_t n = run_pages(scan_run(s, m->run0 + cur->i));
 
 		if (cur->pa + (uint64_t)n * ps > a)
 			break;
@@ -329,7 +100,7 @@ static void add_bytes(const struct scan *s, const struct mapping *m, struct curs
 	}
 	for (i = cur->i, pa = cur->pa; i < m->nrun && pa < z; i++) {
 		const struct run *r = scan_run(s, m->run0 + i);
-		uint32_t kind = r->nk >> RUN_KIND_SHIFT & 7, n = r->nk & RUN_N_MASK, j;
+		uint32_t kind = run_kind(r), n = run_pages(r), j;
 		uint64_t rend = pa + (uint64_t)n * ps;
 
 		if (kind == RUN_HOLE || kind == RUN_NOTRAM) {
@@ -355,7 +126,7 @@ static void add_bytes(const struct scan *s, const struct mapping *m, struct curs
 			}
 			if (c == 1)
 				f->sole += hi - lo;
-			if (r->nk & RUN_WRITE)
+			if (run_written(r))
 				f->writable += hi - lo;
 		}
 		pa = rend;
@@ -423,7 +194,7 @@ static int same_build(const struct scan *s, const struct target *t, int piddir,
 	pi = (addr - m->start) / s->page_size;
 	for (i = 0; i < m->nrun; i++) {
 		const struct run *r = scan_run(s, m->run0 + i);
-		uint32_t n = r->nk & RUN_N_MASK, kind = r->nk >> RUN_KIND_SHIFT & 7;
+		uint32_t n = run_pages(r), kind = run_kind(r);
 
 		if (pi < n) {
 			if (kind != RUN_EXCL && kind != RUN_SHARED)
@@ -441,48 +212,12 @@ static int same_build(const struct scan *s, const struct target *t, int piddir,
 }
 
 /*
- * Open the file p maps: through map_files (the very inode mapped, even
- * deleted or in another mount namespace), else through the process's root,
- * checked against the inode and device the mapping names.
- */
-int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char **why)
-{
-	static char name[64 + 4096];
-	struct stat st;
-	int fd;
-
-	snprintf(name, sizeof(name), "map_files/%llx-%llx", (unsigned long long)m->start,
-		 (unsigned long long)m->end);
-	fd = open_regular(piddir, name, size);
-	if (fd >= 0 || fd == -EINVAL) {
-		*why = "not a regular file";
-		return fd;
-	}
-	if (m->flags & MF_DELETED) {
-		*why = "deleted, and /proc/PID/map_files cannot be read";
-		return -1;
-	}
-	snprintf(name, sizeof(name), "root%s", m->path);
-	if ((fd = open_regular(piddir, name, size)) < 0) {
-		*why = "cannot be opened";
-		return fd;
-	}
-	if (fstat(fd, &st) < 0 || st.st_ino != m->inode ||
-	    major(st.st_dev) != m->dev >> 20 || minor(st.st_dev) != (m->dev & 0xfffff)) {
-		close(fd);
-		*why = "the file at that path is no longer the one mapped";
-		return -1;
-	}
-	return fd;
-}
-
-/*
  * A captured file, on this machine: under the sysroot (or /), the file with
  * the build-id the capture recorded; the path alone when it recorded none.
  */
 static void open_captured(struct scan *s, struct target *t)
 {
-	static char used[4096], why[4096 + 512];
+	static char used[PATH_BUF], why[PATH_BUF + 512];
 	const unsigned char *id = NULL;
 	size_t len = 0;
 	int r = capture_buildid(s->cap, t->file, &id, &len);
@@ -512,12 +247,9 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 	uint64_t ps = s->page_size, bias = 0;
 	const struct elf_phdr *ph;
 	const struct mapping *m;
-	char dir[32];
 	int piddir = -1, bad, known;
 
-	snprintf(dir, sizeof(dir), "/proc/%d", (int)p->pid);
-	if (!s->cap &&
-	    (piddir = openat(AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+	if (!s->cap && (piddir = open_pid_dir(p->pid)) < 0) {
 		warnx("%s: pid %d exited before its mappings could be read: left out",
 		      t->file->path, (int)p->pid);
 		t->skipped++;
@@ -553,7 +285,7 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 	 * build-id was checked when the file was found. */
 	known = 0;
 	for (m = p->map; m; m = m->next) {
-		if (m->file != t->index)
+		if (m->file != t->index || (m->flags & MF_BSS))
 			continue;
 		ph = segment_of(t, m, ps, known, &bias, &bad);
 		known |= ph != NULL;
@@ -571,28 +303,35 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 		close(piddir);
 	known = 0;
 	for (m = p->map; m; m = m->next) {
-		if (m->file != t->index)
+		const struct mapping *bss = m->next && (m->next->flags & MF_BSS) ? m->next : NULL;
+
+		if (m->file != t->index || (m->flags & MF_BSS))
 			continue;
 		if (!(ph = segment_of(t, m, ps, known, &bias, &bad))) {
 			struct cursor cur = { 0, m->start };
 
-			if (t->sections)	/* not a loaded segment: all holes */
+			if (t->sections) {	/* not a loaded segment: all holes */
 				add_bytes(s, m, &cur, m->start, m->end, &t->holes.fig);
+				if (bss) {
+					cur = (struct cursor){ 0, bss->start };
+					add_bytes(s, bss, &cur, bss->start, bss->end, &t->holes.fig);
+				}
+			}
 			continue;
 		}
 		known = 1;
 		place(s, t, m, m->start, m->end, bias);
-		/* .bss past the file's last page is in the anonymous mapping right
-		 * after it; all of that mapping counts as the file's, and what lies
-		 * past the image (a later mmap the kernel merged in) is holes. */
-		if (ph->memsz > ph->filesz && m->next && m->next->start == m->end &&
-		    m->next->inode == 0 && m->next->path[0] == '\0' &&
-		    bias + ph->vaddr + ph->memsz > m->end)
-			place(s, t, m->next, m->next->start, m->next->end, bias);
+		/* The anonymous mapping right after holds the .bss past the file's
+		 * last page: all of it counts as the file's (files_build), and what
+		 * lies past the image (a later mmap the kernel merged in) is holes. */
+		if (bss)
+			place(s, t, bss, bss->start, bss->end, bias);
 	}
 }
 
-static void put_item(const struct opts *o, const struct elf_item *it, int symbols)
+/* A row: with -c, the process (when -P names one) and the file come last. */
+static void put_item(const struct opts *o, const struct elf_item *it, int symbols,
+		     const char *path)
 {
 	if (o->csv) {
 		csv_field(it->name, strlen(it->name));
@@ -618,41 +357,70 @@ static void put_item(const struct opts *o, const struct elf_item *it, int symbol
 		outf("%-*s", (int)w, name);
 	}
 	put_figs(o, &it->fig, NULL, 0);
+	if (o->csv) {
+		out(",", 1);
+		if (o->nrpid == 1)
+			out_dec(0, (uint64_t)o->rpids[0]);
+		out(",", 1);
+		csv_field(path, strlen(path));
+	}
 	outs("\n");
+}
+
+/*
+ * The items of file index (its sections, or the symbols of o->view_section
+ * or all) on the pages of the processes the report shows, into t: 0, or -1
+ * when the file is damaged (t->elf.err says how). t->skipped counts the
+ * processes left out. The caller closes t->fd.
+ */
+int elf_items(struct scan *s, const struct opts *o, uint32_t index, int sections,
+	      struct target *t)
+{
+	uint32_t nfile, i;
+	struct file *files = files_build(s, &nfile);
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	t->index = index;
+	t->file = &files[index];
+	t->sections = sections;
+	t->only = o->view_section;
+	t->sysroot = o->sysroot;
+	t->holes.name = "[holes]";
+	t->holes.section = "";
+	for (i = 0; i < s->nproc; i++) {
+		const struct mapping *m;
+
+		for (m = s->procs[i]->map; m && m->file != index; m = m->next)
+			;
+		if (m && s->procs[i]->shown)
+			place_proc(s, t, s->procs[i]);
+		if (t->broken)
+			return -1;
+	}
+	return 0;
 }
 
 void view_elf_items(struct scan *s, const struct opts *o)
 {
 	int sections = o->view == V_SECTIONS;
 	struct target t;
-	uint32_t nfile, i;
+	uint32_t nfile, i, index;
 	struct file *files = files_build(s, &nfile);
 	void **rows;
 	size_t n;
 
-	memset(&t, 0, sizeof(t));
-	t.fd = -1;
-	t.index = find_file(files, nfile, o->view_file);
-	t.file = &files[t.index];
-	t.sections = sections;
-	t.only = o->view_section;
-	t.sysroot = o->sysroot;
-	t.holes.name = "[holes]";
-	t.holes.section = "";
-	for (i = 0; i < s->nproc; i++) {
-		const struct mapping *m;
-
-		for (m = s->procs[i]->map; m && m->file != t.index; m = m->next)
-			;
-		if (m)
-			place_proc(s, &t, s->procs[i]);
-		if (t.broken) {
-			/* no rows rather than rows made up from a damaged file */
-			warnx("%s: %s", t.file->path, t.elf.err);
-			exit_at_least(EX_PARTIAL);
+	index = find_file(files, nfile, o->view_file);
+	if (o->rfile_index != UINT32_MAX && o->rfile_index != index)
+		die("-F %s: %s shows the file it names, %s", o->rfile,
+		    sections ? "sections" : "symbols", files[index].path);
+	if (elf_items(s, o, index, sections, &t) < 0) {
+		/* no rows rather than rows made up from a damaged file */
+		warnx("%s: %s", t.file->path, t.elf.err);
+		exit_at_least(EX_PARTIAL);
+		if (t.fd >= 0)
 			close(t.fd);
-			return;
-		}
+		return;
 	}
 	if (t.fd < 0)
 		die("%s: no scanned process could be read", o->view_file);
@@ -669,21 +437,21 @@ void view_elf_items(struct scan *s, const struct opts *o)
 		else
 			outf("%-*s", sections ? 18 : 24, sections ? "SECTION" : "SYMBOL");
 		put_heads(o, NULL, 0);
-		outs("\n");
+		outs(o->csv ? ",pid,path\n" : "\n");
 	}
 	if (o->top && o->top < n)
 		n = o->top;
 	for (i = 0; i < n; i++)
-		put_item(o, rows[i], !sections);
+		put_item(o, rows[i], !sections, t.file->path);
 	if (sections)
-		put_item(o, &t.holes, 0);
+		put_item(o, &t.holes, 0, t.file->path);
 	if (!o->csv && sections) {
 		struct elf_item total = { .name = "(file total)" };
 
 		for (i = 0; i < t.nitem; i++)
 			fig_add(&total.fig, &t.items[i].fig);
 		fig_add(&total.fig, &t.holes.fig);
-		put_item(o, &total, 0);
+		put_item(o, &total, 0, t.file->path);
 	}
 	if (t.skipped) {
 		warnx("%s: %u process%s left out: figures are partial", t.file->path, t.skipped,

@@ -2,6 +2,7 @@
 #ifndef EXMAP_H
 #define EXMAP_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -21,13 +22,12 @@ void exit_at_least(int code);
 
 /* Named limits. Hitting one is an error that names the option raising it. */
 #define LINE_MAX_MAPS	4352	/* one /proc/PID/maps line: PATH_MAX + fields */
-#define PID_LIST_MAX	4096	/* pids given with -p */
 #define PAGEMAP_CHUNK	8192	/* pagemap entries per read: 64 KiB */
 #define NAME_MAX_COMM	64	/* /proc/PID/comm, 16 on Linux, room to spare */
 #define ELF_NAME_MAX	4096	/* a section or symbol name; longer ones are cut, marked */
 #define RUN_PAGES_MAX	((1u << 28) - 1)	/* pages in one run record */
 #define CMDLINE_MAX	4096	/* bytes of /proc/PID/cmdline kept for dump and diff */
-#define BUDGET_MAX	64	/* --budget options */
+#define PATH_BUF	4096	/* a path as the kernel gives one (PATH_MAX) */
 
 /*
  * Effective sizes: a page of P bytes mapped by C scanned PTEs adds P/C. We add
@@ -70,7 +70,6 @@ extern const char *const field_names[NFIELDS];
 #define PE_FILE		(UINT64_C(1) << 61)	/* page cache or shared anon */
 #define PE_SWAP		(UINT64_C(1) << 62)
 #define PE_PRESENT	(UINT64_C(1) << 63)
-#define KPF_ZERO_PAGE	24	/* /proc/kpageflags: the zero page or the huge zero page */
 /*
  * A cookie names a page: its pfn, or its swap entry tagged so the two never
  * meet, offset first so that neighbours in swap are neighbours here.
@@ -99,6 +98,11 @@ struct run {
 	uint32_t id;
 	uint32_t nk;		/* pages | kind << 28 | RUN_WRITE */
 };
+static inline uint32_t run_kind(const struct run *r) { return r->nk >> RUN_KIND_SHIFT & 7; }
+static inline uint32_t run_pages(const struct run *r) { return r->nk & RUN_N_MASK; }
+static inline int run_written(const struct run *r) { return (r->nk & RUN_WRITE) != 0; }
+/* shared and swap runs name their pages' ids; the others do not */
+static inline int run_has_ids(uint32_t kind) { return kind == RUN_SHARED || kind == RUN_SWAP; }
 
 /* Mapping flags. */
 #define MF_READ		0x01
@@ -110,6 +114,9 @@ struct run {
 #define MF_TRUNCATED	0x40	/* the maps line was longer than LINE_MAX_MAPS */
 #define MF_RAWPFN	0x80	/* neither anonymous memory nor a regular file: may map
 				   frames the kernel does not count (scan only) */
+#define MF_BSS		0x100	/* the anonymous rest of the file mapping before it
+				   (its .bss): counted as that file's (files_build) */
+#define MF_SHOWN	0x200	/* in the report: -P and -F let it through */
 
 struct mapping {
 	uint64_t start, end, offset, inode;
@@ -131,7 +138,9 @@ struct proc {
 	char name[NAME_MAX_COMM];
 	const char *cmdline;	/* arguments, NUL between them; dump and diff */
 	uint32_t cmdlen;
-	struct fig fig;
+	struct fig fig;		/* all its mappings */
+	struct fig rfig;	/* the mappings the report shows (-P, -F) */
+	int shown;		/* in the report */
 };
 
 struct file {
@@ -141,8 +150,14 @@ struct file {
 	uint32_t flags;		/* MF_DELETED, MF_DEVICE */
 	uint32_t nproc;
 	pid_t lastpid;		/* while counting nproc */
-	struct fig fig;
+	struct fig fig;		/* over every process */
+	uint32_t rnproc;	/* over the processes the report shows (-P), */
+	struct fig rfig;	/* their mappings of it */
 };
+
+/* fmt.c: snprintf for the conversions used here (musl's costs 8 KiB) */
+int fmt_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+int fmt_snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* util.c: errors, output, numbers */
 extern const char *progname;
@@ -151,6 +166,7 @@ void warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warnerr(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void dierr(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+_Noreturn void die_status(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void out(const char *s, size_t n);
 void outs(const char *s);
 void outf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -159,9 +175,16 @@ char *fmt_dec(char *end, uint64_t v);
 void out_dec(char sep, uint64_t v);
 void out_flush(void);
 int is_terminal(int fd);
+void on_fatal(void (*fn)(void));
+void on_warning(void (*fn)(const char *msg));
 void progress_show(const char *line);
 void progress_clear(void);
 int parse_u64(const char *s, uint64_t max, uint64_t *v);
+int hex_parse(const char *s, uint64_t max, uint64_t *v);
+char *hex_fmt(char *buf, const unsigned char *bytes, size_t n);
+#define HASH_SEED	2166136261u
+uint32_t hash_bytes(uint32_t h, const void *p, size_t n);
+void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 int parse_size(const char *s, uint64_t *v);
 size_t fmt_human(char *buf, size_t len, uint64_t bytes);
 void eff_add(struct eff *e, uint64_t fixed, uint64_t pages);
@@ -181,6 +204,7 @@ struct arena {
 	size_t lo_open, hi_open;	/* bytes open for use at the bottom, the top */
 };
 int arena_init(struct arena *a, size_t size);
+void arena_release(struct arena *a);
 void *arena_alloc(struct arena *a, size_t n, size_t align);
 void *arena_alloc_top(struct arena *a, size_t n, size_t align);
 void arena_zero(const struct arena *a, void *p, size_t n);
@@ -208,12 +232,13 @@ void ptab_init(struct ptab *t, struct arena *a, uint32_t cap, uint32_t bcap);
 uint32_t ptab_ref(struct ptab *t, uint64_t cookie);	/* UINT32_MAX when full */
 uint32_t ptab_find(const struct ptab *t, uint64_t cookie);	/* UINT32_MAX if absent */
 
-/* procfs.c: /proc reading with fixed buffers */
+/* procfs.c: /proc reading with fixed buffers; a process's mapped files */
+#define LINEBUF_SIZE	65536	/* read at a time: a whole maps file of most processes */
 struct linebuf {
 	int fd;
 	size_t pos, len;
 	int eof;
-	char buf[65536];
+	char buf[LINEBUF_SIZE];
 };
 void lb_init(struct linebuf *lb, int fd);
 int lb_next(struct linebuf *lb, char *line, size_t max, size_t *len, int *toolong);
@@ -232,8 +257,11 @@ struct linux_dirent64 {
 int pid_iter(int (*fn)(pid_t pid, void *arg), void *arg);
 int meminfo_pages(uint64_t page_size, uint64_t *distinct_bound, uint64_t *ram_swap);
 int smaps_kb(const char *line, uint64_t *kb);
+int open_pid_dir(pid_t pid);
+int open_regular(int dirfd, const char *path, uint64_t *size);
+int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char **why);
 
-/* pagesrc: where page entries come from (pagemap now, the module later) */
+/* pagesrc.c: where page entries come from: pagemap.c, kmodsrc.c; the probe */
 struct pagesrc {
 	const char *name;
 	int exact_write;	/* PE_WRITE is the PTE's bit */
@@ -264,10 +292,10 @@ struct probe {
 	uint64_t hzero_pfn;	/* first pfn of the huge zero page, or zero_pfn */
 	uint64_t hzero_n;
 };
-int source_probe(struct pagesrc *src, struct probe *p, uint64_t page_size);
+struct pagesrc *source_choose(const char *how);
+void source_start(struct pagesrc *src, struct probe *p, uint64_t page_size);
 
 /* elf.c: the ELF reader; everything read through one bounds-checked accessor */
-#define ELF_WINDOW	65536	/* the file is read through a window this big */
 #define ELF_BUILDID_MAX	256	/* longest build-id accepted (SHA-1 is 20; ld --build-id=0x... any) */
 #define ELF_SHN_SPECIAL	0x80000000u	/* st_shndx was a reserved index (ABS...) */
 struct elf {
@@ -335,7 +363,10 @@ struct scan {
 	int progress;		/* show progress on stderr after a second */
 	uint64_t t0, tshown;	/* when the scan began, when progress was last shown (ms) */
 	size_t done, total;	/* processes */
-	struct capture *cap;	/* loaded from a capture, else NULL */
+	struct capture *cap;	/* loaded from a capture, else NULL (capture.h) */
+	struct file *files;	/* the file table, once built (files_build) */
+	uint32_t nfile;
+	const char *source;	/* the page source's name: its own, or the capture's */
 };
 struct run *scan_run(const struct scan *s, uint64_t i);
 void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
@@ -346,13 +377,19 @@ void scan_procs(struct scan *s, const pid_t *pids, size_t n);
 struct totals {
 	struct fig fig;
 	uint64_t distinct;	/* distinct mapped pages (cookies) */
+	struct fig shown;	/* what the report shows (report_filter) */
+	uint32_t nshown;	/* processes it shows */
 };
 void account(struct scan *s, struct totals *t);
 struct file *files_build(struct scan *s, uint32_t *nfile);
+/* What the report shows: processes pids[0..npid) (all if none), and of them
+ * the mappings of file index file (all if UINT32_MAX). */
+void report_filter(struct scan *s, const pid_t *pids, size_t npid, uint32_t file,
+		   struct fig *total, uint32_t *nshown);
 int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
-/* report.c and csv.c: the views */
-enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF };
+/* table.c: rows of figures, as text or CSV, sorted and cut, for every view */
+enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF, V_BROWSE };
 struct opts {
 	enum view view;
 	pid_t view_pid;
@@ -364,58 +401,61 @@ struct opts {
 	int sort;		/* enum field, or -1 for the view's default */
 	uint64_t top;		/* 0: every row */
 	const char *sysroot;	/* -S: where a capture's ELF files are found */
+	const pid_t *rpids;	/* -P: the processes reported (none: all) */
+	size_t nrpid;
+	const char *rfile;	/* -F: the file reported (NULL: all) */
+	uint32_t rfile_index;	/* its index in the file table, or UINT32_MAX */
 };
-int field_lookup(const char *name);
-void csv_field(const char *s, size_t n);
-void sort_items(void **items, size_t n, enum view v, int field);
-extern const char *const text_head[NFIGS];
-void fmt_size(const struct opts *o, char *buf, size_t len, uint64_t bytes);
-void put_figs(const struct opts *o, const struct fig *f, const int *which, int n);
-void put_heads(const struct opts *o, const int *which, int n);
-void report(struct scan *s, const struct totals *t, const struct opts *o);
-
-/* elfdump.c: the elf view, no scan */
-int open_regular(int dirfd, const char *path, uint64_t *size);
-void view_elf(const char *path, const struct opts *o);
-
-/* elfview.c: sections and symbols placed on the scanned pages */
+/* A section or a symbol: what the sections and symbols views list. */
 struct elf_item {
 	uint64_t lo, hi;	/* link-time addresses [lo, hi) */
 	const char *name;
 	const char *section;	/* a symbol's section */
 	struct fig fig;
 };
-void view_elf_items(struct scan *s, const struct opts *o);
-int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char **why);
+#define TEXT_COLS	80
+extern const char *const text_head[NFIGS];
+int field_lookup(const char *name);
+void csv_field(const char *s, size_t n);
+void sort_items(void **items, size_t n, enum view v, int field);
+void fmt_size(const struct opts *o, char *buf, size_t len, uint64_t bytes);
+int fig_width(const struct opts *o);
+void put_figs(const struct opts *o, const struct fig *f, const int *which, int n);
+void put_heads(const struct opts *o, const int *which, int n);
+void put_text(const char *s, size_t room, int pad);
+size_t path_room(size_t used);
+void **rows_alloc(struct arena *a, size_t n);
+size_t rows_shown(const struct opts *o, size_t n);
 
-/*
- * capture.c: dump writes a scan as framed, checksummed text lines that
- * survive a serial console; load reads them back out of a raw console log
- * into a scan that every view renders as it did live.
- */
-struct capbid {			/* the build-id of a mapped ELF file at capture */
-	struct capbid *next;
-	const char *path;
-	uint64_t inode;
-	uint32_t dev;
-	uint32_t flags;		/* MF_DELETED */
-	uint32_t len;
-	const unsigned char *id;
-};
-struct capture {
-	const char *file;	/* the log it came from */
-	struct capbid *bid;	/* a list */
-	int bid_lost;		/* the build-id chunk was damaged */
-	uint32_t lost;		/* processes the capture holds that did not load */
-	char src_name[32];	/* the page source it was taken with */
-	struct pagesrc src;	/* carries src_name for the notes */
-};
-uint64_t capture_arena_bound(const char *path);
-void dump_capture(struct scan *s);
-void load_capture(struct scan *s, struct arena *a, const char *path);
-/* 1 and the id when the capture names one; 0 when the file had none; -1 lost */
-int capture_buildid(const struct capture *c, const struct file *f,
-		    const unsigned char **id, size_t *len);
+/* report.c: the procs, files and maps views, and the notes after a report */
+void view_procs(struct scan *s, const struct totals *t, const struct opts *o);
+void view_files(struct scan *s, const struct opts *o);
+void view_maps(struct scan *s, const struct opts *o);
+void report_notes(const struct scan *s, const struct totals *t, const struct opts *o);
+
+/* elfdump.c: the elf view, no scan */
+void view_elf(const char *path, const struct opts *o);
+
+/* term.c: a full-screen terminal, VT100 only, redrawing what changed */
+#define TERM_ROWS_MAX	200
+#define TERM_COLS_MAX	512
+enum { K_UP = 0x100, K_DOWN, K_LEFT, K_RIGHT, K_PGUP, K_PGDN, K_HOME, K_END, K_RESIZE };
+int term_open(void);
+void term_close(void);
+void term_size(int *rows, int *cols);
+int term_key(int ms);
+void term_line(int row, const char *text, int reverse);
+void term_clear(void);
+uint64_t term_flush(void);
+
+/* browse.c: the drill-down, full screen; rescan scans again (NULL: a capture) */
+void browse(struct scan *s, const struct opts *o, int (*rescan)(struct scan *s));
+
+/* elfitems.c: the file a view or -F names, as an index in the file table */
+uint32_t find_file(struct file *files, uint32_t n, const char *want);
+
+/* elfview.c: sections and symbols placed on the scanned pages */
+void view_elf_items(struct scan *s, const struct opts *o);
 
 /*
  * sysroot.c: a capture's ELF file on the host, under SYSROOT: the file with
@@ -429,7 +469,8 @@ int sysroot_open(const char *root, const char *path, const unsigned char *id,
 		 char *why, size_t whylen);
 
 /* diff.c: two captures, processes matched by name and command line */
-void diff_captures(struct arena *a, const char *path_a, const char *path_b,
+struct capfile;
+void diff_captures(struct arena *a, const struct capfile *cfa, const struct capfile *cfb,
 		   const struct opts *o);
 
 /* budget.c: --budget NAME=SIZE against eff_resident */

@@ -1,3 +1,4 @@
+/* The kmod page source: /proc/exmap-mini, from the exmap_mini module. */
 /*
  * The kmod page source: /proc/exmap-mini, from the exmap_mini kernel module
  * (kmod/), for kernels without pagemap. Its records are page entries in
@@ -31,7 +32,7 @@ static struct {
 static int km_open(struct pagesrc *s, int piddir, pid_t pid)
 {
 	char buf[16];
-	int n = snprintf(buf, sizeof(buf), "%d", (int)pid), err;
+	int n = fmt_snprintf(buf, sizeof(buf), "%d", (int)pid), err;
 
 	(void)piddir;
 	kbuf.nrec = kbuf.ri = 0;

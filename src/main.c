@@ -1,18 +1,21 @@
 /* exmap-mini: options, sizing the arena, then scan, account and report. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "exmap.h"
+#include "capture.h"
+
+#define PID_LIST_MAX	4096	/* pids given with -p */
+#define BUDGET_MAX	64	/* --budget options */
 
 static const char usage_text[] =
-"usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-s field] [-n count]\n"
-"                  [-m size] [-t pages] [--budget name=size]... [view]\n"
-"       exmap-mini -l capture [-ckq] [-S sysroot] [-s field] [-n count]\n"
-"                  [-m size] [--budget name=size]... [view]\n"
+"usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-P pid[,pid...]] [-F file]\n"
+"                  [-s field] [-n count] [-m size] [-t pages]\n"
+"                  [--budget name=size]... [view]\n"
+"       exmap-mini -l capture [-ckq] [-S sysroot] [-P pid[,pid...]] [-F file]\n"
+"                  [-s field] [-n count] [-m size] [--budget name=size]... [view]\n"
 "       exmap-mini [-ckq] [-s field] [-n count] [-m size] diff capture capture\n"
 "       exmap-mini -h | -V\n"
 "views:\n"
@@ -25,6 +28,8 @@ static const char usage_text[] =
 "  dump                   the scan as a capture, to load with -l or diff later\n"
 "  diff a b               how each figure changed from capture a to capture b,\n"
 "                         per process (by name and command line) and per file\n"
+"  browse                 processes or files, then their files or processes,\n"
+"                         sections and symbols, full screen (a terminal)\n"
 "options:\n"
 "  -b source  where page information comes from: auto (the default: the\n"
 "             module if loaded, else pagemap), kmod or pagemap\n"
@@ -32,6 +37,8 @@ static const char usage_text[] =
 "  -k         text sizes in KiB instead of human units\n"
 "  -q         no header row\n"
 "  -p pids    scan only these processes: pages are shared among them alone\n"
+"  -P pids    report only these processes' part; pages are shared among all\n"
+"  -F file    report only this file's part (a path, a basename or a soname)\n"
 "  -s field   sort by: vm mapped resident eff_mapped eff_resident sole\n"
 "             writable swap, or pid name (procs), path nproc (files),\n"
 "             address path (maps), address name (sections, symbols)\n"
@@ -57,28 +64,29 @@ static _Noreturn void usage(void)
 	_exit(EX_FATAL);
 }
 
-static pid_t pid_list[PID_LIST_MAX];
-static size_t npid_list;
+static pid_t pid_list[PID_LIST_MAX], rpid_list[PID_LIST_MAX];
+static size_t npid_list, nrpid_list;
 
-static void parse_pids(const char *arg)
+/* -p's or -P's list of pids, c the option, added to list. */
+static void parse_pids(int c, const char *arg, pid_t *list, size_t *n)
 {
 	char buf[16];
 
 	while (*arg) {
-		size_t n = strcspn(arg, ",");
+		size_t k = strcspn(arg, ",");
 		uint64_t v;
 
-		if (n == 0 || n >= sizeof(buf))
-			die("-p: bad pid list: %s", arg);
-		memcpy(buf, arg, n);
-		buf[n] = '\0';
+		if (k == 0 || k >= sizeof(buf))
+			die("-%c: bad pid list: %s", c, arg);
+		memcpy(buf, arg, k);
+		buf[k] = '\0';
 		if (parse_u64(buf, INT32_MAX, &v) < 0 || v == 0)
-			die("-p: bad pid: %s", buf);
-		if (npid_list == PID_LIST_MAX)
-			die("-p: more than %d pids: scan every process (no -p) instead",
-			    PID_LIST_MAX);
-		pid_list[npid_list++] = (pid_t)v;
-		arg += n + (arg[n] == ',');
+			die("-%c: bad pid: %s", c, buf);
+		if (*n == PID_LIST_MAX)
+			die("-%c: more than %d pids: %s", c, PID_LIST_MAX, c == 'p' ?
+			    "scan every process (no -p) instead" : "report every process (no -P)");
+		list[(*n)++] = (pid_t)v;
+		arg += k + (arg[k] == ',');
 	}
 }
 
@@ -152,60 +160,19 @@ static void arena_or_die(struct arena *a, uint64_t fixed, uint64_t runs, uint64_
 	}
 }
 
-/*
- * The page source: -b kmod, -b pagemap, or auto: the module when its entry
- * exists, else pagemap. With neither, say what to load or enable.
- */
-static struct pagesrc *choose_source(const char *b)
-{
-	int have_kmod = access("/proc/exmap-mini", F_OK) == 0;
-	int have_pagemap = access("/proc/self/pagemap", F_OK) == 0;
-
-	if (strcmp(b, "kmod") == 0 || (strcmp(b, "auto") == 0 && have_kmod)) {
-		if (!have_kmod)
-			die("-b kmod: /proc/exmap-mini does not exist: load the module "
-			    "(insmod exmap_mini.ko; see README)");
-		return &kmod_source;
-	}
-	if (strcmp(b, "pagemap") != 0 && strcmp(b, "auto") != 0)
-		die("-b: not auto, kmod or pagemap: %s", b);
-	if (!have_pagemap)
-		die("no page source: this kernel has no /proc/PID/pagemap "
-		    "(CONFIG_PROC_PAGE_MONITOR is off) and the exmap-mini module is not "
-		    "loaded: build it (make kmod KDIR=...) and insmod exmap_mini.ko");
-	return &pagemap_source;
-}
-
-static void probe_or_die(struct pagesrc *src, struct probe *pr, uint64_t page_size)
-{
-	int err = source_probe(src, pr, page_size);
-
-	if (err == -EPERM || (err == -EACCES && src == &kmod_source))
-		die("%s: page frame numbers are for root only: run exmap-mini as root "
-		    "(reading them needs CAP_SYS_ADMIN)", src->name);
-	if (err == -ENXIO)
-		die("%s does not show a page this process just wrote: is it running under "
-		    "an emulator such as qemu-user?", src->name);
-	if (err == -EPROTO)
-		die("kmod: /proc/exmap-mini speaks another version of the protocol: "
-		    "load the exmap_mini.ko built with this exmap-mini");
-	if (err < 0)
-		dierr(-err, "%s: cannot read our own pages", src->name);
-}
-
 /* A scan of this machine into s: the source, the arena, the pids. */
 static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 		      const char *backend, uint64_t table, uint64_t cap_mem)
 {
 	uint64_t page_size = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t bound, ram_swap, blocks;
-	struct pagesrc *src = choose_source(backend);
+	uint64_t bound, ram_swap = 0, blocks;
+	struct pagesrc *src = source_choose(backend);
 	struct probe probe;
 	pid_t *pids;
 	size_t npid = npid_list;
 	int err;
 
-	probe_or_die(src, &probe, page_size);
+	source_start(src, &probe, page_size);
 	if (!npid_list && (err = pid_iter(count_one, &npid)) < 0)
 		dierr(-err, "cannot list /proc");
 	if ((err = meminfo_pages(page_size, &bound, &ram_swap)) < 0 && !table)
@@ -221,7 +188,8 @@ static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 		blocks = table;
 	arena_or_die(arena, ptab_bytes((uint32_t)table, (uint32_t)blocks) +
 		     (npid + 64) * (RECORD_BYTES + sizeof(pid_t)) + ARENA_BASE +
-		     (o->view == V_SECTIONS || o->view == V_SYMBOLS ? ARENA_ELF : 0),
+		     (o->view == V_SECTIONS || o->view == V_SYMBOLS || o->view == V_BROWSE ?
+		      ARENA_ELF : 0),
 		     RUN_SPACE, cap_mem);
 	if (npid_list) {
 		pids = pid_list;
@@ -253,6 +221,8 @@ static void parse_view(struct opts *o, char **argv, int argc)
 		o->view = V_FILES;
 	} else if (strcmp(argv[0], "dump") == 0 && argc == 1) {
 		o->view = V_DUMP;
+	} else if (strcmp(argv[0], "browse") == 0 && argc == 1) {
+		o->view = V_BROWSE;
 	} else if (strcmp(argv[0], "diff") == 0 && argc == 3) {
 		o->view = V_DIFF;
 	} else if (strcmp(argv[0], "maps") == 0 && argc == 2) {
@@ -275,75 +245,134 @@ static void parse_view(struct opts *o, char **argv, int argc)
 	}
 }
 
+#define OPTS_FLAG	"ckqhV"		/* options alone */
+#define OPTS_ARG	"bpPFsnmtlS"	/* options with a value */
+
+/* What the options asked for, beyond the view's opts. */
+static struct {
+	const char *sort_name, *backend, *load;
+	uint64_t cap_mem, table;
+} cli;
+
+/* An option with its value. */
+static void option(struct opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'b': cli.backend = arg; break;
+	case 'p': parse_pids(c, arg, pid_list, &npid_list); break;
+	case 'P': parse_pids(c, arg, rpid_list, &nrpid_list); break;
+	case 'F': o->rfile = arg; break;
+	case 's': cli.sort_name = arg; break;
+	case 'l': cli.load = arg; break;
+	case 'S': o->sysroot = arg; break;
+	case 'n':
+		if (parse_u64(arg, UINT32_MAX, &o->top) < 0 || o->top == 0)
+			die("-n: not a row count from 1: %s", arg);
+		break;
+	case 'm':
+		if (parse_size(arg, &cli.cap_mem) < 0 || cli.cap_mem < (1u << 20))
+			die("-m: not a size of at least 1M: %s", arg);
+		break;
+	case 't':
+		if (parse_u64(arg, UINT32_MAX - 1, &cli.table) < 0 || cli.table == 0)
+			die("-t: not a page count from 1 to %u: %s", UINT32_MAX - 1, arg);
+		break;
+	}
+}
+
+static struct arena arena;
+static struct opts browse_o;
+
+/* browse's r: the arena given back, the machine scanned again. */
+static int rescan(struct scan *s)
+{
+	struct totals t;
+
+	arena_release(&arena);
+	scan_live(s, &arena, &browse_o, cli.backend ? cli.backend : "auto", cli.table,
+		  cli.cap_mem);
+	account(s, &t);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "budget", required_argument, NULL, 'B' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static struct arena arena;
 	static struct scan scan;
 	static struct budget budgets[BUDGET_MAX];
+	static struct capfile capf[2];	/* -l's, or diff's two */
 	struct opts o = { .view = V_PROCS, .sort = -1 };
-	uint64_t cap_mem = 0, table = 0, size;
-	const char *sort_name = NULL, *backend = NULL, *load = NULL;
+	uint64_t size;
 	size_t nbudget = 0;
 	struct totals t;
-	int c;
+	int c, i, nargs = 0;
 
-	while ((c = getopt_long(argc, argv, "b:ckqp:s:n:m:t:l:S:hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b': backend = optarg; break;
-		case 'c': o.csv = 1; break;
-		case 'k': o.kib = 1; break;
-		case 'q': o.noheader = 1; break;
-		case 'p': parse_pids(optarg); break;
-		case 's': sort_name = optarg; break;
-		case 'l': load = optarg; break;
-		case 'S': o.sysroot = optarg; break;
-		case 'n':
-			if (parse_u64(optarg, UINT32_MAX, &o.top) < 0 || o.top == 0)
-				die("-n: not a row count from 1: %s", optarg);
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *arg;
+
+		if (a[0] != '-' || a[1] == '\0') {
+			argv[nargs++] = argv[i];	/* a view's words, in order */
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			while (++i < argc)
+				argv[nargs++] = argv[i];
 			break;
-		case 'm':
-			if (parse_size(optarg, &cap_mem) < 0 || cap_mem < (1u << 20))
-				die("-m: not a size of at least 1M: %s", optarg);
-			break;
-		case 't':
-			if (parse_u64(optarg, UINT32_MAX - 1, &table) < 0 || table == 0)
-				die("-t: not a page count from 1 to %u: %s", UINT32_MAX - 1, optarg);
-			break;
-		case 'B':
+		}
+		if (strncmp(a, "--", 2) == 0) {
+			size_t kl = strcspn(a + 2, "=");
+
+			if (kl != 6 || strncmp(a + 2, "budget", 6) != 0)
+				die("%s: not an option (exmap-mini -h lists them)", a);
+			if (!(arg = a[8] == '=' ? a + 9 : argv[++i]))
+				die("--budget: give NAME=SIZE");
 			if (nbudget == BUDGET_MAX)
 				die("--budget: more than %d budgets", BUDGET_MAX);
-			if (parse_budget(optarg, &budgets[nbudget++]) < 0)
-				die("--budget: not NAME=SIZE (SIZE in bytes, or with K, M, G): %s",
-				    optarg);
+			if (parse_budget((char *)arg, &budgets[nbudget++]) < 0)
+				die("--budget: not NAME=SIZE (SIZE in bytes, or with K, M, G): %s", arg);
+			continue;
+		}
+		/* -ckq: flags together; -n5 or -n 5: an option's argument */
+		for (a++; *a; a++) {
+			c = *a;
+			if (!strchr(OPTS_ARG, c)) {
+				if (!strchr(OPTS_FLAG, c))
+					die("-%c: not an option (exmap-mini -h lists them)", c);
+				if (c == 'h') {
+					out(usage_text, sizeof(usage_text) - 1);
+					out_flush();
+					return EX_OK;
+				}
+				if (c == 'V') {
+					outs("exmap-mini " EXMAP_VERSION "\n");
+					out_flush();
+					return EX_OK;
+				}
+				*(c == 'c' ? &o.csv : c == 'k' ? &o.kib : &o.noheader) = 1;
+				continue;
+			}
+			if (!(arg = a[1] ? a + 1 : argv[++i]))
+				die("-%c: give its value (exmap-mini -h says what it takes)", c);
+			option(&o, c, arg);
 			break;
-		case 'h':
-			out(usage_text, sizeof(usage_text) - 1);
-			out_flush();
-			return EX_OK;
-		case 'V':
-			outs("exmap-mini " EXMAP_VERSION "\n");
-			out_flush();
-			return EX_OK;
-		default:
-			usage();
 		}
 	}
-	argv += optind;
-	argc -= optind;
+	argc = nargs;
 	parse_view(&o, argv, argc);
-	if (sort_name && !valid_sort(o.view, o.sort = field_lookup(sort_name)))
-		die("-s: %s is not a field of this view", sort_name);
-	if ((load || o.view == V_DIFF) && (backend || npid_list || table))
+	if (cli.sort_name && !valid_sort(o.view, o.sort = field_lookup(cli.sort_name)))
+		die("-s: %s is not a field of this view", cli.sort_name);
+	if ((cli.load || o.view == V_DIFF) && (cli.backend || npid_list || cli.table))
 		die("-b, -p and -t shape a scan; a capture was shaped when it was taken");
-	if (o.sysroot && !load)
+	if (o.sysroot && !cli.load)
 		die("-S: a sysroot is for a capture's files: give -l too");
-	if (load && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
+	if (cli.load && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("-l: not with the %s view", o.view == V_DUMP ? "dump" :
 		    o.view == V_DIFF ? "diff" : "elf");
+	if ((nrpid_list || o.rfile) && (o.view == V_DUMP || o.view == V_DIFF ||
+					 o.view == V_ELF || o.view == V_BROWSE))
+		die("-P and -F choose what a report shows; not with the %s view",
+		    o.view == V_DUMP ? "dump (a capture holds the whole scan)" :
+		    o.view == V_DIFF ? "diff" : o.view == V_ELF ? "elf" :
+		    "browse (its keys choose)");
 	if (nbudget && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("--budget: checked on a scan or a capture, not with the %s view",
 		    o.view == V_DUMP ? "dump" : o.view == V_DIFF ? "diff" : "elf");
@@ -353,21 +382,36 @@ int main(int argc, char **argv)
 		return exit_status;
 	}
 	if (o.view == V_DIFF) {
-		arena_or_die(&arena, capture_arena_bound(argv[1]) + capture_arena_bound(argv[2]),
-			     0, cap_mem);
-		diff_captures(&arena, argv[1], argv[2], &o);
+		size = capture_open(argv[1], &capf[0]);
+		size += capture_open(argv[2], &capf[1]);
+		arena_or_die(&arena, size, 0, cli.cap_mem);
+		diff_captures(&arena, &capf[0], &capf[1], &o);
 		return exit_status;
 	}
-	if (load) {
-		size = capture_arena_bound(load);
-		if (o.view == V_SECTIONS || o.view == V_SYMBOLS)
+	if (cli.load) {
+		size = capture_open(cli.load, &capf[0]);
+		if (o.view == V_SECTIONS || o.view == V_SYMBOLS || o.view == V_BROWSE)
 			size += ARENA_ELF;
-		arena_or_die(&arena, size, 0, cap_mem);
-		load_capture(&scan, &arena, load);
+		arena_or_die(&arena, size, 0, cli.cap_mem);
+		load_capture(&scan, &arena, &capf[0]);
 	} else {
-		scan_live(&scan, &arena, &o, backend ? backend : "auto", table, cap_mem);
+		scan_live(&scan, &arena, &o, cli.backend ? cli.backend : "auto", cli.table, cli.cap_mem);
 	}
 	account(&scan, &t);
+	if (o.view == V_BROWSE) {
+		browse_o = o;
+		browse(&scan, &o, cli.load ? NULL : rescan);
+		return exit_status;
+	}
+	if (o.view != V_DUMP) {
+		uint32_t nf;
+		struct file *files = files_build(&scan, &nf);
+
+		o.rpids = rpid_list;
+		o.nrpid = nrpid_list;
+		o.rfile_index = o.rfile ? find_file(files, nf, o.rfile) : UINT32_MAX;
+		report_filter(&scan, rpid_list, nrpid_list, o.rfile_index, &t.shown, &t.nshown);
+	}
 	if (o.view == V_DUMP) {
 		dump_capture(&scan);
 		if (scan.unreadable)
@@ -376,7 +420,14 @@ int main(int argc, char **argv)
 			      scan.unreadable == 1 ? "it" : "them");
 		return exit_status;
 	}
-	report(&scan, &t, &o);
+	switch (o.view) {
+	case V_PROCS: view_procs(&scan, &t, &o); break;
+	case V_FILES: view_files(&scan, &o); break;
+	case V_MAPS: view_maps(&scan, &o); break;
+	default: view_elf_items(&scan, &o); break;	/* sections, symbols */
+	}
+	report_notes(&scan, &t, &o);
+	out_flush();
 	if (nbudget)
 		check_budgets(&scan, budgets, nbudget, &o);
 	return exit_status;

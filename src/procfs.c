@@ -1,9 +1,11 @@
-/* /proc reading: fixed buffers, read(2) only, every field checked. */
+/* /proc reading with fixed buffers (every field checked), and a process's mapped files. */
 #include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "exmap.h"
@@ -318,4 +320,77 @@ int meminfo_pages(uint64_t page_size, uint64_t *bound, uint64_t *ram_swap)
 		kb += v;
 	*ram_swap = kb / (page_size / 1024);
 	return 0;
+}
+
+/* /proc/PID as a directory, to open its files by name: an fd, or -errno. */
+int open_pid_dir(pid_t pid)
+{
+	char dir[32], *path;
+	int fd;
+
+	dir[sizeof(dir) - 1] = '\0';
+	path = fmt_dec(dir + sizeof(dir) - 1, (uint64_t)pid) - 6;
+	memcpy(path, "/proc/", 6);
+	/* openat, not open: musl's open adds an fcntl for O_CLOEXEC */
+	fd = openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Open a path as a regular file, without blocking on a FIFO or device. */
+int open_regular(int dirfd, const char *path, uint64_t *size)
+{
+	struct stat st;
+	int fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		int err = errno;
+
+		close(fd);
+		return -err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	*size = (uint64_t)st.st_size;
+	return fd;
+}
+
+/*
+ * Open the file p maps: through map_files (the very inode mapped, even
+ * deleted or in another mount namespace), else through the process's root,
+ * checked against the inode and device the mapping names. An fd, or
+ * -errno and why.
+ */
+int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char **why)
+{
+	static char name[64 + PATH_BUF];
+	struct stat st;
+	int fd;
+
+	fmt_snprintf(name, sizeof(name), "map_files/%llx-%llx", (unsigned long long)m->start,
+		     (unsigned long long)m->end);
+	fd = open_regular(piddir, name, size);
+	if (fd >= 0 || fd == -EINVAL) {
+		*why = "not a regular file";
+		return fd;
+	}
+	if (m->flags & MF_DELETED) {
+		*why = "deleted, and /proc/PID/map_files cannot be read";
+		return -ENOENT;
+	}
+	fmt_snprintf(name, sizeof(name), "root%s", m->path);
+	if ((fd = open_regular(piddir, name, size)) < 0) {
+		*why = "cannot be opened";
+		return fd;
+	}
+	if (fstat(fd, &st) < 0 || st.st_ino != m->inode ||
+	    major(st.st_dev) != m->dev >> 20 || minor(st.st_dev) != (m->dev & 0xfffff)) {
+		close(fd);
+		*why = "the file at that path is no longer the one mapped";
+		return -ESTALE;
+	}
+	return fd;
 }

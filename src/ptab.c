@@ -1,3 +1,4 @@
+/* The page table: a fixed-size open-addressing table of page cookies, by blocks. */
 /*
  * The page table of cookies. Ids are handed out in order, so the counts are a
  * dense array by id. A cookie's id is found through its block of PT_BLOCK

@@ -1,3 +1,4 @@
+/* Pass one: every process's maps and page entries, as runs in the page table. */
 /*
  * Pass one: read each process's maps and page entries, count every page's
  * PTEs in the page table, and keep each mapping's pages as run records. A
@@ -32,6 +33,7 @@ void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
 	s->page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 	s->page_shift = __builtin_ctzll(s->page_size);
 	src->page_shift = s->page_shift;
+	s->source = src->name;
 	ptab_init(&s->pt, a, table_cap, block_cap);
 }
 
@@ -55,8 +57,8 @@ static void progress_tick(struct scan *s, const struct proc *p)
 	if (t - s->t0 < 1000 || t - s->tshown < 200)
 		return;
 	s->tshown = t;
-	snprintf(line, sizeof(line), "%s: %zu of %zu processes read; reading pid %d (%.20s)",
-		 progname, s->done, s->total, (int)p->pid, p->name);
+	fmt_snprintf(line, sizeof(line), "%s: %zu of %zu processes read; reading pid %d (%.20s)",
+		     progname, s->done, s->total, (int)p->pid, p->name);
 	progress_show(line);
 }
 
@@ -79,24 +81,6 @@ static void store_run(struct scan *s, struct mapping *m)
 	s->pend.nk = 0;
 	m->nrun++;
 	s->nrun++;
-}
-
-/* Extend the pending run by n pages of kind (and ids from id), or store it and start anew. */
-static inline void add_run(struct scan *s, struct mapping *m, uint32_t kind,
-			   uint32_t id, uint32_t n)
-{
-	struct run *p = &s->pend;
-	uint32_t pn = p->nk & RUN_N_MASK;
-
-	if (pn && (p->nk & ~RUN_N_MASK) == kind && pn <= RUN_PAGES_MAX - n &&
-	    ((kind >> RUN_KIND_SHIFT & 7) < RUN_SHARED || id == p->id + pn)) {
-		p->nk += n;
-		return;
-	}
-	if (pn)
-		store_run(s, m);
-	p->id = id;
-	p->nk = kind | n;
 }
 
 static _Noreturn void table_full(const struct scan *s)
@@ -126,7 +110,8 @@ static inline __attribute__((always_inline)) uint32_t page_id(struct scan *s, ui
 
 /*
  * Classify n entries of mapping m into runs: the hot loop of a scan. The run
- * being extended lives in locals (nk, id) and goes back to s->pend at the end.
+ * being extended lives in locals (nk, id) and goes back to s->pend at the
+ * end; kinds are compared in the record's packed form (kind << 28 | write).
  */
 static __attribute__((hot)) void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe, size_t n)
 {
@@ -227,13 +212,25 @@ static void mark_raw(struct scan *s, uint64_t *pe, size_t n)
 			pe[i] |= PE_NOTRAM;
 }
 
-/* n pages of a hole, in runs of at most RUN_PAGES_MAX. */
+/* n pages of a hole: onto a hole pending, else in runs of at most RUN_PAGES_MAX. */
 static void add_hole(struct scan *s, struct mapping *m, uint64_t n)
 {
-	while (n > 0) {
-		uint32_t k = n < RUN_PAGES_MAX ? (uint32_t)n : RUN_PAGES_MAX;
+	const uint32_t HOLE = RUN_HOLE << RUN_KIND_SHIFT;
+	struct run *p = &s->pend;
 
-		add_run(s, m, RUN_HOLE << RUN_KIND_SHIFT, 0, k);
+	while (n > 0) {
+		uint32_t pn = run_pages(p), k;
+
+		if (pn && (p->nk & ~RUN_N_MASK) == HOLE && pn < RUN_PAGES_MAX) {
+			k = n < RUN_PAGES_MAX - pn ? (uint32_t)n : RUN_PAGES_MAX - pn;
+			p->nk += k;
+		} else {
+			if (pn)
+				store_run(s, m);
+			k = n < RUN_PAGES_MAX ? (uint32_t)n : RUN_PAGES_MAX;
+			p->id = 0;
+			p->nk = HOLE | k;
+		}
 		n -= k;
 	}
 }
@@ -308,8 +305,8 @@ static int is_device(int piddir, const struct mapping *m, const char *path)
 
 	if (strncmp(path, "/dev/", 5) != 0 || strncmp(path, "/dev/shm/", 9) == 0)
 		return 0;
-	snprintf(name, sizeof(name), "map_files/%llx-%llx",
-		 (unsigned long long)m->start, (unsigned long long)m->end);
+	fmt_snprintf(name, sizeof(name), "map_files/%llx-%llx",
+		     (unsigned long long)m->start, (unsigned long long)m->end);
 	if (fstatat(piddir, name, &st, 0) < 0)
 		return 0;
 	return S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
@@ -442,9 +439,9 @@ static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 
 static void uncount(struct scan *s, const struct run *r)
 {
-	uint32_t k = r->nk >> RUN_KIND_SHIFT & 7, n = r->nk & RUN_N_MASK, j;
+	uint32_t k = run_kind(r), n = run_pages(r), j;
 
-	if (k == RUN_SHARED || k == RUN_SWAP)
+	if (run_has_ids(k))
 		for (j = 0; j < n; j++)
 			s->pt.count[r->id + j]--;
 }
@@ -467,16 +464,10 @@ static void scan_one(struct scan *s, pid_t pid)
 	uint64_t nrun0 = s->nrun;
 	enum outcome o;
 	struct proc *p = NULL;
-	char dir[32], *path;
-	int piddir;
+	int piddir = open_pid_dir(pid);
 
-	dir[sizeof(dir) - 1] = '\0';
-	path = fmt_dec(dir + sizeof(dir) - 1, (uint64_t)pid) - 6;
-	memcpy(path, "/proc/", 6);
-	/* openat, not open: musl's open adds an fcntl for O_CLOEXEC */
-	piddir = openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (piddir < 0) {
-		o = gone_or_bad(pid, -errno, "opening its /proc directory");
+		o = gone_or_bad(pid, piddir, "opening its /proc directory");
 	} else {
 		p = arena_alloc(s->arena, sizeof(*p), 8);
 		memset(p, 0, sizeof(*p));

@@ -1,3 +1,4 @@
+/* A capture's ELF file on the host, under a sysroot, by build-id. */
 /*
  * A capture's ELF file on the host, under a sysroot. With the capture's
  * build-id: ROOT/path if it has the id and a .symtab, else the first file
@@ -57,6 +58,7 @@ static size_t file_idlen;
 static char hex_a[2 * ELF_BUILDID_MAX + 1], hex_b[2 * ELF_BUILDID_MAX + 1];
 
 /* Append to why; a message too long for it is cut, which only shortens it. */
+static void say(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void say(char *why, size_t whylen, const char *fmt, ...)
 {
 	size_t n = strnlen(why, whylen);
@@ -65,20 +67,8 @@ static void say(char *why, size_t whylen, const char *fmt, ...)
 	if (n + 1 >= whylen)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(why + n, whylen - n, fmt, ap);
+	fmt_vsnprintf(why + n, whylen - n, fmt, ap);
 	va_end(ap);
-}
-
-static const char *hex(char *buf, const unsigned char *id, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		buf[2 * i] = "0123456789abcdef"[id[i] >> 4];
-		buf[2 * i + 1] = "0123456789abcdef"[id[i] & 15];
-	}
-	buf[2 * len] = 0;
-	return buf;
 }
 
 /* fd if it is open on a regular file, else closed; -errno, -EINVAL. */
@@ -123,7 +113,7 @@ static int open_elf(struct elf *e, int fd, uint64_t size)
 	unsigned char m[4];
 
 	if (pread(fd, m, 4, 0) != 4 || memcmp(m, magic, 4) != 0) {
-		snprintf(e->err, sizeof(e->err), "not an ELF file");
+		fmt_snprintf(e->err, sizeof(e->err), "not an ELF file");
 		return -1;
 	}
 	return elf_open_fd(e, fd, size);
@@ -295,7 +285,7 @@ static int walk(struct search *s, int fd, size_t len, unsigned depth)
 static void why_rootpath(const char *root, int fd, enum fit f, const struct elf *e,
 			 const struct search *s, char *why, size_t whylen)
 {
-	const char *cap = hex(hex_a, s->id, s->idlen);
+	const char *cap = hex_fmt(hex_a, s->id, s->idlen);
 
 	if (fd == -ENOENT || fd == -ENOTDIR)
 		say(why, whylen, "no file under %s has build-id %s", root, cap);
@@ -314,7 +304,7 @@ static void why_rootpath(const char *root, int fd, enum fit f, const struct elf 
 	else if (f == FIT_OTHER)
 		say(why, whylen, "%s has build-id %s, the capture has %s: not used; "
 		    "no other file under %s has it", rootpath,
-		    hex(hex_b, file_id, file_idlen), cap, root);
+		    hex_fmt(hex_b, file_id, file_idlen), cap, root);
 	else
 		say(why, whylen, "%s has build-id %s but only debug data (objcopy "
 		    "--only-keep-debug): not used; no other file under %s has it",
@@ -431,8 +421,8 @@ int sysroot_open(const char *root, const char *path, const unsigned char *id,
 		rootlen--;
 	while (*rel == '/')
 		rel++;
-	if ((size_t)snprintf(rootpath, sizeof(rootpath), "%.*s/%s", (int)rootlen, root,
-			     rel) >= sizeof(rootpath)) {
+	if ((size_t)fmt_snprintf(rootpath, sizeof(rootpath), "%.*s/%s", (int)rootlen, root,
+				 rel) >= sizeof(rootpath)) {
 		say(why, whylen, "%.*s/%s: longer than PATH_MAX (%d)", (int)rootlen, root,
 		    rel, PATH_MAX);
 		return -1;

@@ -43,7 +43,7 @@ int is_terminal(int fd)
 void progress_show(const char *line)
 {
 	char buf[128];
-	int n = snprintf(buf, sizeof(buf), "\r%s\033[K", line);
+	int n = fmt_snprintf(buf, sizeof(buf), "\r%s\033[K", line);
 
 	if (n >= (int)sizeof(buf))
 		n = sizeof(buf) - 1;
@@ -59,6 +59,30 @@ void progress_clear(void)
 	progress_shown = 0;
 }
 
+static void (*fatal_hook)(void);
+static void (*warning_hook)(const char *msg);
+
+/* What to do before a fatal error is said: give the terminal back, say. */
+void on_fatal(void (*fn)(void))
+{
+	fatal_hook = fn;
+}
+
+/* Where warnings go instead of stderr (a full-screen view's status line), or NULL. */
+void on_warning(void (*fn)(const char *msg))
+{
+	warning_hook = fn;
+}
+
+/* A fatal error: the hook first, and no warning hook: it is said on stderr. */
+static void fatal_path(void)
+{
+	if (fatal_hook)
+		fatal_hook();
+	fatal_hook = NULL;
+	warning_hook = NULL;
+}
+
 static void vmsg(int err, const char *fmt, va_list ap)
 {
 	char buf[1024];
@@ -66,12 +90,17 @@ static void vmsg(int err, const char *fmt, va_list ap)
 
 	out_flush();
 	progress_clear();
-	n = snprintf(buf, sizeof(buf), "%s: ", progname);
-	n += vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
+	n = fmt_snprintf(buf, sizeof(buf), "%s: ", progname);
+	n += fmt_vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
 	if (n >= (int)sizeof(buf) - 64)
 		n = sizeof(buf) - 64;
 	if (err)
-		n += snprintf(buf + n, sizeof(buf) - n, ": %s", strerror(err));
+		n += fmt_snprintf(buf + n, sizeof(buf) - n, ": %s", strerror(err));
+	if (warning_hook) {
+		buf[n] = '\0';
+		warning_hook(buf + strlen(progname) + 2);
+		return;
+	}
 	buf[n++] = '\n';
 	(void)!write(2, buf, n);
 }
@@ -98,6 +127,7 @@ void die(const char *fmt, ...)
 {
 	va_list ap;
 
+	fatal_path();
 	va_start(ap, fmt);
 	vmsg(0, fmt, ap);
 	va_end(ap);
@@ -108,10 +138,23 @@ void dierr(int err, const char *fmt, ...)
 {
 	va_list ap;
 
+	fatal_path();
 	va_start(ap, fmt);
 	vmsg(err, fmt, ap);
 	va_end(ap);
 	_exit(EX_FATAL);
+}
+
+/* A fatal error with its own exit status (EX_DAMAGED, say), not EX_FATAL. */
+void die_status(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fatal_path();
+	va_start(ap, fmt);
+	vmsg(0, fmt, ap);
+	va_end(ap);
+	_exit(code);
 }
 
 /* A report that could not be written is a failed run: never exit 0 after it. */
@@ -171,6 +214,96 @@ const char *find_str(const char *s, const char *needle)
 	return NULL;
 }
 
+/* Strict lowercase hex, as exmap-mini writes it: no sign, no prefix, at most max. */
+int hex_parse(const char *s, uint64_t max, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		int d = *s >= '0' && *s <= '9' ? *s - '0' : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10 : -1;
+
+		if (d < 0 || x > (UINT64_MAX - d) / 16)
+			return -1;
+		x = x * 16 + d;
+	}
+	if (x > max)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* n bytes as lowercase hex into buf (2n + 1 bytes), NUL-terminated: buf. */
+char *hex_fmt(char *buf, const unsigned char *bytes, size_t n)
+{
+	static const char digit[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		buf[2 * i] = digit[bytes[i] >> 4];
+		buf[2 * i + 1] = digit[bytes[i] & 15];
+	}
+	buf[2 * n] = '\0';
+	return buf;
+}
+
+/* FNV-1a of n bytes, going on from h (HASH_SEED to start): the tree's one hash of names. */
+uint32_t hash_bytes(uint32_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n--)
+		h = (h ^ *b++) * 16777619u;
+	return h;
+}
+
+/* Swap two elements of size bytes. */
+static void swap_bytes(char *a, char *b, size_t size)
+{
+	while (size--) {
+		char t = *a;
+
+		*a++ = *b;
+		*b++ = t;
+	}
+}
+
+/* Element i of a heap rooted at base sinks to its place among n. */
+static void sift_down(char *base, size_t i, size_t n, size_t size,
+		      int (*cmp)(const void *, const void *))
+{
+	for (;;) {
+		size_t big = i, l = 2 * i + 1;
+
+		if (l < n && cmp(base + l * size, base + big * size) > 0)
+			big = l;
+		if (l + 1 < n && cmp(base + (l + 1) * size, base + big * size) > 0)
+			big = l + 1;
+		if (big == i)
+			return;
+		swap_bytes(base + i * size, base + big * size, size);
+		i = big;
+	}
+}
+
+/*
+ * qsort's contract, as a heapsort: n log n at worst, no recursion, and a
+ * fraction of the code (callers break ties, so stability is not needed).
+ */
+void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	char *b = base;
+	size_t i;
+
+	for (i = n / 2; i-- > 0;)
+		sift_down(b, i, n, size, cmp);
+	for (i = n; i-- > 1;) {
+		swap_bytes(b, b + i * size, size);
+		sift_down(b, 0, i, size, cmp);
+	}
+}
+
 /* v in decimal, ending at end (no NUL): where it starts. */
 char *fmt_dec(char *end, uint64_t v)
 {
@@ -197,7 +330,7 @@ void outf(const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = fmt_vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		die("output formatting failed");
@@ -258,20 +391,20 @@ size_t fmt_human(char *buf, size_t len, uint64_t bytes)
 	int u;
 
 	if (bytes == 0)
-		return snprintf(buf, len, "0");
+		return fmt_snprintf(buf, len, "0");
 	if (bytes < 1000)
-		return snprintf(buf, len, "%uB", (unsigned)bytes);
+		return fmt_snprintf(buf, len, "%uB", (unsigned)bytes);
 	for (u = 1;; u++, div <<= 10) {
 		q = bytes / div;
 		r = bytes % div;
 		/* r < div <= 2^60, so r * 10 cannot overflow */
 		tenths = q * 10 + (r * 10 + div / 2) / div;
 		if (tenths < 100)
-			return snprintf(buf, len, "%u.%u%c", (unsigned)(tenths / 10),
-					(unsigned)(tenths % 10), units[u]);
+			return fmt_snprintf(buf, len, "%u.%u%c", (unsigned)(tenths / 10),
+					    (unsigned)(tenths % 10), units[u]);
 		whole = q + (r >= div / 2);
 		if (whole < 1000 || u == 6)
-			return snprintf(buf, len, "%u%c", (unsigned)whole, units[u]);
+			return fmt_snprintf(buf, len, "%u%c", (unsigned)whole, units[u]);
 	}
 }
 

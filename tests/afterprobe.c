@@ -1,3 +1,4 @@
+/* afterprobe: a process that allocates right after exmap-mini's probe. */
 /*
  * afterprobe - a process that allocates right after exmap-mini's probe
  *

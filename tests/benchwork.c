@@ -1,3 +1,4 @@
+/* benchwork: the benchmark's sparse, ASan, many-process and shared-file workloads. */
 /*
  * benchwork - the benchmark's workloads beyond tests/workload.c: sparse
  * address spaces, many small processes, a large shared file, an ASan process

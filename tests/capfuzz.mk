@@ -11,7 +11,7 @@ CAPFUZZ_CLANG ?= clang
 CAPFUZZ_SANFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wextra \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 
-$(CAPFUZZ_DIR)/exmap-mini-san: $(SRCS) src/exmap.h tests/capfuzz.mk
+$(CAPFUZZ_DIR)/exmap-mini-san: $(SRCS) $(HDRS) tests/capfuzz.mk
 	@mkdir -p $(CAPFUZZ_DIR)
 	$(CAPFUZZ_CLANG) $(CAPFUZZ_SANFLAGS) -o $@ $(SRCS)
 

@@ -1,3 +1,4 @@
+/* churn: processes that fork, exit, mmap and munmap, for the module's stress test. */
 /*
  * churn SECONDS: the module's stress load. Until SECONDS have passed, keep up
  * to four children that map, touch, partly discard and unmap anonymous memory

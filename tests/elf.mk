@@ -51,10 +51,10 @@ $(ELFT_OBJ)/xnum.o: tests/elfobj.c tests/elf.mk | $(ELFT_OBJ)
 $(ELFT_OBJ)/big.o: tests/elfobj.c tests/elf.mk | $(ELFT_OBJ)
 	gcc -O0 -DELFOBJ_BIG -c -o $@ $<
 
-$(ELFT_DIR)/exmap-mini-san: $(SRCS) src/exmap.h tests/elf.mk | $(ELFT_DIR)
+$(ELFT_DIR)/exmap-mini-san: $(SRCS) $(HDRS) tests/elf.mk | $(ELFT_DIR)
 	$(ELFT_CLANG) $(ELFT_SANFLAGS) -o $@ $(SRCS)
 
-$(ELFT_DIR)/fuzz_elf: tests/fuzz_elf.c src/elf.c src/exmap.h tests/elf.mk | $(ELFT_DIR)
+$(ELFT_DIR)/fuzz_elf: tests/fuzz_elf.c src/elf.c $(HDRS) tests/elf.mk | $(ELFT_DIR)
 	$(ELFT_CLANG) -g -O1 -Wall -Wextra -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -Isrc -o $@ tests/fuzz_elf.c src/elf.c
 

@@ -1,3 +1,4 @@
+/* elfcorrupt: broken variants of a valid ELF file, for the reader's tests. */
 /*
  * elfcorrupt: write broken variants of a valid ELF file into a directory,
  * each breaking one thing, for running the reader over. It parses the file

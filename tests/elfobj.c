@@ -1,3 +1,4 @@
+/* The source of the ELF files the reader's tests run on. */
 /*
  * The source of the ELF files the reader tests are run on, for every cross
  * compiler: a relocatable object, a static executable with no libc (its own

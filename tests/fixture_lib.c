@@ -1,3 +1,4 @@
+/* libfixture.so: the library the sections and symbols fixture maps. */
 /*
  * libfixture.so - the library the sections and symbols fixture test maps
  *

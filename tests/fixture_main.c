@@ -1,3 +1,4 @@
+/* fixture_main: one process of the sections and symbols fixture. */
 /*
  * fixture_main - one process of the sections and symbols fixture test
  *

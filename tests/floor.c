@@ -1,3 +1,4 @@
+/* floor: the least work a pagemap reader must do, as the benchmark's reference. */
 /*
  * floor - the least work any pagemap reader must do, as a speed reference
  *

@@ -1,3 +1,4 @@
+/* A libFuzzer harness for the ELF reader. */
 /*
  * libFuzzer harness for the ELF reader (src/elf.c). Each input is opened
  * from memory with elf_open_mem and walked the way the elf view walks a file:

@@ -1,3 +1,4 @@
+/* readfault: what a read fault in private anonymous memory gives here. */
 /*
  * readfault - what a read fault in private anonymous memory gives here
  *

@@ -1,3 +1,4 @@
+/* runstat: run a command, and append its exit, wall time and peak RSS to a file. */
 /*
  * runstat - run a command, append "EXIT WALL_SECONDS MAXRSS_KIB" to a file
  *

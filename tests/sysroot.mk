@@ -5,11 +5,11 @@
 #   make sysroot-test		build it and its sanitizer twin, run the test on both
 ifeq ($(TARGET),native)
 
-$(BUILD)/sysroot_drv: tests/sysroot_drv.c $(LIBOBJS) src/exmap.h
-	$(CC) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ tests/sysroot_drv.c $(LIBOBJS)
+$(BUILD)/sysroot_drv: tests/sysroot_drv.c $(LIBOBJS)
+	$(CC) $(BUILD_CFLAGS) -Isrc $(BUILD_LDFLAGS) -o $@ tests/sysroot_drv.c $(LIBOBJS)
 
 # The same under ASan and UBSan (clang, glibc), with elf.mk's flags.
-$(BUILD)/sysroot_drv-san: tests/sysroot_drv.c $(filter-out src/main.c,$(SRCS)) src/exmap.h \
+$(BUILD)/sysroot_drv-san: tests/sysroot_drv.c $(filter-out src/main.c,$(SRCS)) $(HDRS) \
 		tests/sysroot.mk | $(BUILD)/obj
 	$(ELFT_CLANG) $(ELFT_SANFLAGS) -Isrc -o $@ tests/sysroot_drv.c \
 		$(filter-out src/main.c,$(SRCS))

@@ -1,3 +1,4 @@
+/* sysroot_drv: sysroot_open() for tests/sysroot_test.sh. */
 /*
  * sysroot_drv ROOT PATH [HEXID]: sysroot_open() for tests/sysroot_test.sh.
  * Prints "used PATH" (exit 0) or "none: WHY" (exit 1); 2 on misuse or when

@@ -1,3 +1,4 @@
+/* thpwork: large folios mapped in part after copy-on-write. */
 /*
  * thpwork - large folios mapped in part after copy-on-write
  *

@@ -1,16 +1,19 @@
+/* Unit tests of exmap-mini's pieces, as tables of cases. */
 /*
  * Unit tests for exmap-mini's pieces: the page table, maps parsing, CSV
- * quoting, number formatting, effective-size arithmetic and the arena.
- * Cases are tables; the last line is "N passed, N failed".
+ * quoting, number formatting, effective-size arithmetic, the arena, and a
+ * capture's wire format and console-log reading. Cases are tables; the last
+ * line is "N passed, N failed".
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "exmap.h"
+#include "capture.h"
 
 static int passed, failed;
 
@@ -376,6 +379,111 @@ static void test_arena(void)
 	expect_arena_full(arena_top_overflow, "arena: top overflow is an error naming -m");
 }
 
+/* The capture format: escapes both ways, CRC-32, the header line. */
+static void test_capwire(void)
+{
+	static const struct { const char *in; size_t n; const char *esc; } esc[] = {
+		{ "", 0, "%" },
+		{ "plain", 5, "plain" },
+		{ "a b", 3, "a%20b" },
+		{ "100%", 4, "100%25" },
+		{ "x\0y", 3, "x%00y" },
+		{ "\xff\x7f~!", 4, "%ff%7f~!" },
+		{ "/usr/lib/libc.so.6 (deleted)", 28, "/usr/lib/libc.so.6%20(deleted)" },
+	};
+	static const char *const bad[] = { "%4", "%zz", "%g0", "abc%" };
+	struct cap_header h = { .ps = 4096, .chunks = 3, .ids = 5, .procs = 1, .id = 0x1234,
+				.src = "pagemap", .uname = "x86_64%206.1" }, back;
+	char buf[256], line[512];
+	size_t i, n;
+	int v;
+
+	for (i = 0; i < sizeof(esc) / sizeof(esc[0]); i++) {
+		n = cap_escape(buf, sizeof(buf), esc[i].in, esc[i].n);
+		check(n == strlen(esc[i].esc) && strcmp(buf, esc[i].esc) == 0, "cap_escape", buf);
+		check(cap_unescape(esc[i].esc, line, sizeof(line), &n) == 0 && n == esc[i].n &&
+		      memcmp(line, esc[i].in, n) == 0, "cap_unescape undoes it", esc[i].esc);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		check(cap_unescape(bad[i], line, sizeof(line), &n) < 0, "cap_unescape refuses", bad[i]);
+	check(cap_unescape("abcdef", line, 4, &n) < 0, "cap_unescape: no room is an error", NULL);
+	check(cap_crc32(0, "123456789", 9) == 0xcbf43926u, "cap_crc32: the check value", NULL);
+	check(cap_crc32(cap_crc32(0, "1234", 4), "56789", 5) == 0xcbf43926u,
+	      "cap_crc32 goes on from a part", NULL);
+	n = cap_header_text(buf, sizeof(buf), &h);
+	snprintf(line, sizeof(line), "%s crc=%08x", buf, cap_crc32(0, buf, n));
+	check(cap_parse_header(line, &back, &v) == 0 && v == 1 &&
+	      memcmp(&h, &back, sizeof(h)) == 0, "cap_parse_header reads what was written", line);
+	line[5] ^= 1;
+	check(cap_parse_header(line, &back, &v) < 0, "cap_parse_header: a changed byte fails its CRC",
+	      line);
+	snprintf(line, sizeof(line), "v2 ps=4096 crc=%08x", cap_crc32(0, "v2 ps=4096", 10));
+	check(cap_parse_header(line, &back, &v) < 0 && v == 2,
+	      "cap_parse_header: another version is refused, and named", line);
+	h.chunks = 4;
+	n = cap_header_text(buf, sizeof(buf), &h);
+	snprintf(line, sizeof(line), "%s crc=%08x", buf, cap_crc32(0, buf, n));
+	check(cap_parse_header(line, &back, &v) < 0,
+	      "cap_parse_header: chunks that do not add up are refused", line);
+}
+
+/* A console log: which capture lines come out of it, joined, and from which line. */
+static void test_caplog(void)
+{
+	static const struct {
+		const char *what, *log;
+		const char *want[3];
+		uint64_t at[3];
+	} cases[] = {
+		{ "plain lines", "XM 1 p a\nXM 1 r b\n", { "XM 1 p a", "XM 1 r b" }, { 1, 2 } },
+		{ "CRLF and CRCRLF", "XM 1 a\r\nXM 1 b\r\r\n", { "XM 1 a", "XM 1 b" }, { 1, 2 } },
+		{ "a prompt before the tag", "/ # XM begin v1\n", { "XM begin v1" }, { 1 } },
+		{ "other lines are not capture lines", "hello\n[    1.000000] eth0: up\nXM 2 x\n",
+		  { "XM 2 x" }, { 3 } },
+		{ "a printk cut the line: joined", "XM 1 m 10[   12.345678] eth0: up\n 20 r-xp\n",
+		  { "XM 1 m 10 20 r-xp" }, { 1 } },
+		{ "cut inside the tag", "X[    0.100000] msg\nM 3 c 0\n", { "XM 3 c 0" }, { 1 } },
+		{ "cut between X and M", "XM[    0.100000] msg\n 4 n 1\n", { "XM 4 n 1" }, { 1 } },
+		{ "cut twice", "XM 1 a[    1.000000] x\nb[    2.000000] y\nc\n", { "XM 1 abc" }, { 1 } },
+		{ "messages between the parts",
+		  "XM 1 a[    1.000000] x\n[    1.100000] more\n[    1.200000] more\nb\n",
+		  { "XM 1 ab" }, { 1 } },
+		{ "cut at the line's end: the next line is its own",
+		  "XM 1 a[    1.000000] x\nXM 1 b\n", { "XM 1 a", "XM 1 b" }, { 1, 2 } },
+		{ "not a timestamp is no cut", "XM 1 a[1.5] b\n", { "XM 1 a[1.5] b" }, { 1 } },
+	};
+	static struct caplog g;
+	const char *t;
+	char path[] = "/tmp/exmap-unit-log.XXXXXX";
+	uint64_t at;
+	size_t i, k;
+	int fd;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int ok = 1;
+
+		if ((fd = mkstemp(path)) < 0 ||
+		    write(fd, cases[i].log, strlen(cases[i].log)) != (ssize_t)strlen(cases[i].log) ||
+		    lseek(fd, 0, SEEK_SET) != 0) {
+			check(0, "caplog: temporary file", strerror(errno));
+			return;
+		}
+		unlink(path);
+		memcpy(path + strlen(path) - 6, "XXXXXX", 6);
+		caplog_start(&g, "test", fd);
+		for (k = 0; k < 3 && cases[i].want[k]; k++) {
+			t = caplog_next(&g, &at);
+			ok &= t && strcmp(t, cases[i].want[k]) == 0 && at == cases[i].at[k];
+		}
+		ok &= caplog_next(&g, &at) == NULL;
+		close(fd);
+		check(ok, "caplog", cases[i].what);
+	}
+	check(printk_at("[   12.345678] x") && printk_at("[0.000001] ") &&
+	      !printk_at("[12.34567] x") && !printk_at("[ .123456] x") && !printk_at("[1.123456]x"),
+	      "printk_at: a console timestamp, exactly", NULL);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -387,6 +495,8 @@ int main(void)
 	test_eff();
 	test_ptab();
 	test_arena();
+	test_capwire();
+	test_caplog();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

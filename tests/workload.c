@@ -1,3 +1,4 @@
+/* workload: a family of processes with a known page sharing pattern. */
 /*
  * workload - start a family of processes with a known page sharing pattern
  *

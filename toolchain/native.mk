@@ -2,5 +2,9 @@
 CC := musl-gcc
 BUILD := build
 QEMU :=
-KARCH := x86
-DEBARCH := amd64
+# The kernel's ARCH and Debian's name for this machine, from uname -m.
+KARCH := $(patsubst i%86,x86,$(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(patsubst \
+	armv%,arm,$(patsubst mips%,mips,$(patsubst riscv64,riscv,$(HOSTARCH)))))))
+DEBARCH := $(or $(patsubst x86_64,amd64,$(filter x86_64,$(HOSTARCH))),$(patsubst \
+	aarch64,arm64,$(filter aarch64,$(HOSTARCH))),$(patsubst armv7l,armhf,$(filter \
+	armv7l,$(HOSTARCH))),$(HOSTARCH))

@@ -1,0 +1,151 @@
+/* Captures: what the capture files share, and their interface. */
+/*
+ * Captures: what the capture files share. A dump writes a scan as lines of
+ * printable ASCII, "XM CHUNK ...": a chunk per process (its mappings and
+ * their run records), chunks of page share counts, a chunk of build-ids,
+ * each closed by its line count and CRC-32, between a begin and an end line
+ * that both carry the parameters. Loading picks those lines out of a raw
+ * console log and rebuilds the scan; a chunk that does not verify is left
+ * out, named, and what it held is said.
+ *
+ *	capwire.c	the format both directions share: escapes, CRC, header
+ *	capdump.c	writing a dump
+ *	caplog.c	reading a console log: printk cuts, joins; finding a capture
+ *	capload.c	rebuilding a scan from the chunks
+ *	capcheck.c	what a damaged capture lost, checked and named
+ */
+#ifndef CAPTURE_H
+#define CAPTURE_H
+
+#include "exmap.h"
+
+/* ---- for the rest of the program ---- */
+
+struct capbid {			/* the build-id of a mapped ELF file at capture */
+	struct capbid *next;
+	const char *path;
+	uint64_t inode;
+	uint32_t dev;
+	uint32_t flags;		/* MF_DELETED */
+	uint32_t len;
+	const unsigned char *id;
+};
+
+struct capture {
+	const char *file;	/* the log it came from */
+	struct capbid *bid;	/* a list */
+	int bid_lost;		/* the build-id chunk was damaged */
+	uint32_t lost;		/* processes the capture holds that did not load */
+	char src_name[32];	/* the page source it was taken with */
+};
+
+#define CAP_SRC_MAX	32	/* a page source's name, escaped */
+#define CAP_UNAME_MAX	160	/* machine, release and node name, escaped */
+
+/* The parameters both the begin and the end line carry. */
+struct cap_header {
+	uint64_t ps;
+	uint32_t chunks, ids, procs, vanished, empty, unreadable;
+	uint64_t id;		/* this capture's, so that two are never mixed */
+	char src[CAP_SRC_MAX];
+	char uname[CAP_UNAME_MAX];
+};
+
+/*
+ * A capture file, as found: where the capture to load starts and its
+ * parameters. capture_open fills it (and says how much arena loading it can
+ * take); load_capture reads the file once more from there.
+ */
+struct capfile {
+	const char *path;
+	uint64_t size;
+	struct cap_header h;
+	uint64_t begin_line;	/* 0: no begin line seen */
+	uint32_t nbegin;
+	int begin_bad;		/* the end line stands in */
+};
+
+uint64_t capture_open(const char *path, struct capfile *cf);
+int capture_reopen(const struct capfile *cf);
+void load_capture(struct scan *s, struct arena *a, const struct capfile *cf);
+void dump_capture(struct scan *s);
+/* 1 and the id when the capture names one; 0 when the file had none; -1 lost */
+int capture_buildid(const struct capture *c, const struct file *f,
+		    const unsigned char **id, size_t *len);
+
+/* ---- capwire.c: the format ---- */
+
+#define CAP_VERSION	1
+#define CAP_IDS_CHUNK	8192	/* share counts per chunk */
+#define CAP_WRAP	100	/* run and count lines are ended past this length */
+#define CAP_LINE_MAX	16384	/* longest capture line: an escaped path and more */
+
+/* Chunk kinds, from the chunk number: processes, counts, then build-ids. */
+enum { CK_PROC, CK_COUNT, CK_BID };
+extern const char cap_run_letter[];	/* by run kind; capitals: written */
+
+uint32_t cap_crc32(uint32_t crc, const char *p, size_t n);
+size_t cap_escape(char *to, size_t room, const char *s, size_t n);
+int cap_unescape(const char *s, char *to, size_t room, size_t *n);
+char *cap_field(char **p);
+uint32_t cap_count_chunks(uint32_t ids);
+int cap_chunk_kind(const struct cap_header *h, uint32_t k);
+size_t cap_header_text(char *buf, size_t len, const struct cap_header *h);
+int cap_parse_header(const char *text, struct cap_header *h, int *version);
+
+/* ---- caplog.c: a console log ---- */
+
+struct caplog {
+	const char *path;
+	struct linebuf lb;
+	uint64_t lineno;	/* of the log, from 1 */
+	int have_peek;
+	size_t peek_len;
+};
+void caplog_start(struct caplog *g, const char *path, int fd);
+int caplog_raw(struct caplog *g, char *buf, size_t *len);
+int printk_at(const char *p);
+const char *caplog_next(struct caplog *g, uint64_t *at);
+
+/* ---- capload.c and capcheck.c: loading ---- */
+
+enum { CS_UNSEEN, CS_OK, CS_BAD };
+
+struct chunkstate {
+	uint8_t state;
+	int32_t pid;		/* a process chunk's, once known; -1 unknown */
+	uint64_t first, last;	/* log lines it spans */
+	uint64_t line;		/* the first line that did not parse, or 0 */
+	uint32_t got, want;	/* lines, when the count is off */
+	const char *why;
+};
+
+struct loader {
+	struct scan *s;
+	struct capture *cap;
+	const char *path;
+	struct cap_header h;
+	struct chunkstate *cs;	/* by chunk number, from 1 */
+	struct caplog log;
+	/* the open chunk */
+	uint32_t cur, lines, crc;
+	uint64_t opened;
+	int bad, stray;
+	const char *why;
+	uint64_t why_line;
+	size_t lo, hi;
+	uint64_t nrun;
+	struct proc *last;
+	uint32_t nproc;
+	struct capbid *bid;
+	/* parsing inside it */
+	struct proc *p;
+	struct mapping **tail, *m;
+	uint64_t left;		/* pages of mapping m not yet in runs */
+	uint32_t hwm, cfirst, cn, cgot;
+	uint32_t loaded_procs;
+};
+
+void capture_check(struct loader *L);
+
+#endif

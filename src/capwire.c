@@ -1,0 +1,180 @@
+/* Captures: the wire format that dump and load share (escapes, CRC-32, the header line). */
+#include <stdio.h>
+#include <string.h>
+
+#include "capture.h"
+
+const char cap_run_letter[] = "hzesw";
+
+static uint32_t crc_tab[256];
+
+uint32_t cap_crc32(uint32_t crc, const char *p, size_t n)
+{
+	size_t i;
+
+	if (!crc_tab[1]) {
+		for (uint32_t k = 0; k < 256; k++) {
+			uint32_t c = k;
+
+			for (int j = 0; j < 8; j++)
+				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+			crc_tab[k] = c;
+		}
+	}
+	crc = ~crc;
+	for (i = 0; i < n; i++)
+		crc = crc_tab[(crc ^ (unsigned char)p[i]) & 0xff] ^ (crc >> 8);
+	return ~crc;
+}
+
+uint32_t cap_count_chunks(uint32_t ids)
+{
+	return ids / CAP_IDS_CHUNK + (ids % CAP_IDS_CHUNK != 0);
+}
+
+int cap_chunk_kind(const struct cap_header *h, uint32_t k)
+{
+	return k <= h->procs ? CK_PROC :
+	       k <= h->procs + cap_count_chunks(h->ids) ? CK_COUNT : CK_BID;
+}
+
+size_t cap_header_text(char *buf, size_t len, const struct cap_header *h)
+{
+	return fmt_snprintf(buf, len, "v%d ps=%llu chunks=%u ids=%u procs=%u vanished=%u "
+			    "empty=%u unreadable=%u id=%016llx src=%s uname=%s", CAP_VERSION,
+			    (unsigned long long)h->ps, h->chunks, h->ids, h->procs, h->vanished,
+			    h->empty, h->unreadable, (unsigned long long)h->id, h->src, h->uname);
+}
+
+/* Bytes outside '!'..'~', and '%', as %XX; the empty string as a lone %. */
+size_t cap_escape(char *to, size_t room, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0, i;
+
+	if (n == 0 && room > 1) {
+		to[o++] = '%';
+	}
+	for (i = 0; i < n && o + 4 < room; i++) {
+		unsigned char c = s[i];
+
+		if (c > ' ' && c < 0x7f && c != '%') {
+			to[o++] = c;
+		} else {
+			to[o++] = '%';
+			to[o++] = hex[c >> 4];
+			to[o++] = hex[c & 15];
+		}
+	}
+	if (i < n)
+		die("internal: capture field too long to escape");
+	to[o] = '\0';
+	return o;
+}
+
+/* Undo cap_escape(): into to[room], NUL-terminated; -1 if malformed. */
+int cap_unescape(const char *s, char *to, size_t room, size_t *n)
+{
+	size_t o = 0;
+
+	if (strcmp(s, "%") == 0) {
+		*to = '\0';
+		*n = 0;
+		return 0;
+	}
+	for (; *s; s++) {
+		uint64_t v;
+		char h[3];
+
+		if (o + 1 >= room)
+			return -1;
+		if (*s != '%') {
+			to[o++] = *s;
+			continue;
+		}
+		if (!s[1] || !s[2])
+			return -1;
+		h[0] = s[1];
+		h[1] = s[2];
+		h[2] = '\0';
+		if (hex_parse(h, 255, &v) < 0)
+			return -1;
+		to[o++] = (char)v;
+		s += 2;
+	}
+	to[o] = '\0';
+	*n = o;
+	return 0;
+}
+
+/* Split off the next space-separated field; NULL when there is none. */
+char *cap_field(char **p)
+{
+	char *s = *p, *e;
+
+	if (!s || !*s)
+		return NULL;
+	e = strchr(s, ' ');
+	if (e) {
+		*e = '\0';
+		*p = e + 1;
+	} else {
+		*p = NULL;
+	}
+	return s;
+}
+
+/* "v1 ps=4096 ... crc=<8 hex digits>": the header, if the line is whole. */
+int cap_parse_header(const char *text, struct cap_header *h, int *version)
+{
+	static const char *const keys[] = {
+		"ps", "chunks", "ids", "procs", "vanished", "empty", "unreadable",
+	};
+	static char buf[1024];
+	const char *crc = find_str(text, " crc=");
+	char *p = buf, *f;
+	uint64_t v, want;
+	size_t i, n;
+
+	*version = 0;
+	for (i = 1; text[0] == 'v' && text[i] >= '0' && text[i] <= '9' && i < 6; i++)
+		*version = *version * 10 + text[i] - '0';
+	if (!crc || (n = crc - text) >= sizeof(buf) || hex_parse(crc + 5, UINT32_MAX, &want) < 0 ||
+	    cap_crc32(0, text, n) != want)
+		return -1;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	memset(h, 0, sizeof(*h));
+	if (!(f = cap_field(&p)) || strcmp(f, "v1") != 0)
+		return -1;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		size_t kl = strlen(keys[i]);
+
+		if (!(f = cap_field(&p)) || strncmp(f, keys[i], kl) != 0 || f[kl] != '=' ||
+		    parse_u64(f + kl + 1, i == 0 ? UINT64_MAX : UINT32_MAX - 1, &v) < 0)
+			return -1;
+		switch (i) {
+		case 0: h->ps = v; break;
+		case 1: h->chunks = v; break;
+		case 2: h->ids = v; break;
+		case 3: h->procs = v; break;
+		case 4: h->vanished = v; break;
+		case 5: h->empty = v; break;
+		case 6: h->unreadable = v; break;
+		}
+	}
+	if (!(f = cap_field(&p)) || strncmp(f, "id=", 3) != 0 || strlen(f + 3) != 16 ||
+	    hex_parse(f + 3, UINT64_MAX, &h->id) < 0)
+		return -1;
+	if (!(f = cap_field(&p)) || strncmp(f, "src=", 4) != 0 || strlen(f + 4) >= sizeof(h->src))
+		return -1;
+	strcpy(h->src, f + 4);
+	if (!(f = cap_field(&p)) || strncmp(f, "uname=", 6) != 0 ||
+	    strlen(f + 6) >= sizeof(h->uname) || p)
+		return -1;
+	strcpy(h->uname, f + 6);
+	if (h->ps < 1024 || h->ps > (1u << 30) || (h->ps & (h->ps - 1)) ||
+	    (uint64_t)h->procs + cap_count_chunks(h->ids) + 1 != h->chunks)
+		return -1;
+	return 0;
+}
