@@ -92,14 +92,14 @@ run: setup all
 # this machine in build/host/ (glibc, static), for a board in BUILD/tools/.
 GUEST_TOOLS := workload churn runas twice thpwork readfault afterprobe
 host_tools = $(GUEST_TOOLS:%=build/host/%)
-board_tools = all build/$(1)/unit $(GUEST_TOOLS:%=build/$(1)/tools/%)
+board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)/tools/%)
 
 test: setup
-	$(MAKE) all $(BUILD)/unit $(host_tools) fixture elftest-deps $(BUILD)/tools/workload \
+	$(MAKE) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) fixture elftest-deps $(BUILD)/tools/workload \
 		$(BUILD)/sysroot_drv capfuzz-deps
 	for a in arm arm64 mipsel; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped
-	$(MAKE) ARCH=mips all build/mips/unit
+	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
 	tests/run $(BUILD)
 
 # The module on our own kernels without pagemap, x86_64 and an OpenWrt-like

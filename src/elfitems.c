@@ -50,14 +50,18 @@ static const char *kernel_path(const char *path)
 
 /*
  * The file the view names: a path (links resolved), "PATH (deleted)", a
- * unique basename, or a name that links to a mapped file from its directory
- * (a soname). Its index in the file table; or say why none, and exit.
+ * unique basename, a name that links to a mapped file from its directory
+ * (a soname), or a pseudo-file's name ("[heap]"). Its index in the file table; or say why none, and exit.
  */
 uint32_t find_file(struct file *files, uint32_t n, const char *want)
 {
 	uint32_t i, found = UINT32_MAX, matches = 0;
 	size_t wl;
 
+	/* a pseudo-file ([anon], [heap], [stack]) by the name the files view shows */
+	for (i = 0; want[0] == '[' && i < n; i++)
+		if (strcmp(files[i].path, want) == 0)
+			return i;
 	if (strchr(want, '/'))
 		want = kernel_path(want);
 	wl = strlen(want);

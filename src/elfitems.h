@@ -26,7 +26,8 @@ struct target {
 	unsigned char buildid[ELF_BUILDID_MAX];
 	size_t buildid_len;
 	uint32_t skipped;	/* processes whose pages could not be placed */
-	int broken;		/* the file is damaged: e->err says how */
+	int broken;		/* the file is damaged or not found: e->err says how */
+	int status;		/* when broken, the exit status it calls for, or 0 */
 	const char *sysroot;	/* -S, for a capture's file */
 };
 

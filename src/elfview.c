@@ -215,7 +215,7 @@ static int same_build(const struct scan *s, const struct target *t, int piddir,
  * A captured file, on this machine: under the sysroot (or /), the file with
  * the build-id the capture recorded; the path alone when it recorded none.
  */
-static void open_captured(struct scan *s, struct target *t)
+static int open_captured(struct scan *s, struct target *t)
 {
 	static char used[PATH_BUF], why[PATH_BUF + 512];
 	const unsigned char *id = NULL;
@@ -223,22 +223,26 @@ static void open_captured(struct scan *s, struct target *t)
 	int r = capture_buildid(s->cap, t->file, &id, &len);
 
 	if (r < 0) {
-		warnx("%s: the capture's build-ids were lost (see above): the file cannot be "
-		      "checked, so it is not used", t->file->path);
-		out_flush();
-		_exit(EX_DAMAGED);
+		fmt_snprintf(t->elf.err, sizeof(t->elf.err), "the capture's build-ids were lost "
+			     "(see above): the file cannot be checked, so it is not used");
+		t->status = EX_DAMAGED;
+		return -1;
 	}
 	if (r == 0)
 		len = 0;
 	t->fd = sysroot_open(t->sysroot, t->file->path, id, len, &t->elf.size, used, sizeof(used),
 			     why, sizeof(why));
-	if (t->fd < 0)
-		die("%s: %s", t->file->path, why);
+	if (t->fd < 0) {
+		fmt_snprintf(t->elf.err, sizeof(t->elf.err), "%s", why);
+		t->status = EX_FATAL;
+		return -1;
+	}
 	if (!len)
 		warnx("%s: the capture has no build-id for it: %s is used on its path alone",
 		      t->file->path, used);
 	else if (t->sysroot)
 		warnx("%s: from %s, whose build-id matches", t->file->path, used);
+	return 0;
 }
 
 /* Place the items on one process's mappings of the file. */
@@ -256,8 +260,7 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 		return;
 	}
 	if (t->fd < 0 && s->cap) {
-		open_captured(s, t);
-		if (open_target(s, t) < 0) {
+		if (open_captured(s, t) < 0 || open_target(s, t) < 0) {
 			t->broken = 1;
 			return;
 		}
@@ -415,6 +418,8 @@ void view_elf_items(struct scan *s, const struct opts *o)
 		die("-F %s: %s shows the file it names, %s", o->rfile,
 		    sections ? "sections" : "symbols", files[index].path);
 	if (elf_items(s, o, index, sections, &t) < 0) {
+		if (t.status)	/* the capture's file not found, or not to be trusted */
+			die_status(t.status, "%s: %s", t.file->path, t.elf.err);
 		/* no rows rather than rows made up from a damaged file */
 		warnx("%s: %s", t.file->path, t.elf.err);
 		exit_at_least(EX_PARTIAL);

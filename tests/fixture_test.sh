@@ -9,7 +9,9 @@
 #    /proc/PID/pagemap and the library's headers; the arrays' writable
 #    against the bytes the driver wrote;
 #  - the sections plus [holes] against the library's figures in the maps
-#    view: its mappings and the anonymous mapping that holds the rest of .bss.
+#    view: its mappings and the anonymous mapping that holds the rest of .bss;
+#  - with -P PID, one process's part of the sections and of .data's symbols,
+#    the pages shared among all of them, live and from a capture.
 # Run as root after `make all fixture`. Environment: EXMAP (default
 # build/exmap-mini), FIXTURE (build/fixture). Last line: N passed, N failed.
 set -u
@@ -134,5 +136,30 @@ for t in $tokens; do
 done
 # shellcheck disable=SC2086 # one argument per process
 views $tokens
+
+# -P PID: one process's part, the pages still shared among all of them
+# (gexmap's third and fourth lists), live and from a capture of the same
+# processes alike
+pids=
+for t in $tokens; do
+	pids=${pids:+$pids,}${t%%:*}
+done
+run "$T/all.cap" -p "$pids" dump
+for t in $tokens; do
+	p=${t%%:*}
+	for src in live capture; do
+		if [ $src = live ]; then
+			set -- -p "$pids"
+		else
+			set -- -l "$T/all.cap"
+		fi
+		run "$T/part.sections.csv" -c "$@" -P "$p" sections "$LIB"
+		# shellcheck disable=SC2086 # one argument per process
+		truth "sections@$p" "$LIB" "$T/part.sections.csv" $tokens
+		run "$T/part.symbols.csv" -c "$@" -P "$p" symbols "$LIB" .data
+		# shellcheck disable=SC2086
+		truth "symbols=.data@$p" "$LIB" "$T/part.symbols.csv" $tokens
+	done
+done
 
 wrap_up

@@ -3,8 +3,8 @@
 
 usage:
   fixture_truth.py layout LIB
-  fixture_truth.py symbols[=SECTION] LIB EXMAP_CSV PID:PROBE...
-  fixture_truth.py sections LIB EXMAP_CSV PID:PROBE...
+  fixture_truth.py symbols[=SECTION][@PART] LIB EXMAP_CSV PID:PROBE...
+  fixture_truth.py sections[@PART] LIB EXMAP_CSV PID:PROBE...
   fixture_truth.py sum LIB SECTIONS_CSV MAPSDIR PID:PROBE...
 
 Every mode prints one line per check, "ok   WHAT" or "FAIL WHAT: why", and
@@ -376,10 +376,21 @@ def design_writable(name, size, nproc, zero_page):
     return 0
 
 
-def mode_symbols(lib, csvpath, tokens, only=None):
+def part_of(procs, part):
+    """The processes whose figures are summed: all, or the one -P names."""
+    if part is None:
+        return procs
+    sel = [p for p in procs if p.pid == part]
+    if not sel:
+        die(f"-P {part} is none of the processes listed")
+    return sel
+
+
+def mode_symbols(lib, csvpath, tokens, only=None, part=None):
     elf, procs, c = load(lib, tokens)
     rows = read_csv(csvpath)
-    lab = label(procs) + (f" {only}" if only else "")
+    lab = label(procs) + (f" {only}" if only else "") + (f" -P {part}" if part else "")
+    mine = part_of(procs, part)
     got = {}
     for r in rows:
         got[(r["symbol"], int(r["addr"], 16))] = r
@@ -400,9 +411,9 @@ def mode_symbols(lib, csvpath, tokens, only=None):
         if r["section"] != sec or int(r["size"]) != size:
             fail(f"symbols {lab}: {name}: section and size",
                  f"got {r['section']} {r['size']}, want {sec} {size}")
-        compare(f"symbols {lab}: {name}: figures", r, truth(procs, c, value, value + size))
+        compare(f"symbols {lab}: {name}: figures", r, truth(mine, c, value, value + size))
         if name in ARRAYS:
-            w = design_writable(name, size, len(procs), procs[0].zero is not None)
+            w = design_writable(name, size, len(mine), procs[0].zero is not None)
             g = int(r["writable"])
             if g == w:
                 ok(f"symbols {lab}: {name}: writable is the bytes written, {w}"
@@ -417,10 +428,11 @@ def mode_symbols(lib, csvpath, tokens, only=None):
             fail(f"symbols {lab}: {name}", "no row")
 
 
-def mode_sections(lib, csvpath, tokens):
+def mode_sections(lib, csvpath, tokens, part=None):
     elf, procs, c = load(lib, tokens)
     rows = read_csv(csvpath)
-    lab = label(procs)
+    lab = label(procs) + (f" -P {part}" if part else "")
+    mine = part_of(procs, part)
     got = {r["section"]: r for r in rows}
     secs = memory_sections(elf)
     names = [s["name"] for s in secs]
@@ -437,7 +449,7 @@ def mode_sections(lib, csvpath, tokens):
             fail(f"sections {lab}: {s['name']}: address and size",
                  f"got {r['addr']} {r['size']}, want {s['addr']:#x} {s['size']}")
         compare(f"sections {lab}: {s['name']}: figures", r,
-                truth(procs, c, s["addr"], s["addr"] + s["size"]))
+                truth(mine, c, s["addr"], s["addr"] + s["size"]))
     for need in (".data", ".bss"):
         if need not in got:
             fail(f"sections {lab}: {need}", "no row")
@@ -509,14 +521,18 @@ def mode_sum(lib, seccsv, mapsdir, tokens):
 
 def main():
     a = sys.argv[1:]
+    part = None
+    if a and "@" in a[0]:
+        a[0], p = a[0].split("@", 1)
+        part = int(p)
     if len(a) == 2 and a[0] == "layout":
         mode_layout(a[1])
     elif len(a) >= 4 and a[0] == "symbols":
-        mode_symbols(a[1], a[2], a[3:])
+        mode_symbols(a[1], a[2], a[3:], part=part)
     elif len(a) >= 4 and a[0].startswith("symbols="):
-        mode_symbols(a[1], a[2], a[3:], a[0][len("symbols="):])
+        mode_symbols(a[1], a[2], a[3:], a[0][len("symbols="):], part)
     elif len(a) >= 4 and a[0] == "sections":
-        mode_sections(a[1], a[2], a[3:])
+        mode_sections(a[1], a[2], a[3:], part)
     elif len(a) >= 5 and a[0] == "sum":
         mode_sum(a[1], a[2], a[3], a[4:])
     else:

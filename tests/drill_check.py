@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Checks of the reporting filters -P and -F, which report a part of the scan
+and keep its sharing. Prints one line per check, "ok   WHAT" or "FAIL WHAT:
+why", and nothing else on stdout; the caller counts them.
+
+usage:
+  drill_check.py sums EXMAP SCAN... -- PID...
+      SCAN is how exmap-mini gets its scan (-l CAPTURE, or -p PIDS), the same
+      for every run. Over the whole scan: each process's -P rows add up to its
+      procs row, and -P PID procs is that row; each file's -F rows add up to
+      its files row. For the PIDs given: -F FILE -P PID maps PID adds up to
+      the file's -P PID files row; text and CSV list the same rows.
+  drill_check.py oracle EXMAP FILE PID...
+      Live, with -p PIDS: the -P PID files rows and the -F FILE procs rows
+      against tests/truth.py's figures from /proc/PID/pagemap.
+"""
+import csv
+import io
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import truth  # noqa: E402
+
+FIGS = ["vm", "mapped", "resident", "eff_mapped", "eff_resident", "sole", "writable", "swap"]
+EFF = ("eff_mapped", "eff_resident")
+
+
+def ok(what):
+    print(f"ok   {what}")
+
+
+def fail(what, why):
+    print(f"FAIL {what}: {why}")
+
+
+class Failed(Exception):
+    pass
+
+
+def run(exmap, args):
+    """exmap-mini's output for args; a partial scan (exit 1) is still a report."""
+    r = subprocess.run([exmap] + args, capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        raise Failed(f"exmap-mini {' '.join(args)}: exit {r.returncode}: {r.stderr.strip()[:300]}")
+    return r.stdout
+
+
+def rows(exmap, args):
+    return list(csv.DictReader(io.StringIO(run(exmap, ["-c"] + args))))
+
+
+def add(rs):
+    return {f: sum(int(r[f]) for r in rs) for f in FIGS}
+
+
+def differ(got, want, nrows):
+    """The figures that differ; an effective size may be off by the rounding
+    of each row summed (half a byte each)."""
+    tol = nrows // 2 + 1
+    bad = []
+    for f in FIGS:
+        d = int(got[f]) - int(want[f])
+        if abs(d) > (tol if f in EFF else 0):
+            bad.append(f"{f} {got[f]} against {want[f]}")
+    return bad
+
+
+def sums(exmap, scan, pids):
+    procs = rows(exmap, scan + ["procs"])
+    procs = [r for r in procs if r["pid"]]
+    files = rows(exmap, scan + ["files"])
+    if len(procs) < 2 or len(files) < 2:
+        raise Failed(f"a scan of {len(procs)} processes and {len(files)} files is too small a test")
+    src = "capture" if scan[0] == "-l" else "live"
+
+    bad = []
+    for p in procs:
+        part = rows(exmap, scan + ["-P", p["pid"], "files"])
+        d = differ(add(part), p, len(part))
+        if d:
+            bad.append(f"pid {p['pid']}: {', '.join(d)}")
+        own = rows(exmap, scan + ["-P", p["pid"], "procs"])
+        own = [r for r in own if r["pid"]]
+        if len(own) != 1 or differ(own[0], p, 0):
+            bad.append(f"pid {p['pid']}: -P procs gives {own}")
+    what = f"{src}: for each of {len(procs)} processes, -P PID files adds up to its procs row, " \
+           f"and -P PID procs is that row"
+    fail(what, "; ".join(bad[:4])) if bad else ok(what)
+
+    bad = []
+    for f in files:
+        part = rows(exmap, scan + ["-F", f["path"], "procs"])
+        part = [r for r in part if r["pid"]]
+        d = differ(add(part), f, len(part))
+        if len(part) != int(f["nproc"]):
+            d.append(f"{len(part)} processes, nproc {f['nproc']}")
+        if d:
+            bad.append(f"{f['path']}: {', '.join(d)}")
+    what = f"{src}: for each of {len(files)} files, the -F FILE procs rows add up to its files row"
+    fail(what, "; ".join(bad[:4])) if bad else ok(what)
+
+    for pid in pids:
+        mine = rows(exmap, scan + ["-P", pid, "files"])
+        bad = []
+        for f in mine:
+            maps = rows(exmap, scan + ["-F", f["path"], "-P", pid, "maps", pid])
+            d = differ(add(maps), f, len(maps))
+            if d:
+                bad.append(f"{f['path']}: {', '.join(d)}")
+        what = f"{src}: pid {pid}: for each of its {len(mine)} files, -F FILE -P {pid} maps {pid} " \
+               f"adds up to the file's -P {pid} files row"
+        fail(what, "; ".join(bad[:4])) if bad else ok(what)
+
+        # The text view lists what the CSV does: the same paths, in order.
+        text = run(exmap, scan + ["-q", "-P", pid, "files"]).splitlines()
+        tpaths = [t.split(None, 9)[9] if len(t.split(None, 9)) == 10 else t for t in text]
+        cpaths = [f["path"] for f in mine]
+        same = len(tpaths) == len(cpaths) and all(
+            t == c or (t.startswith("...") and c.endswith(t[3:])) for t, c in zip(tpaths, cpaths))
+        what = f"{src}: pid {pid}: -P {pid} files lists the same {len(cpaths)} files as text and as CSV"
+        fail(what, f"text {tpaths[:5]}, CSV {cpaths[:5]}") if not same else ok(what)
+
+
+def oracle(exmap, path, pids):
+    scan = ["-p", ",".join(pids)]
+    per, count = truth.pages_of([int(p) for p in pids])
+    want = {}
+    for pid in pids:
+        for k, present, name in per[int(pid)]:
+            if present:
+                w = want.setdefault((pid, name), [0, 0])
+                w[0] += truth.PAGE
+                w[1] += truth.PAGE / count[k]
+
+    for pid in pids:
+        got = rows(exmap, scan + ["-P", pid, "files"])
+        bad = []
+        seen = set()
+        for r in got:
+            key = (pid, r["path"])
+            seen.add(key)
+            w = want.get(key, [0, 0])
+            if int(r["resident"]) != w[0] or abs(int(r["eff_resident"]) - w[1]) > 1:
+                bad.append(f"{key[1]}: resident {r['resident']} eff {r['eff_resident']}, "
+                           f"pagemap {w[0]} {round(w[1])}")
+        for key, w in want.items():
+            if key[0] == pid and key not in seen and w[0]:
+                bad.append(f"{key[1]}: no row, pagemap has {w[0]} resident")
+        what = f"live -p: pid {pid}: -P {pid} files: each file's resident and eff_resident " \
+               f"as pagemap's, shared among the {len(pids)} processes"
+        fail(what, "; ".join(bad[:4])) if bad else ok(what)
+
+    got = [r for r in rows(exmap, scan + ["-F", path, "procs"]) if r["pid"]]
+    bad = []
+    for r in got:
+        w = want.get((r["pid"], path), [0, 0])
+        if int(r["resident"]) != w[0] or abs(int(r["eff_resident"]) - w[1]) > 1:
+            bad.append(f"pid {r['pid']}: resident {r['resident']} eff {r['eff_resident']}, "
+                       f"pagemap {w[0]} {round(w[1])}")
+    mapping = sorted(p for p in pids if any(m[2] == path for m in truth.mappings(int(p))))
+    if sorted(r["pid"] for r in got) != mapping:
+        bad.append(f"rows for {sorted(r['pid'] for r in got)}, pagemap has {mapping}")
+    what = f"live -p: -F {os.path.basename(path)} procs: each process's part as pagemap's"
+    fail(what, "; ".join(bad[:4])) if bad else ok(what)
+
+
+def main():
+    a = sys.argv[1:]
+    try:
+        if len(a) >= 4 and a[0] == "sums" and "--" in a:
+            i = a.index("--")
+            sums(a[1], a[2:i], a[i + 1:])
+        elif len(a) >= 4 and a[0] == "oracle":
+            oracle(a[1], a[2], a[3:])
+        else:
+            sys.exit(__doc__)
+    except Failed as e:
+        fail(f"drill_check.py {a[0]}", str(e))
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
