@@ -120,7 +120,8 @@ board: setup
 # some, BENCH_ROUNDS=N sets the rounds); the module against pagemap in one
 # guest boot (tests/kmod_bench.sh, trixie amd64). Then the size of a capture
 # of the emulated board (qemu armhf), which the board's capture test
-# measures as it takes it over the serial console.
+# measures as it takes it over the serial console, and the bytes browse
+# sends there per key press (tests/browse_board.sh).
 bench: setup
 	$(MAKE) all $(BUILD)/floor build/host/workload build/host/runstat \
 		build/host/benchwork build/host/benchwork-asan
@@ -131,6 +132,9 @@ bench: setup
 	tests/capture_test.sh >$(BUILD)/capture-bench.log 2>&1 || \
 		{ tail -20 $(BUILD)/capture-bench.log; exit 1; }
 	grep '^capture size:' $(BUILD)/capture-bench.log
+	tests/browse_board.sh >$(BUILD)/browse-bench.log 2>&1 || \
+		{ tail -20 $(BUILD)/browse-bench.log; exit 1; }
+	grep '^browse over serial:' $(BUILD)/browse-bench.log
 
 # make kmod KDIR=/path/to/kernel/build: the module for that kernel, built out
 # of tree in $(BUILD)/kmod/<KDIR's name>/ so that kmod/ stays clean.
