@@ -54,9 +54,9 @@ $(ELFT_OBJ)/big.o: tests/elfobj.c tests/elf.mk | $(ELFT_OBJ)
 $(ELFT_DIR)/exmap-mini-san: $(SRCS) $(HDRS) tests/elf.mk | $(ELFT_DIR)
 	$(ELFT_CLANG) $(ELFT_SANFLAGS) -o $@ $(SRCS)
 
-$(ELFT_DIR)/fuzz_elf: tests/fuzz_elf.c src/elf.c $(HDRS) tests/elf.mk | $(ELFT_DIR)
+$(ELFT_DIR)/fuzz_elf: tests/fuzz_elf.c src/elf.c src/fmt.c $(HDRS) tests/elf.mk | $(ELFT_DIR)
 	$(ELFT_CLANG) -g -O1 -Wall -Wextra -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -Isrc -o $@ tests/fuzz_elf.c src/elf.c
+		-fno-sanitize-recover=all -Isrc -o $@ tests/fuzz_elf.c src/elf.c src/fmt.c
 
 $(ELFT_DIR)/elfcorrupt: tests/elfcorrupt.c tests/elf.mk | $(ELFT_DIR)
 	$(HOSTCC) -O2 -Wall -Wextra -Werror -o $@ $<
