@@ -40,6 +40,13 @@ STRIP := $(if $(CROSS_COMPILE),$(CROSS_COMPILE)strip,strip)
 PREFIX ?= /usr/local
 
 SRCS := $(wildcard src/*.c)
+# BROWSE=0: without the full-screen view (browse.c, term.c), for a board
+# with no terminal to run it on; make bench says what it costs.
+BROWSE ?= 1
+ifeq ($(BROWSE),0)
+SRCS := $(filter-out src/browse.c src/term.c,$(SRCS))
+XM_CFLAGS += -DEXMAP_NO_BROWSE
+endif
 HDRS := $(wildcard src/*.h) kmod/exmap_mini_abi.h
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
@@ -120,8 +127,9 @@ board: setup
 # some, BENCH_ROUNDS=N sets the rounds); the module against pagemap in one
 # guest boot (tests/kmod_bench.sh, trixie amd64). Then the size of a capture
 # of the emulated board (qemu armhf), which the board's capture test
-# measures as it takes it over the serial console, and the bytes browse
-# sends there per key press (tests/browse_board.sh).
+# measures as it takes it over the serial console, the bytes browse sends
+# there per key press (tests/browse_board.sh), and browse's size in each
+# board's binary (tests/browse_cost.sh).
 bench: setup
 	$(MAKE) all $(BUILD)/floor build/host/workload build/host/runstat \
 		build/host/benchwork build/host/benchwork-asan
@@ -135,6 +143,7 @@ bench: setup
 	tests/browse_board.sh >$(BUILD)/browse-bench.log 2>&1 || \
 		{ tail -20 $(BUILD)/browse-bench.log; exit 1; }
 	grep '^browse over serial:' $(BUILD)/browse-bench.log
+	tests/browse_cost.sh
 
 # make kmod KDIR=/path/to/kernel/build: the module for that kernel, built out
 # of tree in $(BUILD)/kmod/<KDIR's name>/ so that kmod/ stays clean.

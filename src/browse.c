@@ -443,11 +443,12 @@ static void go_out(void)
 	find_cursor(here());
 }
 
+/* The list shown again (another tab, a new scan): the cursor where it was
+ * left in it (remember_cursor was called while its rows were current). */
 static void rebuild(void)
 {
 	struct level *l = here();
 
-	remember_cursor(l);
 	while (build(l) < 0 && depth[tab] > 0)
 		l = &lv[tab][--depth[tab]];
 	find_cursor(l);
@@ -560,6 +561,7 @@ void browse(struct scan *s, const struct opts *o, int (*rescan)(struct scan *s))
 				take_note("the scan again failed");
 				break;
 			}
+			nrow = 0;	/* the rows were in the arena the scan gave back */
 			files_build(S, &(uint32_t){ 0 });
 			mark = S->arena->lo;
 			rebuild();

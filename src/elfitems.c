@@ -67,12 +67,13 @@ uint32_t find_file(struct file *files, uint32_t n, const char *want)
 	wl = strlen(want);
 	int want_deleted = wl > 10 && strcmp(want + wl - 10, " (deleted)") == 0;
 
-	for (i = 0; i < n; i++) {
-		const char *p = files[i].path, *base = strrchr(p, '/');
-		int del = (files[i].flags & MF_DELETED) != 0;
+	/* a file still on disk first; a deleted one when nothing else matches */
+	for (i = 0; i < 2 * n && !(i == n && (matches || want_deleted)); i++) {
+		const char *p = files[i % n].path, *base = strrchr(p, '/');
+		int del = (files[i % n].flags & MF_DELETED) != 0;
 		int hit;
 
-		if (p[0] != '/')
+		if (p[0] != '/' || (!want_deleted && del != (i >= n)))
 			continue;
 		if (want_deleted)
 			hit = del && strlen(p) == wl - 10 && strncmp(p, want, wl - 10) == 0;
@@ -83,7 +84,7 @@ uint32_t find_file(struct file *files, uint32_t n, const char *want)
 		if (!hit)
 			continue;
 		if (matches++ == 0)
-			found = i;
+			found = i % n;
 		else if (matches == 2)
 			warnx("%s matches more than one mapped file:\n  %s%s\n  %s%s", want,
 			      files[found].path, files[found].flags & MF_DELETED ? " (deleted)" : "",

@@ -449,7 +449,11 @@ void term_clear(void);
 uint64_t term_flush(void);
 
 /* browse.c: the drill-down, full screen; rescan scans again (NULL: a capture) */
+#ifdef EXMAP_NO_BROWSE
+#define browse(s, o, rescan)	((void)(rescan))
+#else
 void browse(struct scan *s, const struct opts *o, int (*rescan)(struct scan *s));
+#endif
 
 /* elfitems.c: the file a view or -F names, as an index in the file table */
 uint32_t find_file(struct file *files, uint32_t n, const char *want);

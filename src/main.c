@@ -222,6 +222,9 @@ static void parse_view(struct opts *o, char **argv, int argc)
 	} else if (strcmp(argv[0], "dump") == 0 && argc == 1) {
 		o->view = V_DUMP;
 	} else if (strcmp(argv[0], "browse") == 0 && argc == 1) {
+#ifdef EXMAP_NO_BROWSE
+		die("browse: left out of this build (made with BROWSE=0)");
+#endif
 		o->view = V_BROWSE;
 	} else if (strcmp(argv[0], "diff") == 0 && argc == 3) {
 		o->view = V_DIFF;

@@ -2,11 +2,13 @@
 """browse driven as a user would, in tmux and on a bare pty. Prints one line
 per check, "ok   WHAT" or "FAIL WHAT: why", and nothing else on stdout.
 
-usage: browse_check.py EXMAP CAPTURE PID LIB DATAPID DATAFILE WORKDIR
+usage: browse_check.py EXMAP CAPTURE PID LIB DATAPID DATAFILE WORKDIR [PIDS]
   CAPTURE  a capture of a few processes (-p): every screen is compared with
            the text view that exmap-mini prints for the same capture
   PID      a process of the capture that maps LIB, an ELF library with .data
   DATAFILE a file that process DATAPID of the capture maps, not ELF
+  PIDS     the processes of the capture, still running (a,b,c): browse
+           live (-p PIDS), r scanning again where the cursor is
 
 In tmux (a private server): both tabs walked down to the symbols, each list's
 figures against the CLI's (-P, -F, sections, symbols), finding by name,
@@ -25,6 +27,7 @@ import sys
 import time
 
 EXMAP, CAP, PID, LIB, DATAPID, DATAFILE, WORK = sys.argv[1:8]
+LIVE = sys.argv[8] if len(sys.argv) > 8 else None
 SOCK = f"exmap-browse-{os.getpid()}"
 HEADS = ["VM", "MAPPD", "RESID", "EFMAP", "EFRES", "SOLE", "WRITE", "SWAP"]
 
@@ -49,6 +52,17 @@ def tmux(*args):
 
 def screen():
     return tmux("capture-pane", "-p", "-t", "b").rstrip("\n").split("\n")
+
+
+def cursor(kind):
+    """The key of the row in reverse video (the cursor's), or None."""
+    lines = tmux("capture-pane", "-p", "-e", "-t", "b").rstrip("\n").split("\n")
+    for i, ln in enumerate(lines[2:-1]):
+        if ln.startswith("\033[7m"):
+            plain = [re.sub(r"\033\[[0-9;]*m", "", x) for x in lines]
+            rows = parse_screen(plain, kind)
+            return rows[i][0] if i < len(rows) else None
+    return None
 
 
 def wait_for(pred, timeout=10):
@@ -96,8 +110,9 @@ def start(cols, rows, cmd):
     return wait_for(lambda s: s[0].startswith(" Processes"))
 
 
-def cli(*args):
-    r = subprocess.run([EXMAP, "-l", CAP] + list(args), capture_output=True, text=True)
+def cli(*args, live=False):
+    src = ["-p", LIVE] if live else ["-l", CAP]
+    r = subprocess.run([EXMAP] + src + list(args), capture_output=True, text=True)
     return r.stdout.split("\n")
 
 
@@ -265,6 +280,9 @@ def walk():
     check("S: the other way round", "SOLE^" in s[1] and order == sorted(order), s[1])
 
     # the Files tab
+    keys("j")
+    s = settle(s)
+    left_at = cursor("procs")
     keys("Tab")
     s = settle(s)
     check("Tab: the Files tab", crumb(s) == "Files" and s[1].split()[0] == "FILE", crumb(s))
@@ -279,7 +297,9 @@ def walk():
             cli("-P", PID, "symbols", LIB, ".data"))
     keys("Tab")
     s = settle(s)
-    check("Tab again: the Processes tab where it was left", crumb(s) == "Processes", crumb(s))
+    check(f"Tab again: the Processes tab where it was left, the cursor on {left_at}",
+          crumb(s) == "Processes" and left_at is not None and cursor("procs") == left_at,
+          f"{crumb(s)}, cursor {cursor('procs')}")
     keys("r")
     s = settle(s)
     check("r on a capture: the status line says it cannot be scanned again",
@@ -293,6 +313,33 @@ def walk():
     keys("q")
     s = wait_for(lambda s: any(ln.startswith("EXIT") for ln in s))
     check("q: exit 0, the screen given back", "EXIT 0" in s, [ln for ln in s if ln][-2:])
+
+
+def live():
+    """Live: the same lists from a scan of the running processes; r scans
+    again and keeps the place."""
+    base = os.path.basename(LIB)
+    s = start(200, 50, f"{EXMAP} -p {LIVE} browse")
+    s = go_to(s, "procs", PID, "live: the fixture process")
+    s = go_to(s, "files", LIB, "live: the library")
+    compare(f"live: Processes > {PID} > {base}: sections", s, "sections",
+            cli("-P", PID, "sections", LIB, live=True))
+    check("live: the status line offers r", "r rescan" in s[-1], s[-1])
+    keys("j")
+    keys("j")
+    s = settle(s)
+    before = [r[0] for r in parse_screen(s, "sections")]
+    was = cursor("sections")
+    keys("r")
+    time.sleep(1)
+    s = settle()
+    now = cursor("sections")
+    check(f"live: r scans again: the same list, the breadcrumb and the cursor ({was}) kept",
+          crumb(s).endswith(f"> {base}") and [r[0] for r in parse_screen(s, "sections")] == before
+          and "failed" not in s[-1] and was is not None and now == was,
+          f"{crumb(s)} | cursor {was} then {now} | {s[-1]}")
+    compare(f"live: after r: sections", s, "sections", cli("-P", PID, "sections", LIB, live=True))
+    keys("q")
 
 
 def sizes():
@@ -406,6 +453,8 @@ def serial():
 def main():
     try:
         walk()
+        if LIVE:
+            live()
         sizes()
         restore()
     finally:

@@ -91,7 +91,8 @@ def sums(exmap, scan, pids):
 
     bad = []
     for f in files:
-        part = rows(exmap, scan + ["-F", f["path"], "procs"])
+        name = f["path"] + (" (deleted)" if f["deleted"] == "1" else "")
+        part = rows(exmap, scan + ["-F", name, "procs"])
         part = [r for r in part if r["pid"]]
         d = differ(add(part), f, len(part))
         if len(part) != int(f["nproc"]):
@@ -105,7 +106,8 @@ def sums(exmap, scan, pids):
         mine = rows(exmap, scan + ["-P", pid, "files"])
         bad = []
         for f in mine:
-            maps = rows(exmap, scan + ["-F", f["path"], "-P", pid, "maps", pid])
+            name = f["path"] + (" (deleted)" if f["deleted"] == "1" else "")
+            maps = rows(exmap, scan + ["-F", name, "-P", pid, "maps", pid])
             d = differ(add(maps), f, len(maps))
             if d:
                 bad.append(f"{f['path']}: {', '.join(d)}")

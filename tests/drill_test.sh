@@ -129,6 +129,27 @@ rc=$?
 check_eq "-F with a name nothing maps: exit 2, one line naming it" \
 	"$rc $(wc -l <"$T/err")" "2 1" "exit $rc: $(cat "$T/err")"
 
+# A program deleted and put back while a copy still runs: its path names the
+# one on disk, "PATH (deleted)" the other
+cp /bin/sleep "$T/snooze"
+"$T/snooze" 600 &
+OLD_PID=$!
+sleep 0.3
+rm -f "$T/snooze"
+cp /bin/sleep "$T/snooze"
+"$T/snooze" 600 &
+NEW_PID=$!
+sleep 0.3
+"$EXMAP" -c -q -p "$OLD_PID,$NEW_PID" -F "$T/snooze" procs >"$T/ondisk" 2>&1
+"$EXMAP" -c -q -p "$OLD_PID,$NEW_PID" -F snooze procs >"$T/base" 2>&1
+"$EXMAP" -c -q -p "$OLD_PID,$NEW_PID" -F "$T/snooze (deleted)" procs >"$T/gone" 2>&1
+check_eq "-F PATH and -F NAME: the file on disk, not the deleted one mapped at that path too" \
+	"$(cut -d, -f1 "$T/ondisk") $(cut -d, -f1 "$T/base")" "$NEW_PID $NEW_PID" \
+	"$(cat "$T/ondisk" "$T/base")"
+check_eq "-F 'PATH (deleted)': the deleted one" "$(cut -d, -f1 "$T/gone")" "$OLD_PID" "$(cat "$T/gone")"
+kill "$OLD_PID" "$NEW_PID" 2>/dev/null
+wait "$OLD_PID" "$NEW_PID" 2>/dev/null
+
 # .bss: the library's -P files row is what its sections and [holes] add up to
 "$EXMAP" -c -p "$PLIST" -P "$FX_PID" files >"$T/pfiles.csv" 2>/dev/null
 "$EXMAP" -c -p "$PLIST" -P "$FX_PID" sections "$LIB" >"$T/psec.csv" 2>/dev/null
@@ -163,7 +184,7 @@ fi
 
 if command -v tmux >/dev/null; then
 	py "browse_check.py" tests/browse_check.py "$EXMAP" "$T/all.cap" "$FX_PID" "$LIB" \
-		"$WL_CHILD" "$FILE" "$T"
+		"$WL_CHILD" "$FILE" "$T" "$PLIST"
 else
 	no "browse in tmux" "no tmux (toolchain/setup installs it)"
 fi
