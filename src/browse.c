@@ -134,8 +134,10 @@ static int build(struct level *l)
 		take_note("that file is not mapped any more");
 		return -1;
 	}
-	report_filter(S, l->pid ? &l->pid : NULL, l->pid ? 1 : 0,
-		      l->kind == L_PROCS ? file : UINT32_MAX, &unused, &shown);
+	/* the list's choices, within the filters it was started with (-P, -F) */
+	report_filter(S, l->pid ? &l->pid : O.rpids, l->pid ? 1 : O.nrpid,
+		      l->kind == L_PROCS && file != UINT32_MAX ? file : O.rfile_index,
+		      &unused, &shown);
 	if (l->kind == L_PROCS) {
 		rowv = arena_alloc(S->arena, (S->nproc + 1) * sizeof(*rowv), 8);
 		for (i = 0; i < S->nproc; i++)
@@ -326,9 +328,10 @@ static void draw(void)
 		fmt_snprintf(line, sizeof(line), " %s", note);
 	else
 		fmt_snprintf(line, sizeof(line), " q quit  ? help  Enter/Left in/out  Tab  s sort"
-			     "  / find%s  | %s%s%s", S->cap ? "" : "  r rescan", S->source,
+			     "  / find%s  | %s%s%s%s%s%s", S->cap ? "" : "  r rescan", S->source,
 			     S->vanished ? ", some vanished" : "",
-			     S->unreadable ? ", partial" : "");
+			     S->unreadable ? ", partial" : "", O.nrpid ? ", -P" : "",
+			     O.rfile ? ", -F " : "", O.rfile ? O.rfile : "");
 	term_line(nrows - 1, line, 1);
 	term_flush();
 }
@@ -476,6 +479,8 @@ static void find(void)
 void browse(struct scan *s, const struct opts *o, int (*rescan)(struct scan *s))
 {
 	int c, page;
+	struct file *files;
+	uint32_t nf;
 
 	if (!is_terminal(0) || !is_terminal(1))
 		die("browse: it needs a terminal on stdin and stdout (for a report, use the "
@@ -485,6 +490,8 @@ void browse(struct scan *s, const struct opts *o, int (*rescan)(struct scan *s))
 	rescan_fn = rescan;
 	files_build(S, &(uint32_t){ 0 });
 	mark = S->arena->lo;
+	if (O.sort >= 0)	/* -s: a figure, or the name (A to Z) */
+		sort_field = O.sort < NFIGS ? O.sort : F_NAME;
 	lv[0][0].kind = L_PROCS;
 	lv[1][0].kind = L_FILES;
 	if (term_open() < 0)
@@ -562,7 +569,9 @@ void browse(struct scan *s, const struct opts *o, int (*rescan)(struct scan *s))
 				break;
 			}
 			nrow = 0;	/* the rows were in the arena the scan gave back */
-			files_build(S, &(uint32_t){ 0 });
+			files = files_build(S, &nf);
+			if (O.rfile)	/* -F: the file again, in the new file table */
+				O.rfile_index = find_file(files, nf, O.rfile);
 			mark = S->arena->lo;
 			rebuild();
 			break;

@@ -101,6 +101,7 @@ static int valid_sort(enum view v, int f)
 	case V_FILES: return f == F_PATH || f == F_NPROC;
 	case V_MAPS: return f == F_ADDRESS || f == F_PATH;
 	case V_DIFF: return f == F_NAME;
+	case V_BROWSE: return f == F_NAME;	/* the name, else a figure */
 	default: return f == F_ADDRESS || f == F_NAME;
 	}
 }
@@ -370,12 +371,10 @@ int main(int argc, char **argv)
 	if (cli.load && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("-l: not with the %s view", o.view == V_DUMP ? "dump" :
 		    o.view == V_DIFF ? "diff" : "elf");
-	if ((nrpid_list || o.rfile) && (o.view == V_DUMP || o.view == V_DIFF ||
-					 o.view == V_ELF || o.view == V_BROWSE))
+	if ((nrpid_list || o.rfile) && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("-P and -F choose what a report shows; not with the %s view",
 		    o.view == V_DUMP ? "dump (a capture holds the whole scan)" :
-		    o.view == V_DIFF ? "diff" : o.view == V_ELF ? "elf" :
-		    "browse (its keys choose)");
+		    o.view == V_DIFF ? "diff" : "elf");
 	if (nbudget && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("--budget: checked on a scan or a capture, not with the %s view",
 		    o.view == V_DUMP ? "dump" : o.view == V_DIFF ? "diff" : "elf");
@@ -401,11 +400,6 @@ int main(int argc, char **argv)
 		scan_live(&scan, &arena, &o, cli.backend ? cli.backend : "auto", cli.table, cli.cap_mem);
 	}
 	account(&scan, &t);
-	if (o.view == V_BROWSE) {
-		browse_o = o;
-		browse(&scan, &o, cli.load ? NULL : rescan);
-		return exit_status;
-	}
 	if (o.view != V_DUMP) {
 		uint32_t nf;
 		struct file *files = files_build(&scan, &nf);
@@ -414,6 +408,11 @@ int main(int argc, char **argv)
 		o.nrpid = nrpid_list;
 		o.rfile_index = o.rfile ? find_file(files, nf, o.rfile) : UINT32_MAX;
 		report_filter(&scan, rpid_list, nrpid_list, o.rfile_index, &t.shown, &t.nshown);
+	}
+	if (o.view == V_BROWSE) {
+		browse_o = o;
+		browse(&scan, &o, cli.load ? NULL : rescan);
+		return exit_status;
 	}
 	if (o.view == V_DUMP) {
 		dump_capture(&scan);

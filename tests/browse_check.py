@@ -263,6 +263,28 @@ def walk():
     s = settle(s)
     check("h goes out: back to the processes", crumb(s) == "Processes", crumb(s))
 
+    # moving
+    order = [r[0] for r in parse_screen(s, "procs")]
+    got = []
+    for k in ["End", "Home", "Down", "Down", "Up", "k", "j", "PPage", "NPage", "Home"]:
+        keys(k)
+        time.sleep(0.2)
+        got.append(cursor("procs"))
+    want = [order[-1], order[0], order[1], order[2], order[1], order[0], order[1], order[0],
+            order[-1], order[0]]
+    check("End Home Down Down Up k j PgUp PgDn Home move the cursor", got == want,
+          f"cursor {got}, want {want}")
+    keys("Right")
+    s = settle(s)
+    check("Right goes in", crumb(s).startswith("Processes > "), crumb(s))
+    keys("h")
+    s = settle(s)
+    keys("l")
+    s = settle(s)
+    check("l goes in", crumb(s).startswith("Processes > "), crumb(s))
+    keys("h")
+    s = settle(s)
+
     # sorting: s moves the sort to the next figure, S turns it round
     keys("s")
     s = settle(s)
@@ -339,6 +361,29 @@ def live():
           and "failed" not in s[-1] and was is not None and now == was,
           f"{crumb(s)} | cursor {was} then {now} | {s[-1]}")
     compare(f"live: after r: sections", s, "sections", cli("-P", PID, "sections", LIB, live=True))
+    keys("q")
+
+
+def filters():
+    """browse takes the report's options: -P, -F and -s, as the views do."""
+    s = start(200, 50, f"{EXMAP} -l {CAP} -P {PID} browse")
+    compare(f"-P {PID} browse: Processes", s, "procs", cli("-P", PID, "procs"))
+    check(f"-P {PID} browse: its row alone, the status line says -P",
+          [r[0] for r in parse_screen(s, "procs")] == [PID] and "-P" in s[-1], s[-1])
+    keys("Tab")
+    s = settle(s)
+    compare(f"-P {PID} browse: Files, its part of each", s, "files", cli("-P", PID, "files"))
+    base = os.path.basename(LIB)
+    s = start(200, 50, f"{EXMAP} -l {CAP} -F {LIB} browse")
+    compare(f"-F {base} browse: Processes, the part of each", s, "procs",
+            cli("-F", LIB, "procs"))
+    keys("Tab")
+    s = settle(s)
+    got = [r[0] for r in parse_screen(s, "files")]
+    check(f"-F {base} browse: Files, that file alone", len(got) == 1 and
+          match_key(got[0], {LIB: 1}) == LIB and f"-F {LIB}" in s[-1], f"{got} | {s[-1]}")
+    s = start(200, 50, f"{EXMAP} -l {CAP} -s sole browse")
+    check("-s sole browse: sorted by SOLE", "SOLEv" in s[1], s[1])
     keys("q")
 
 
@@ -455,6 +500,7 @@ def main():
         walk()
         if LIVE:
             live()
+        filters()
         sizes()
         restore()
     finally:

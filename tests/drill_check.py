@@ -9,7 +9,8 @@ usage:
       for every run. Over the whole scan: each process's -P rows add up to its
       procs row, and -P PID procs is that row; each file's -F rows add up to
       its files row. For the PIDs given: -F FILE -P PID maps PID adds up to
-      the file's -P PID files row; text and CSV list the same rows.
+      the file's -P PID files row; text and CSV list the same rows; -P with
+      all of them gives each file their parts added.
   drill_check.py oracle EXMAP FILE PID...
       Live, with -p PIDS: the -P PID files rows and the -F FILE procs rows
       against tests/truth.py's figures from /proc/PID/pagemap.
@@ -101,6 +102,28 @@ def sums(exmap, scan, pids):
             bad.append(f"{f['path']}: {', '.join(d)}")
     what = f"{src}: for each of {len(files)} files, the -F FILE procs rows add up to its files row"
     fail(what, "; ".join(bad[:4])) if bad else ok(what)
+
+    if len(pids) > 1:
+        both = ",".join(pids)
+        bad = []
+        got = {r["pid"]: r for r in rows(exmap, scan + ["-P", both, "procs"]) if r["pid"]}
+        whole = {p["pid"]: p for p in procs}
+        if sorted(got) != sorted(pids):
+            bad.append(f"-P {both} procs lists {sorted(got)}")
+        bad += [f"pid {p}: {d}" for p in pids if p in got for d in differ(got[p], whole[p], 0)]
+        want = {}
+        for pid in pids:
+            for f in rows(exmap, scan + ["-P", pid, "files"]):
+                w = want.setdefault(f["path"], dict.fromkeys(FIGS, 0))
+                for k in FIGS:
+                    w[k] += int(f[k])
+        got = rows(exmap, scan + ["-P", both, "files"])
+        if sorted(f["path"] for f in got) != sorted(want):
+            bad.append(f"-P {both} files lists {len(got)} files, the two alone {len(want)}")
+        bad += [f"{f['path']}: {d}" for f in got if f["path"] in want
+                for d in differ(f, want[f["path"]], 2)]
+        what = f"{src}: -P {both}: the two processes' rows, and each file their two parts added"
+        fail(what, "; ".join(bad[:4])) if bad else ok(what)
 
     for pid in pids:
         mine = rows(exmap, scan + ["-P", pid, "files"])
