@@ -212,7 +212,8 @@ struct file *files_build(struct scan *s, uint32_t *nfile)
 	return files;
 }
 
-static int pid_in(pid_t pid, const pid_t *pids, size_t n)
+/* pid is in the list (an empty list: every pid is). */
+int pid_in(pid_t pid, const pid_t *pids, size_t n)
 {
 	size_t i;
 

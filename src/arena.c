@@ -36,10 +36,28 @@ void arena_release(struct arena *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* A size as a person reads it: bytes below 10 KiB, else KiB below 10 MiB, else MiB. */
+static const char *size_text(char *buf, size_t len, size_t n)
+{
+	if (n < 10240)
+		fmt_snprintf(buf, len, "%zu bytes", n);
+	else if (n < ((size_t)10 << 20))
+		fmt_snprintf(buf, len, "%zu KiB", (n + 1023) >> 10);
+	else
+		fmt_snprintf(buf, len, "%zu MiB", (n + (1 << 20) - 1) >> 20);
+	return buf;
+}
+
 _Noreturn void arena_full(const struct arena *a, size_t want)
 {
-	die("arena full: %zu MiB in use, %zu more bytes needed; raise it with -m SIZE",
-	    (a->lo + a->hi) >> 20, want);
+	char used[32], more[32];
+	size_t need = a->lo + a->hi + want;
+
+	/* the -m that would hold it, in whole MiB and a quarter more for what follows */
+	need = ((need + need / 4) >> 20) + 1;
+	die("arena full: %s in use, %s more needed; raise it with -m SIZE (-m %zuM would do)",
+	    size_text(used, sizeof(used), a->lo + a->hi), size_text(more, sizeof(more), want),
+	    need);
 }
 
 /* The next step to open beyond `open` bytes: a quarter of them, 1 MiB at least. */

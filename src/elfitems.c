@@ -220,6 +220,24 @@ static int load_symbols(struct scan *s, struct target *t)
 	return 0;
 }
 
+/* Is there a section t->only? Else t->elf.err names those there are. */
+static int has_section(struct target *t)
+{
+	size_t at;
+	uint32_t i;
+
+	for (i = 0; i < t->elf.shnum; i++)
+		if (strcmp(t->secnames[i], t->only) == 0)
+			return 1;
+	at = fmt_snprintf(t->elf.err, sizeof(t->elf.err), "no section %s; it has", t->only);
+	for (i = 1; i < t->elf.shnum && at < sizeof(t->elf.err); i++)
+		at += fmt_snprintf(t->elf.err + at, sizeof(t->elf.err) - at, " %s",
+				   t->secnames[i]);
+	if (at >= sizeof(t->elf.err))	/* cut: say so */
+		memcpy(t->elf.err + sizeof(t->elf.err) - 5, " ...", 5);
+	return 0;
+}
+
 /* The file's load segments, and its sections or symbols in address order. */
 int open_target(struct scan *s, struct target *t)
 {
@@ -241,7 +259,13 @@ int open_target(struct scan *s, struct target *t)
 			return bad(t, "a PT_LOAD segment has impossible sizes");
 		t->load[t->nload++] = ph;
 	}
-	if (load_sections(s, t, t->sections) < 0 || (!t->sections && load_symbols(s, t) < 0) ||
+	if (load_sections(s, t, t->sections) < 0)
+		return -1;
+	if (t->only && !has_section(t)) {
+		t->status = EX_FATAL;	/* a request no file of this kind can meet */
+		return -1;
+	}
+	if ((!t->sections && load_symbols(s, t) < 0) ||
 	    elf_buildid(e, t->buildid, &t->buildid_len) < 0)
 		return -1;
 	sort(t->items, t->nitem, sizeof(*t->items), cmp_lo);

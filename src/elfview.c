@@ -417,16 +417,11 @@ void view_elf_items(struct scan *s, const struct opts *o)
 	if (o->rfile_index != UINT32_MAX && o->rfile_index != index)
 		die("-F %s: %s shows the file it names, %s", o->rfile,
 		    sections ? "sections" : "symbols", files[index].path);
-	if (elf_items(s, o, index, sections, &t) < 0) {
-		if (t.status)	/* the capture's file not found, or not to be trusted */
-			die_status(t.status, "%s: %s", t.file->path, t.elf.err);
-		/* no rows rather than rows made up from a damaged file */
-		warnx("%s: %s", t.file->path, t.elf.err);
-		exit_at_least(EX_PARTIAL);
-		if (t.fd >= 0)
-			close(t.fd);
-		return;
-	}
+	/* No rows rather than rows made up from a damaged file: a request that
+	 * cannot be met (exit 2, as the elf view's for a file that is no ELF),
+	 * but a capture's build-ids lost (exit 4). */
+	if (elf_items(s, o, index, sections, &t) < 0)
+		die_status(t.status ? t.status : EX_FATAL, "%s: %s", t.file->path, t.elf.err);
 	if (t.fd < 0)
 		die("%s: no scanned process could be read", o->view_file);
 	rows = arena_alloc(s->arena, (t.nitem + 1) * sizeof(void *), 8);

@@ -343,6 +343,15 @@ int elf_sym(struct elf *e, const struct elf_symtab *t, uint64_t i, struct elf_sy
 int elf_buildid(struct elf *e, unsigned char *id, size_t *idlen);
 
 /* scan.c: pass one, reading every process */
+/* A process the scan left out, and why: its errno when unreadable. */
+enum outcome { P_OK, P_EMPTY, P_VANISHED, P_UNREADABLE };
+#define ABSENT_MAX	256
+struct absent {
+	pid_t pid;
+	int why;		/* enum outcome */
+	int err;
+};
+
 struct scan {
 	struct arena *arena;
 	struct ptab pt;
@@ -359,6 +368,8 @@ struct scan {
 	uint32_t vanished;	/* exited while or before being read */
 	uint32_t empty;		/* no user memory: kernel threads, zombies */
 	uint32_t unreadable;	/* could not be read: the run is partial */
+	struct absent absent[ABSENT_MAX];	/* which, and why (live scans) */
+	uint32_t nabsent, absent_lost;		/* those beyond ABSENT_MAX */
 	int want_cmdline;	/* read each process's command line (dump) */
 	int progress;		/* show progress on stderr after a second */
 	uint64_t t0, tshown;	/* when the scan began, when progress was last shown (ms) */
@@ -384,6 +395,7 @@ void account(struct scan *s, struct totals *t);
 struct file *files_build(struct scan *s, uint32_t *nfile);
 /* What the report shows: processes pids[0..npid) (all if none), and of them
  * the mappings of file index file (all if UINT32_MAX). */
+int pid_in(pid_t pid, const pid_t *pids, size_t n);
 void report_filter(struct scan *s, const pid_t *pids, size_t npid, uint32_t file,
 		   struct fig *total, uint32_t *nshown);
 int self_check(const struct scan *s, const struct totals *t, struct eff *diff);

@@ -1,6 +1,7 @@
 /* exmap-mini: options, sizing the arena, then scan, account and report. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -58,12 +59,6 @@ static const char usage_text[] =
 "             3 a budget exceeded, 4 a damaged capture (what it lost is named);\n"
 "             when several apply, the highest\n";
 
-static _Noreturn void usage(void)
-{
-	(void)!write(2, usage_text, sizeof(usage_text) - 1);
-	_exit(EX_FATAL);
-}
-
 static pid_t pid_list[PID_LIST_MAX], rpid_list[PID_LIST_MAX];
 static size_t npid_list, nrpid_list;
 
@@ -104,6 +99,21 @@ static int valid_sort(enum view v, int f)
 	case V_BROWSE: return f == F_NAME;	/* the name, else a figure */
 	default: return f == F_ADDRESS || f == F_NAME;
 	}
+}
+
+/* The fields -s takes for view v, as -h names them. */
+static const char *sort_fields(enum view v)
+{
+#define FIGS_ "vm mapped resident eff_mapped eff_resident sole writable swap"
+	switch (v) {
+	case V_PROCS: return FIGS_ " pid name";
+	case V_FILES: return FIGS_ " path nproc";
+	case V_MAPS: return FIGS_ " address path";
+	case V_DIFF: case V_BROWSE: return FIGS_ " name";
+	case V_DUMP: return "none (a capture is not sorted)";
+	default: return FIGS_ " address name";
+	}
+#undef FIGS_
 }
 
 /* Count the processes: a first pass over /proc, for sizing. */
@@ -210,42 +220,76 @@ static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 	scan_procs(s, pids, npid);
 }
 
+/* The views: their words after the name, and the usage line that says so. */
+static const struct {
+	const char *name;
+	enum view view;
+	int min, max;		/* words after the name */
+	const char *args;
+} views[] = {
+	{ "procs", V_PROCS, 0, 0, "" },
+	{ "files", V_FILES, 0, 0, "" },
+	{ "maps", V_MAPS, 1, 1, " pid" },
+	{ "sections", V_SECTIONS, 1, 1, " file" },
+	{ "symbols", V_SYMBOLS, 1, 2, " file [section]" },
+	{ "elf", V_ELF, 1, 1, " file" },
+	{ "dump", V_DUMP, 0, 0, "" },
+	{ "diff", V_DIFF, 2, 2, " capture capture" },
+	{ "browse", V_BROWSE, 0, 0, "" },
+};
+
+/* A view asked for wrongly: what is wrong, then the one usage line for it. */
+static _Noreturn void view_misuse(int k, const char *fmt, const char *arg)
+{
+	char why[256];
+
+	fmt_snprintf(why, sizeof(why), fmt, views[k].name, arg);
+	die("%s\nusage: exmap-mini [options] %s%s", why, views[k].name, views[k].args);
+}
+
 static void parse_view(struct opts *o, char **argv, int argc)
 {
 	uint64_t v;
+	size_t k;
+	int n = argc - 1;
 
 	if (argc == 0)
 		return;
-	if (strcmp(argv[0], "procs") == 0 && argc == 1) {
-		o->view = V_PROCS;
-	} else if (strcmp(argv[0], "files") == 0 && argc == 1) {
-		o->view = V_FILES;
-	} else if (strcmp(argv[0], "dump") == 0 && argc == 1) {
-		o->view = V_DUMP;
-	} else if (strcmp(argv[0], "browse") == 0 && argc == 1) {
+	for (k = 0; k < sizeof(views) / sizeof(views[0]); k++)
+		if (strcmp(argv[0], views[k].name) == 0)
+			break;
+	if (k == sizeof(views) / sizeof(views[0]))
+		die("%s: not a view (procs files maps sections symbols elf dump diff browse)\n"
+		    "usage: see exmap-mini -h", argv[0]);
+	if (n < views[k].min)
+		view_misuse(k, views[k].view == V_DIFF ? "%s: give two captures%s" :
+			    views[k].view == V_MAPS ? "%s: give a pid%s" : "%s: give a file%s", "");
+	if (n > views[k].max) {
+		/* files 716, procs 716: the part of one process is -P's */
+		if ((views[k].view == V_FILES || views[k].view == V_PROCS) &&
+		    parse_u64(argv[1], INT32_MAX, &v) == 0)
+			view_misuse(k, "%s takes no pid: -P %s reports a process's part",
+				    argv[1]);
+		view_misuse(k, "%s: one word too many: %s", argv[views[k].max + 1]);
+	}
+	o->view = views[k].view;
+	switch (o->view) {
+	case V_BROWSE:
 #ifdef EXMAP_NO_BROWSE
 		die("browse: left out of this build (made with BROWSE=0)");
 #endif
-		o->view = V_BROWSE;
-	} else if (strcmp(argv[0], "diff") == 0 && argc == 3) {
-		o->view = V_DIFF;
-	} else if (strcmp(argv[0], "maps") == 0 && argc == 2) {
-		o->view = V_MAPS;
+		break;
+	case V_MAPS:
 		if (parse_u64(argv[1], INT32_MAX, &v) < 0 || v == 0)
-			die("maps: not a pid: %s", argv[1]);
+			view_misuse(k, "%s: not a pid: %s", argv[1]);
 		o->view_pid = (pid_t)v;
-	} else if (strcmp(argv[0], "elf") == 0 && argc == 2) {
-		o->view = V_ELF;
-		o->view_file = argv[1];
-	} else if (strcmp(argv[0], "sections") == 0 && argc == 2) {
-		o->view = V_SECTIONS;
-		o->view_file = argv[1];
-	} else if (strcmp(argv[0], "symbols") == 0 && (argc == 2 || argc == 3)) {
-		o->view = V_SYMBOLS;
+		break;
+	case V_ELF: case V_SECTIONS: case V_SYMBOLS:
 		o->view_file = argv[1];
 		o->view_section = argc == 3 ? argv[2] : NULL;
-	} else {
-		usage();
+		break;
+	default:
+		break;
 	}
 }
 
@@ -363,9 +407,15 @@ int main(int argc, char **argv)
 	argc = nargs;
 	parse_view(&o, argv, argc);
 	if (cli.sort_name && !valid_sort(o.view, o.sort = field_lookup(cli.sort_name)))
-		die("-s: %s is not a field of this view", cli.sort_name);
+		die("-s: %s is not a field of this view; it has: %s", cli.sort_name,
+		    sort_fields(o.view));
 	if ((cli.load || o.view == V_DIFF) && (cli.backend || npid_list || cli.table))
 		die("-b, -p and -t shape a scan; a capture was shaped when it was taken");
+	for (i = 0; i < (int)npid_list; i++)	/* a pid that exits later: vanished */
+		if (kill(pid_list[i], 0) < 0 && errno == ESRCH)
+			die("-p: no such process: pid %d", (int)pid_list[i]);
+	if (o.view == V_MAPS && npid_list && !pid_in(o.view_pid, pid_list, npid_list))
+		die("maps: pid %d is not among -p's: add it there", (int)o.view_pid);
 	if (o.sysroot && !cli.load)
 		die("-S: a sysroot is for a capture's files: give -l too");
 	if (cli.load && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))

@@ -9,6 +9,28 @@
 
 #include "capture.h"
 
+/* maps PID of a process the scan does not hold: why, as the scan saw it. */
+static _Noreturn void not_scanned(const struct scan *s, pid_t pid)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->nabsent; i++) {
+		const struct absent *a = &s->absent[i];
+
+		if (a->pid != pid)
+			continue;
+		if (a->why == P_UNREADABLE)
+			die("cannot read pid %d: %s", (int)pid, strerror(a->err));
+		if (a->why == P_EMPTY)
+			die("pid %d has no user memory (a kernel thread, or a zombie)", (int)pid);
+		die("pid %d exited while it was being scanned", (int)pid);
+	}
+	if (s->absent_lost)
+		die("pid %d was not scanned (more than %d processes were left out: why is not "
+		    "known)", (int)pid, ABSENT_MAX);
+	die("no such process: pid %d", (int)pid);
+}
+
 /* The figures shown in the text maps view, to leave room for the path. */
 static const int maps_text_figs[] = {
 	F_VM, F_RESIDENT, F_EFF_RESIDENT, F_SOLE, F_WRITABLE, F_SWAP,
@@ -106,8 +128,7 @@ void view_maps(struct scan *s, const struct opts *o)
 		die("maps: pid %d is not in the capture (or its chunk was lost)",
 		    (int)o->view_pid);
 	if (!p)
-		die("maps: pid %d was not scanned (it exited, or -p left it out)",
-		    (int)o->view_pid);
+		not_scanned(s, o->view_pid);
 	if (!p->shown && !o->rfile)
 		die("maps: pid %d is not among -P's", (int)o->view_pid);
 	rows = rows_alloc(s->arena, p->nmap);

@@ -62,14 +62,15 @@ static void progress_tick(struct scan *s, const struct proc *p)
 	progress_show(line);
 }
 
-/* Why a process could not be read: gone (not an error), or unreadable. */
-enum outcome { P_OK, P_EMPTY, P_VANISHED, P_UNREADABLE };
+static int last_err;	/* why the last process found unreadable was (errno) */
 
+/* Why a process could not be read: gone (not an error), or unreadable. */
 static enum outcome gone_or_bad(pid_t pid, int err, const char *what)
 {
 	if (err == 0 || err == -ENOENT || err == -ESRCH)
 		return P_VANISHED;
 	warnerr(-err, "pid %d: %s", (int)pid, what);
+	last_err = -err;
 	return P_UNREADABLE;
 }
 
@@ -493,6 +494,10 @@ static void scan_one(struct scan *s, pid_t pid)
 		s->unreadable++;
 	else
 		s->empty++;
+	if (s->nabsent < ABSENT_MAX)
+		s->absent[s->nabsent++] = (struct absent){ pid, o, o == P_UNREADABLE ? last_err : 0 };
+	else
+		s->absent_lost++;
 }
 
 void scan_procs(struct scan *s, const pid_t *pids, size_t n)

@@ -461,7 +461,8 @@ grep -q "^ *$survivor " "$T/van.txt" && ! grep -q "^ *$victim " "$T/van.txt" &&
 [ -s "$T/van.err" ] && no "vanished mid-scan: no error message" "$(cat "$T/van.err")" ||
 	ok "vanished mid-scan: no error message"
 "$EXMAP" -p 2147483647 >"$T/van.txt" 2>&1; rc=$?
-check_num "a pid gone before the scan: exit 0" $rc 0
+check_eq "-p with a pid that is not there: exit 2, no such process" "$rc $(cat "$T/van.txt")" \
+	"2 exmap-mini: -p: no such process: pid 2147483647"
 
 # A kernel thread has no user memory: skipped, and said so.
 # PF_KTHREAD (0x200000) in the flags, field 9 of /proc/PID/stat (comm has no spaces there)
