@@ -100,19 +100,54 @@ static int cmp_rows(const void *pa, const void *pb)
 	return c;
 }
 
-/* A signed change: "+4.0K", "-12M", "0"; with -k, KiB. */
-static void put_delta(const struct opts *o, int64_t d)
+static int changed(const struct drow *r)
+{
+	int f;
+
+	for (f = 0; f < NFIGS; f++)
+		if (delta(r, f))
+			return 1;
+	return r->n[0] != r->n[1];
+}
+
+/* A signed change as text: "+4.0K", "-12M", "0"; with -k, KiB. Its length. */
+static size_t delta_text(const struct opts *o, int64_t d, char *buf, size_t len)
 {
 	uint64_t m = d < 0 ? -(uint64_t)d : (uint64_t)d;
-	char buf[32], num[24];
+	char num[24];
+
+	fmt_size(o, num, sizeof(num), m);
+	return fmt_snprintf(buf, len, "%s%s", d > 0 ? "+" : d < 0 ? "-" : "", num);
+}
+
+/* One change in a column of width w (CSV: the bytes). */
+static void put_delta(const struct opts *o, int64_t d, int w)
+{
+	char buf[32];
 
 	if (o->csv) {
 		outf(",%lld", (long long)d);
 		return;
 	}
-	fmt_size(o, num, sizeof(num), m);
-	fmt_snprintf(buf, sizeof(buf), "%s%s", d > 0 ? "+" : d < 0 ? "-" : "", num);
-	outf(" %*s", o->kib ? 7 : 5, buf);
+	delta_text(o, d, buf, sizeof(buf));
+	outf(" %*s", w, buf);
+}
+
+/* The columns' width: the widest change shown, five at least (the heads). */
+static int delta_width(const struct opts *o, struct drow **v, uint32_t n)
+{
+	char buf[32];
+	uint32_t i;
+	int f, w = 5;
+
+	for (i = 0; i < n; i++)
+		for (f = 0; f < NFIGS; f++) {
+			int k = (int)delta_text(o, delta(v[i], f), buf, sizeof(buf));
+
+			if (k > w)
+				w = k;
+		}
+	return w;
 }
 
 /* A command line for a person: its arguments with spaces between. */
@@ -132,19 +167,23 @@ static void put_rows(struct dtab *t, struct arena *a, const struct opts *o, int 
 {
 	struct drow **v = arena_alloc(a, ((size_t)t->n + 1) * sizeof(*v), 8);
 	static char cmd[CMDLINE_MAX + 1], line[NAME_MAX_COMM + CMDLINE_MAX + 2];
-	uint32_t i, n = t->n;
-	int w = o->kib ? 8 : 6, f;
+	uint32_t i, n, hidden;
+	int w, f;
 
-	for (i = 0; i < t->n; i++)
-		v[i] = &t->rows[i];
+	/* unchanged rows (the same count, every figure the same) only with -a */
+	for (i = n = 0; i < t->n; i++)
+		if (o->all || changed(&t->rows[i]))
+			v[n++] = &t->rows[i];
+	hidden = t->n - n;
 	sort_field = o->sort < 0 ? F_EFF_RESIDENT : o->sort;
-	sort(v, t->n, sizeof(*v), cmp_rows);
+	sort(v, n, sizeof(*v), cmp_rows);
 	if (o->top && o->top < n)
 		n = (uint32_t)o->top;
+	w = delta_width(o, v, n);
 	if (!o->csv && !o->noheader) {
 		outs(procs ? "processes: change from a to b\n  COUNT" : "files: change from a to b\n  NPROC");
 		for (f = 0; f < NFIGS; f++)
-			outf(" %*s", w - 1, text_head[f]);
+			outf(" %*s", w, text_head[f]);
 		outs(procs ? " NAME COMMAND\n" : " PATH\n");
 	}
 	for (i = 0; i < n; i++) {
@@ -159,23 +198,33 @@ static void put_rows(struct dtab *t, struct arena *a, const struct opts *o, int 
 			csv_field(cmd, strlen(cmd));
 			outf(",%u,%u", r->n[0], r->n[1]);
 			for (f = 0; f < NFIGS; f++)
-				put_delta(o, delta(r, f));
+				put_delta(o, delta(r, f), 0);
 			outs("\n");
 			continue;
 		}
 		outf(" %3u>%-2u", r->n[0], r->n[1]);
 		for (f = 0; f < NFIGS; f++)
-			put_delta(o, delta(r, f));
-		used = 7 + NFIGS * (size_t)w;
-		room = used + 13 <= 80 ? 80 - used - 1 : 12;
+			put_delta(o, delta(r, f), w);
+		used = 7 + NFIGS * (size_t)(w + 1) + 1;
+		room = path_room(used);
+		outs(" ");
+		if (!procs) {		/* a path: cut from the left, as files and maps do */
+			put_text(r->name, room, 0);
+			outs("\n");
+			continue;
+		}
+		/* a process: its name first, the command line cut on the right */
 		fmt_snprintf(line, sizeof(line), "%s%s%s", r->name, r->cmd ? " " : "", cmd);
 		for (char *c = line; *c; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
 				*c = '?';
 		if (strlen(line) > room)
-			memcpy(line + room - 3, "...", 4);	/* cut on the right */
-		outf(" %s\n", line);
+			memcpy(line + room - 3, "...", 4);
+		outf("%s\n", line);
 	}
+	if (hidden && !o->csv)
+		outf("  (%u unchanged %s not shown: -a shows them)\n", hidden,
+		     procs ? (hidden == 1 ? "process" : "processes") : (hidden == 1 ? "file" : "files"));
 }
 
 void diff_captures(struct arena *a, const struct capfile *cfa, const struct capfile *cfb,

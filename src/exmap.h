@@ -410,6 +410,7 @@ struct opts {
 	int csv;
 	int kib;
 	int noheader;
+	int all;		/* -a: diff's unchanged rows too */
 	int sort;		/* enum field, or -1 for the view's default */
 	uint64_t top;		/* 0: every row */
 	const char *sysroot;	/* -S: where a capture's ELF files are found */

@@ -17,7 +17,7 @@ static const char usage_text[] =
 "                  [--budget name=size]... [view]\n"
 "       exmap-mini -l capture [-ckq] [-S sysroot] [-P pid[,pid...]] [-F file]\n"
 "                  [-s field] [-n count] [-m size] [--budget name=size]... [view]\n"
-"       exmap-mini [-ckq] [-s field] [-n count] [-m size] diff capture capture\n"
+"       exmap-mini [-ackq] [-s field] [-n count] [-m size] diff capture capture\n"
 "       exmap-mini -h | -V\n"
 "views:\n"
 "  procs                  one row per process, with totals (the default)\n"
@@ -34,6 +34,7 @@ static const char usage_text[] =
 "options:\n"
 "  -b source  where page information comes from: auto (the default: the\n"
 "             module if loaded, else pagemap), kmod or pagemap\n"
+"  -a         diff: every row, those that did not change too\n"
 "  -c         CSV, sizes in bytes\n"
 "  -k         text sizes in KiB instead of human units\n"
 "  -q         no header row\n"
@@ -293,7 +294,7 @@ static void parse_view(struct opts *o, char **argv, int argc)
 	}
 }
 
-#define OPTS_FLAG	"ckqhV"		/* options alone */
+#define OPTS_FLAG	"ackqhV"	/* options alone */
 #define OPTS_ARG	"bpPFsnmtlS"	/* options with a value */
 
 /* What the options asked for, beyond the view's opts. */
@@ -395,7 +396,8 @@ int main(int argc, char **argv)
 					out_flush();
 					return EX_OK;
 				}
-				*(c == 'c' ? &o.csv : c == 'k' ? &o.kib : &o.noheader) = 1;
+				*(c == 'a' ? &o.all : c == 'c' ? &o.csv : c == 'k' ? &o.kib :
+				  &o.noheader) = 1;
 				continue;
 			}
 			if (!(arg = a[1] ? a + 1 : argv[++i]))

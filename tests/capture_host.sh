@@ -239,7 +239,7 @@ PIDS_c=$PIDS
 pb="$PIDS_a,$PIDS_s,$PIDS_c"
 "$EXMAP" -p "$pb" dump >"$T/b.cap"
 "$EXMAP" -p "$pb" -c procs >"$T/b.csv"
-"$EXMAP" -c diff "$T/a.cap" "$T/b.cap" >"$T/diff.csv" 2>"$T/err"; rc=$?
+"$EXMAP" -a -c diff "$T/a.cap" "$T/b.cap" >"$T/diff.csv" 2>"$T/err"; rc=$?
 check_eq "diff -c exits 0" "$rc" 0
 head -1 "$T/diff.csv" | grep -qx 'kind,name,cmdline,n_a,n_b,vm,mapped,resident,eff_mapped,eff_resident,sole,writable,swap' &&
 	ok "diff CSV header" || no "diff CSV header" "$(head -1 "$T/diff.csv")"
@@ -277,10 +277,21 @@ sort -rn "$T/order" | cmp -s - "$T/order" && ok "diff: processes sorted by the l
 	no "diff: sorted by largest change"
 grep -q "^file,$T/bin/wls,,0,3," "$T/diff.csv" && ok "diff: the stripped copy's file appears, nproc 0>3" ||
 	no "diff: file row" "$(grep "wls" "$T/diff.csv")"
+# A capture against itself: nothing changed, so no row but the notes; -a
+# shows every row, each change 0.
+"$EXMAP" diff "$T/a.cap" "$T/a.cap" >"$T/same.txt" 2>&1
+check_eq "diff of a capture with itself: no row, the processes and files said unchanged" \
+	"$(grep -c '^ *[0-9]*>' "$T/same.txt") $(grep -c '^  ([0-9]* unchanged [a-z]* not shown: -a shows them)$' "$T/same.txt")" \
+	"0 2" "$(head -5 "$T/same.txt")"
+"$EXMAP" -a -c diff "$T/a.cap" "$T/a.cap" >"$T/same.csv" 2>&1
+check_eq "-a diff of a capture with itself: every row (processes and files), every change 0" \
+	"$(awk -F, 'NR > 1 { for (i = 6; i <= 13; i++) if ($i != 0) bad++; k[$1]++ } END { print (k["proc"] > 0), (k["file"] > 0), bad + 0 }' "$T/same.csv")" \
+	"1 1 0" "$(head -3 "$T/same.csv")"
 "$EXMAP" diff "$T/a.cap" "$T/b.cap" >"$T/diff.txt"; rc=$?
-wide=$(awk 'length($0) > 80' "$T/diff.txt" | wc -l)
+"$EXMAP" -k diff "$T/a.cap" "$T/b.cap" >"$T/diffk.txt"
+wide=$(cat "$T/diff.txt" "$T/diffk.txt" | awk 'length($0) > 80' | wc -l)
 if [ $rc -eq 0 ] && [ "$wide" -eq 0 ] && grep -q '^processes: change from a to b' "$T/diff.txt" &&
-   grep -q '^files: change from a to b' "$T/diff.txt"; then ok "diff text: both sections, 80 columns"
+   grep -q '^files: change from a to b' "$T/diff.txt"; then ok "diff text, and -k: both sections, 80 columns"
 else no "diff text" "exit $rc, $wide wide lines"; fi
 awk -F, '$1 == "proc" && index($3, "'"$T/bin/wl"' -n 3 ") == 1' "$T/diff.csv" | cut -d, -f4,5 | grep -qx '4,4' &&
 	ok "diff: processes matched by name and command line across new pids (4>4)" ||
