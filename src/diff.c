@@ -222,7 +222,7 @@ static void put_rows(struct dtab *t, struct arena *a, const struct opts *o, int 
 			memcpy(line + room - 3, "...", 4);
 		outf("%s\n", line);
 	}
-	if (hidden && !o->csv)
+	if (hidden && !o->csv && !o->noheader)
 		outf("  (%u unchanged %s not shown: -a shows them)\n", hidden,
 		     procs ? (hidden == 1 ? "process" : "processes") : (hidden == 1 ? "file" : "files"));
 }

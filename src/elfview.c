@@ -445,7 +445,7 @@ void view_elf_items(struct scan *s, const struct opts *o)
 		put_item(o, rows[i], !sections, t.file->path);
 	if (sections)
 		put_item(o, &t.holes, 0, t.file->path);
-	if (!o->csv && sections) {
+	if (!o->csv && !o->noheader && sections) {
 		struct elf_item total = { .name = "(file total)" };
 
 		for (i = 0; i < t.nitem; i++)

@@ -12,8 +12,8 @@
 #define BUDGET_MAX	64	/* --budget options */
 
 static const char usage_text[] =
-"usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-P pid[,pid...]] [-F file]\n"
-"                  [-s field] [-n count] [-m size] [-t pages]\n"
+"usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-P pid[,pid...]]\n"
+"                  [-F file] [-s field] [-n count] [-m size] [-t pages]\n"
 "                  [--budget name=size]... [view]\n"
 "       exmap-mini -l capture [-ckq] [-S sysroot] [-P pid[,pid...]] [-F file]\n"
 "                  [-s field] [-n count] [-m size] [--budget name=size]... [view]\n"
@@ -37,7 +37,7 @@ static const char usage_text[] =
 "  -a         diff: every row, those that did not change too\n"
 "  -c         CSV, sizes in bytes\n"
 "  -k         text sizes in KiB instead of human units\n"
-"  -q         no header row\n"
+"  -q         rows only: no header, totals or notes (warnings stay on stderr)\n"
 "  -p pids    scan only these processes: pages are shared among them alone\n"
 "  -P pids    report only these processes' part; pages are shared among all\n"
 "  -F file    report only this file's part (a path, a basename or a soname)\n"
@@ -56,6 +56,15 @@ static const char usage_text[] =
 "             of the file name (a path), is over size; K, M, G\n"
 "  -h         print this help\n"
 "  -V         print the version\n"
+"columns (text head, CSV name):\n"
+"  VM    vm            the address range, mapped or not\n"
+"  MAPPD mapped        pages in RAM or swapped out\n"
+"  RESID resident      pages in RAM (the kernel's Rss)\n"
+"  EFMAP eff_mapped    each mapped page's size shared among those mapping it\n"
+"  EFRES eff_resident  the same over pages in RAM (the kernel's Pss)\n"
+"  SOLE  sole          pages nothing else maps\n"
+"  WRITE writable      pages in RAM the process has written\n"
+"  SWAP  swap          pages swapped out\n"
 "exit status: 0 ok, 1 partial (some processes unreadable), 2 usage or fatal,\n"
 "             3 a budget exceeded, 4 a damaged capture (what it lost is named);\n"
 "             when several apply, the highest\n";

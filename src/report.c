@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "capture.h"
 
@@ -65,7 +66,7 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 		put_figs(o, &p->rfig, NULL, 0);
 		outs("\n");
 	}
-	if (!o->csv) {
+	if (!o->csv && !o->noheader) {
 		char label[24];
 
 		fmt_snprintf(label, sizeof(label), "%u process%s", t->nshown,
@@ -137,7 +138,7 @@ void view_maps(struct scan *s, const struct opts *o)
 		if (!(m->flags & MF_SHOWN))
 			continue;	/* -F shows that file's mappings alone */
 		rows[nm++] = m;
-		while (aw < 12 && m->start >> (4 * aw))
+		while (aw < 16 && m->start >> (4 * aw))
 			aw++;
 	}
 	sort_items(rows, nm, V_MAPS, o->sort < 0 ? F_ADDRESS : o->sort);
@@ -193,7 +194,7 @@ void report_notes(const struct scan *s, const struct totals *t, const struct opt
 	/* without some processes' PTEs, the shares cannot add up */
 	int bad = lost ? 0 : self_check(s, t, &diff);
 
-	if (!o->csv && o->view == V_PROCS) {
+	if (!o->csv && !o->noheader && o->view == V_PROCS) {
 		if (lost)
 			outf("check: not made: %u process%s of the capture did not load\n",
 			     lost, lost == 1 ? "" : "es");
@@ -202,6 +203,7 @@ void report_notes(const struct scan *s, const struct totals *t, const struct opt
 			     (unsigned long long)t->distinct, (unsigned long long)s->page_size,
 			     bad ? "FAILED" : "ok");
 		outf("source: %s\n", s->source);
+		outs("left out: exmap-mini itself\n");	/* live, or where the capture was taken */
 		if (s->empty)
 			outf("no user memory: %u process%s (kernel threads, zombies)\n",
 			     s->empty, s->empty == 1 ? "" : "es");

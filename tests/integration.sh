@@ -213,10 +213,18 @@ done
 "$EXMAP" -p "$ALL" maps "$C1" >"$T/maps.txt"
 grep -q -- "$(printf %s "$WL_FILE" | tail -c 9)\$" "$T/maps.txt" && ok "maps shows the mapped file" ||
 	no "maps shows the mapped file" "$(cat "$T/maps.txt")"
+# every row's address as wide as the widest ([vsyscall]'s 16 digits where it
+# is mapped): the columns line up
+check_eq "maps: the address column one width, every row (the 16-digit [vsyscall] too)" \
+	"$(awk '{ print index($0, " ") }' "$T/maps.txt" | sort -u | wc -l)" 1 "$(tail -n 3 "$T/maps.txt")"
 
 # Options that shape the rows.
 check_num "-n 3 prints 3 rows" "$("$EXMAP" -c -n 3 -p "$ALL" | wc -l)" 4
 check_num "-q drops the header" "$("$EXMAP" -c -q -n 3 -p "$ALL" | wc -l)" 3
+# text: the rows alone, no totals line, no check:, source: or other notes
+"$EXMAP" -q -n 3 -p "$ALL" >"$T/q.txt" 2>/dev/null
+check_eq "-q in text: the 3 rows alone, each a process's" \
+	"$(wc -l <"$T/q.txt") $(grep -c '^ *[0-9][0-9]* ' "$T/q.txt")" "3 3" "$(cat "$T/q.txt")"
 "$EXMAP" -c -q -s pid -p "$ALL" | cut -d, -f1 >"$T/pids"
 sort -n "$T/pids" | cmp -s - "$T/pids" && ok "-s pid sorts by pid" || no "-s pid sorts by pid"
 "$EXMAP" -c -q -p "$ALL" | cut -d, -f7 >"$T/eres"
@@ -414,7 +422,7 @@ check_eq "a private /dev/zero mapping (device 1): its 64 KiB written are residen
 check_num "a private /dev/zero mapping: the process's resident = Rss" \
 	"$(col "$T/dz.procs" pid $dz resident)" "$(rollup $dz Rss)"
 "$EXMAP" -p $dz dump >"$T/dz.cap" 2>/dev/null
-"$EXMAP" -k -l "$T/dz.cap" maps $dz >"$T/dz.new" 2>&1
+"$EXMAP" -c -l "$T/dz.cap" maps $dz >"$T/dz.new" 2>&1
 # the same capture as an older exmap-mini wrote it: no runs for the device
 # (the payload lines after a device's mapping line, till the next process,
 # mapping or chunk of counts or build-ids), each chunk closed again
@@ -432,11 +440,11 @@ for l in read(sys.argv[1]):
     out.append(l)
 sys.stdout.buffer.write(b"".join(reclose(out)))
 PY
-"$EXMAP" -k -l "$T/dz.old" maps $dz >"$T/dz.oldmaps" 2>"$T/dz.olderr"; rc=$?
+"$EXMAP" -c -l "$T/dz.old" maps $dz >"$T/dz.oldmaps" 2>"$T/dz.olderr"; rc=$?
 check_num "a capture from before (no runs for device mappings): loads, exit 0" "$rc" 0
-oldres=$(awk '$NF == "/dev/zero" { print $5 }' "$T/dz.oldmaps")
-newres=$(awk '$NF == "/dev/zero" { print $5 }' "$T/dz.new")
-check_eq "...its /dev/zero mapping has no pages, as it was written; today's has 64 KiB" "$oldres,$newres" "0,64"
+oldres=$(awk -F, '$8 == "/dev/zero" { print $11 }' "$T/dz.oldmaps")
+newres=$(awk -F, '$8 == "/dev/zero" { print $11 }' "$T/dz.new")
+check_eq "...its /dev/zero mapping has no pages, as it was written; today's has 64 KiB" "$oldres,$newres" "0,65536"
 stop_workload
 
 # --- a process that exits mid-scan ------------------------------------------
