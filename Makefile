@@ -162,10 +162,12 @@ kernels-lock:
 	toolchain/kernel lock
 .PHONY: kernels-lock
 
+# The binary, stripped, and the manual page (src/exmap-mini.1).
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/exmap-mini $(DESTDIR)$(PREFIX)/bin/exmap-mini
 	$(STRIP) $(DESTDIR)$(PREFIX)/bin/exmap-mini
+	install -m 644 src/exmap-mini.1 $(DESTDIR)$(PREFIX)/share/man/man1/exmap-mini.1
 
 clean:
 	rm -rf build
