@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -130,15 +131,86 @@ const char *caplog_next(struct caplog *g, uint64_t *at)
 }
 
 /* A capture file, opened: a regular file, as it is read twice. -errno is dealt with here. */
-static int open_capture(const char *path, uint64_t *size)
+#define SPOOL_MAX	((uint64_t)256 << 20)	/* a capture from a pipe, at most */
+
+static int spool_fd = -1;	/* a capture from a pipe, in an unlinked file */
+
+/* A temporary file of our own, already unlinked: in TMPDIR, else /tmp. */
+static int spool_file(const char *path)
+{
+	static char name[PATH_BUF];
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	/* a kernel or filesystem without O_TMPFILE */
+	fmt_snprintf(name, sizeof(name), "%s/exmap-mini.XXXXXX", dir);
+	if ((fd = mkstemp(name)) < 0)
+		dierr(errno, "%s: a capture from a pipe is kept in %s, which cannot be written",
+		      path, dir);
+	unlink(name);
+	return fd;
+}
+
+/* Read a pipe's capture whole into a file, since loading reads it twice. */
+static void spool(int in, const char *path)
+{
+	static char buf[65536];
+	uint64_t total = 0;
+	ssize_t n;
+
+	if (spool_fd >= 0)
+		die("%s: only one capture can come from standard input", path);
+	spool_fd = spool_file(path);
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			dierr(errno, "%s: reading the capture", path);
+		if ((total += (uint64_t)n) > SPOOL_MAX)
+			die("%s: more than %llu MiB: save the capture to a file and give its path",
+			    path, (unsigned long long)(SPOOL_MAX >> 20));
+		if (write(spool_fd, buf, (size_t)n) != n)
+			dierr(errno, "%s: keeping the capture in a temporary file", path);
+	}
+}
+
+/* The capture at path (- is standard input): a file read from its start;
+ * again, the same capture a second time (a pipe's from where it was kept). */
+static int open_capture(const char *path, uint64_t *size, int again)
 {
 	struct stat st;
-	int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	int fd;
 
-	if (fd < 0)
-		dierr(errno, "%s", path);
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		die("%s: not a regular file (a capture is read twice)", path);
+	if (!again && spool_fd >= 0 && (strcmp(path, "-") == 0 || strcmp(path, "/dev/stdin") == 0))
+		die("%s: only one capture can come from standard input", path);
+	if (spool_fd < 0) {
+		fd = strcmp(path, "-") == 0 ? dup(0) : openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			dierr(errno, "%s", path);
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+			*size = st.st_size;
+			return fd;
+		}
+		if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode))
+			die("%s: not a capture: a directory", path);
+		spool(fd, path);	/* a pipe, a terminal, /dev/stdin */
+		close(fd);
+	} else if (strcmp(path, "-") != 0 && strcmp(path, "/dev/stdin") != 0) {
+		fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			dierr(errno, "%s", path);
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+			die("%s: only one capture can come from a pipe", path);
+		*size = st.st_size;
+		return fd;
+	}
+	if (fstat(spool_fd, &st) < 0 || lseek(spool_fd, 0, SEEK_SET) < 0 || (fd = dup(spool_fd)) < 0)
+		dierr(errno, "%s: the capture kept from the pipe", path);
 	*size = st.st_size;
 	return fd;
 }
@@ -159,7 +231,7 @@ uint64_t capture_open(const char *path, struct capfile *cf)
 
 	memset(cf, 0, sizeof(*cf));
 	cf->path = path;
-	fd = open_capture(path, &cf->size);
+	fd = open_capture(path, &cf->size, 0);
 	caplog_start(&g, path, fd);
 	while ((t = caplog_next(&g, &at)) != NULL) {
 		if (strncmp(t + 3, "begin ", 6) == 0) {
@@ -202,5 +274,5 @@ int capture_reopen(const struct capfile *cf)
 {
 	uint64_t size;
 
-	return open_capture(cf->path, &size);
+	return open_capture(cf->path, &size, 1);
 }

@@ -70,6 +70,19 @@ check_eq "no capture line is over 200 characters (the workload's)" "$long" 0
 # The checksums are plain CRC-32 (zlib's), so any tool can verify a capture.
 check_eq "every chunk's line count and CRC-32, and the begin and end lines', check out with zlib" \
 	"$(python3 "$HERE/capwire.py" verify "$T/a.cap")" "8 0"
+# From a pipe (ssh board exmap-mini dump | exmap-mini -l -): the same report
+# as from the file; one capture at most on standard input.
+"$EXMAP" -l "$T/a.cap" -c files >"$T/fromfile" 2>&1
+cat "$T/a.cap" | "$EXMAP" -l - -c files >"$T/frompipe" 2>&1
+check_cmd "-l - (a pipe): the report the file gives" same_file "$T/fromfile" "$T/frompipe"
+cat "$T/a.cap" | "$EXMAP" -l /dev/stdin -c files >"$T/frompipe" 2>&1
+check_cmd "-l /dev/stdin (a pipe): the same" same_file "$T/fromfile" "$T/frompipe"
+cat "$T/a.cap" | "$EXMAP" diff - - >/dev/null 2>"$T/err"
+check_eq "diff - -: exit 2, one capture at most from standard input" "$? $(cat "$T/err")" \
+	"2 exmap-mini: -: only one capture can come from standard input"
+"$EXMAP" -l - </dev/null >/dev/null 2>"$T/err"
+check_eq "-l - with nothing on it: exit 2, no capture in it" "$? $(cut -c1-39 "$T/err")" \
+	"2 exmap-mini: -: no capture in it (no \"XM"
 set -- $(echo "$PIDS_a" | tr ',' ' ')
 A1=$1 A2=$2
 for v in "procs" "-c procs" "-k -s name procs" "files" "-c files" "-n 3 -s writable files" \
