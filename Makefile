@@ -53,11 +53,19 @@ LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 
 all: $(BUILD)/exmap-mini
 
+# The flags and sources a build was made with: when they change (CFLAGS=,
+# BROWSE=0), its objects and binary are made again.
+FLAGS_STAMP := $(BUILD)/obj/flags
+FLAGS_NOW := $(CC) $(BUILD_CFLAGS) $(BUILD_LDFLAGS) $(SRCS)
+ifneq ($(shell cat $(FLAGS_STAMP) 2>/dev/null),$(strip $(FLAGS_NOW)))
+$(shell mkdir -p $(BUILD)/obj && printf '%s\n' '$(strip $(FLAGS_NOW))' >$(FLAGS_STAMP))
+endif
+
 # TOOLCHAIN_DEPS: what a target's toolchain file needs built first (musl, say).
-$(BUILD)/obj/%.o: src/%.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
+$(BUILD)/obj/%.o: src/%.c $(FLAGS_STAMP) | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 	$(CC) $(BUILD_CFLAGS) -c -o $@ $<
 
-$(BUILD)/exmap-mini: $(OBJS)
+$(BUILD)/exmap-mini: $(OBJS) $(FLAGS_STAMP)
 	$(CC) $(BUILD_CFLAGS) $(BUILD_LDFLAGS) -o $@ $(OBJS)
 
 $(BUILD)/unit: tests/unit.c $(LIBOBJS) | $(BUILD)/obj

@@ -20,6 +20,9 @@ DEBARCH := mipsel
 # A static executable needs no position-independent calls: non-PIC code with
 # PLTs is 8% smaller on MIPS (136,024 to 125,188 bytes stripped for mipsel).
 TARGET_CFLAGS := -mno-shared -mplt
+# MIPS code is the largest: without browse (14 KiB here) the binary stays
+# within the 128 KiB a router's flash allows; BROWSE=1 puts it in.
+BROWSE ?= 0
 
 # The same for every such target.
 MUSL_SPECS ?= $(MUSL_PREFIX)/lib/musl-gcc.specs
