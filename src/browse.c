@@ -165,10 +165,10 @@ static int build(struct level *l)
 			return -1;
 		}
 		rowv = arena_alloc(S->arena, (tgt.nitem + 2) * sizeof(*rowv), 8);
-		for (i = 0; i < tgt.nitem; i++)
-			add_row(tgt.items[i].name, &tgt.items[i].fig, l->pid, file, sections);
-		if (sections)
-			add_row(tgt.holes.name, &tgt.holes.fig, l->pid, file, 0);
+		for (i = 0; i < tgt.nitem; i++)	/* as the text view: resident symbols, or -a */
+			if (sections || O.all || tgt.items[i].fig.resident)
+				add_row(tgt.items[i].name, &tgt.items[i].fig, l->pid, file, sections);
+		add_row(tgt.holes.name, &tgt.holes.fig, l->pid, file, 0);	/* holes, no symbol */
 		if (nrow == 0) {
 			if (!note[0])
 				take_note("no symbols with bytes in that section");

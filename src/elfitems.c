@@ -116,11 +116,67 @@ uint32_t find_file(struct file *files, uint32_t n, const char *want)
 	return found;
 }
 
+/* By address, the longest first where two start together, then by name. */
 static int cmp_lo(const void *pa, const void *pb)
 {
 	const struct elf_item *a = pa, *b = pb;
+	int c = (a->lo > b->lo) - (a->lo < b->lo);
 
-	return (a->lo > b->lo) - (a->lo < b->lo);
+	if (!c)
+		c = (a->hi < b->hi) - (a->hi > b->hi);
+	return c ? c : strcmp(a->name, b->name);
+}
+
+/* Which of two names for the same bytes to show first: fewer leading '_'. */
+static int better_name(const char *a, const char *b)
+{
+	size_t ua = strspn(a, "_"), ub = strspn(b, "_");
+
+	return ua != ub ? ua < ub : strlen(a) < strlen(b);
+}
+
+/*
+ * Each byte counted once: symbols with the same bytes (aliases: strxfrm_l
+ * and __strxfrm_l) become one item named "strxfrm_l,__strxfrm_l"; one that
+ * begins inside the one before is counted from where that one ends, and one
+ * wholly inside it is counted with it (t->nested says how many).
+ */
+static void merge_aliases(struct scan *s, struct target *t)
+{
+	static char joined[ELF_NAME_MAX];
+	uint64_t cover = 0;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < t->nitem; i++) {
+		struct elf_item *it = &t->items[i], *last = n ? &t->items[n - 1] : NULL;
+
+		if (last && it->lo == last->lo && it->hi == last->hi) {
+			const char *first = last->name, *rest = "";
+			size_t pl = last->plen ? last->plen : strlen(last->name);
+
+			if (better_name(it->name, first)) {	/* the new one first */
+				fmt_snprintf(joined, sizeof(joined), "%s,%s", it->name, first);
+				last->plen = (uint32_t)strlen(it->name);
+			} else {
+				rest = it->name;
+				fmt_snprintf(joined, sizeof(joined), "%s,%s", first, rest);
+				last->plen = (uint32_t)pl;
+			}
+			last->name = arena_strdup(s->arena, joined, strlen(joined));
+			continue;
+		}
+		if (last && it->lo < cover) {
+			if (it->hi <= cover) {
+				t->nested++;
+				continue;
+			}
+			it->lo = cover;
+		}
+		t->items[n++] = *it;
+		if (it->hi > cover)
+			cover = it->hi;
+	}
+	t->nitem = n;
 }
 
 /* The allocated sections that occupy memory, with every section's name. */
@@ -133,6 +189,8 @@ static int load_sections(struct scan *s, struct target *t, int keep)
 	t->secnames = arena_alloc(s->arena, (size_t)e->shnum * sizeof(char *) + 1, 8);
 	if (keep)
 		t->items = arena_alloc(s->arena, (size_t)e->shnum * sizeof(*t->items) + 1, 8);
+	else	/* symbols: the sections they lie in, for [no symbol] */
+		t->ranges = arena_alloc(s->arena, (size_t)e->shnum * sizeof(*t->ranges) + 1, 8);
 	for (i = 0; i < e->shnum; i++) {
 		struct elf_shdr sh;
 		int cut;
@@ -141,11 +199,17 @@ static int load_sections(struct scan *s, struct target *t, int keep)
 			return -1;
 		t->secnames[i] = arena_strdup(s->arena, name, strlen(name));
 		/* .tbss is a template: it takes no place in the image. */
-		if (!keep || !(sh.flags & SHF_ALLOC) || sh.size == 0 ||
+		if (!(sh.flags & SHF_ALLOC) || sh.size == 0 ||
 		    ((sh.flags & SHF_TLS) && sh.type == SHT_NOBITS))
 			continue;
 		if (sh.addr > UINT64_MAX - sh.size)
 			return bad(t, "section %s: address and size overflow", name);
+		if (!keep) {
+			if (!t->only || strcmp(name, t->only) == 0)
+				t->ranges[t->nrange++] = (struct elf_item){ .lo = sh.addr,
+					.hi = sh.addr + sh.size, .name = t->secnames[i] };
+			continue;
+		}
 		memset(&t->items[t->nitem], 0, sizeof(t->items[0]));
 		t->items[t->nitem].lo = sh.addr;
 		t->items[t->nitem].hi = sh.addr + sh.size;
@@ -269,6 +333,10 @@ int open_target(struct scan *s, struct target *t)
 	    elf_buildid(e, t->buildid, &t->buildid_len) < 0)
 		return -1;
 	sort(t->items, t->nitem, sizeof(*t->items), cmp_lo);
+	if (!t->sections) {
+		merge_aliases(s, t);
+		sort(t->ranges, t->nrange, sizeof(*t->ranges), cmp_lo);
+	}
 	for (i = 0; i < t->nitem; i++)
 		if (t->items[i].hi - t->items[i].lo > t->maxlen)
 			t->maxlen = t->items[i].hi - t->items[i].lo;

@@ -20,7 +20,10 @@ struct target {
 	struct elf_item *items;	/* sections or symbols, by address */
 	uint32_t nitem;
 	uint64_t maxlen;	/* longest item, for the search */
-	struct elf_item holes;
+	struct elf_item holes;	/* [holes], or for symbols [no symbol] */
+	struct elf_item *ranges;	/* symbols: the sections they lie in, by address */
+	uint32_t nrange;
+	uint32_t nested;	/* symbols wholly inside another: counted with it */
 	int sections;		/* the sections view, else symbols */
 	const char *only;	/* symbols of this section only, or NULL */
 	unsigned char buildid[ELF_BUILDID_MAX];

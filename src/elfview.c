@@ -133,7 +133,29 @@ static void add_bytes(const struct scan *s, const struct mapping *m, struct curs
 	}
 }
 
-/* Place every item on the region [r0, r1) of mapping m, at bias; holes too. */
+/* Bytes [a, z) between items: holes (sections), or no symbol's where they
+ * lie in a section shown (symbols). */
+static void add_gap(const struct scan *s, struct target *t, const struct mapping *m,
+		    struct cursor *cur, uint64_t a, uint64_t z, uint64_t bias)
+{
+	uint32_t i;
+
+	if (t->sections) {
+		add_bytes(s, m, cur, a, z, &t->holes.fig);
+		return;
+	}
+	for (i = 0; i < t->nrange; i++) {
+		uint64_t lo = t->ranges[i].lo + bias, hi = t->ranges[i].hi + bias;
+
+		if (hi <= a)
+			continue;
+		if (lo >= z)
+			break;
+		add_bytes(s, m, cur, lo > a ? lo : a, hi < z ? hi : z, &t->holes.fig);
+	}
+}
+
+/* Place every item on the region [r0, r1) of mapping m, at bias; the gaps too. */
 static void place(const struct scan *s, struct target *t, const struct mapping *m,
 		  uint64_t r0, uint64_t r1, uint64_t bias)
 {
@@ -160,14 +182,17 @@ static void place(const struct scan *s, struct target *t, const struct mapping *
 			z = r1;
 		if (a >= z)
 			continue;
-		if (t->sections && a > cover)
-			add_bytes(s, m, &cur, cover, a, &t->holes.fig);
-		add_bytes(s, m, &cur, a, z, &it->fig);
+		if (a > cover)
+			add_gap(s, t, m, &cur, cover, a, bias);
+		if (a < cover)	/* sections overlap: each byte once */
+			a = cover;
+		if (a < z)
+			add_bytes(s, m, &cur, a, z, &it->fig);
 		if (z > cover)
 			cover = z;
 	}
-	if (t->sections && cover < r1)
-		add_bytes(s, m, &cur, cover, r1, &t->holes.fig);
+	if (cover < r1)
+		add_gap(s, t, m, &cur, cover, r1, bias);
 }
 
 /* Is the build-id the file has also what the process has in memory? */
@@ -336,8 +361,8 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 static void put_item(const struct opts *o, const struct elf_item *it, int symbols,
 		     const char *path)
 {
-	if (o->csv) {
-		csv_field(it->name, strlen(it->name));
+	if (o->csv) {	/* a symbol's own name; its aliases in the last column */
+		csv_field(it->name, it->plen ? it->plen : strlen(it->name));
 		if (symbols) {
 			out(",", 1);
 			csv_field(it->section, strlen(it->section));
@@ -366,6 +391,16 @@ static void put_item(const struct opts *o, const struct elf_item *it, int symbol
 			out_dec(0, (uint64_t)o->rpids[0]);
 		out(",", 1);
 		csv_field(path, strlen(path));
+		if (symbols) {	/* the aliases, a space between two */
+			static char al[ELF_NAME_MAX];
+			size_t k, n = it->plen ? strlen(it->name + it->plen + 1) : 0;
+
+			for (k = 0; k < n && k < sizeof(al) - 1; k++)
+				al[k] = it->name[it->plen + 1 + k] == ',' ? ' ' :
+					it->name[it->plen + 1 + k];
+			out(",", 1);
+			csv_field(al, k);
+		}
 	}
 	outs("\n");
 }
@@ -389,8 +424,8 @@ int elf_items(struct scan *s, const struct opts *o, uint32_t index, int sections
 	t->sections = sections;
 	t->only = o->view_section;
 	t->sysroot = o->sysroot;
-	t->holes.name = "[holes]";
-	t->holes.section = "";
+	t->holes.name = sections ? "[holes]" : "[no symbol]";
+	t->holes.section = o->view_section ? o->view_section : "";
 	for (i = 0; i < s->nproc; i++) {
 		const struct mapping *m;
 
@@ -411,7 +446,7 @@ void view_elf_items(struct scan *s, const struct opts *o)
 	uint32_t nfile, i, index;
 	struct file *files = files_build(s, &nfile);
 	void **rows;
-	size_t n;
+	size_t n, hidden = 0;
 
 	index = find_file(files, nfile, o->view_file);
 	if (o->rfile_index != UINT32_MAX && o->rfile_index != index)
@@ -437,22 +472,39 @@ void view_elf_items(struct scan *s, const struct opts *o)
 		else
 			outf("%-*s", sections ? 18 : 24, sections ? "SECTION" : "SYMBOL");
 		put_heads(o, NULL, 0);
-		outs(o->csv ? ",pid,path\n" : "\n");
+		outs(o->csv ? (sections ? ",pid,path\n" : ",pid,path,aliases\n") : "\n");
+	}
+	/* text: symbols with nothing resident only with -a */
+	if (!sections && !o->csv && !o->all) {
+		size_t k = 0;
+
+		for (i = 0; i < n; i++)
+			if (((struct elf_item *)rows[i])->fig.resident)
+				rows[k++] = rows[i];
+		hidden = n - k;
+		n = k;
 	}
 	if (o->top && o->top < n)
 		n = o->top;
 	for (i = 0; i < n; i++)
 		put_item(o, rows[i], !sections, t.file->path);
-	if (sections)
-		put_item(o, &t.holes, 0, t.file->path);
-	if (!o->csv && !o->noheader && sections) {
-		struct elf_item total = { .name = "(file total)" };
+	put_item(o, &t.holes, !sections, t.file->path);
+	if (!o->csv && !o->noheader) {
+		struct elf_item total = { .name = sections ? "(file total)" :
+					  o->view_section ? "(section total)" : "(total)" };
 
 		for (i = 0; i < t.nitem; i++)
 			fig_add(&total.fig, &t.items[i].fig);
 		fig_add(&total.fig, &t.holes.fig);
-		put_item(o, &total, 0, t.file->path);
+		put_item(o, &total, !sections, t.file->path);
+		if (hidden)
+			outf("(%zu symbol%s with nothing resident not shown: -a shows them)\n",
+			     hidden, hidden == 1 ? "" : "s");
 	}
+	if (t.nested)
+		warnx("%s: %u symbol%s wholly inside another: %s bytes are counted with it",
+		      t.file->path, t.nested, t.nested == 1 ? "" : "s",
+		      t.nested == 1 ? "its" : "their");
 	if (t.skipped) {
 		warnx("%s: %u process%s left out: figures are partial", t.file->path, t.skipped,
 		      t.skipped == 1 ? "" : "es");

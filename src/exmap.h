@@ -422,7 +422,8 @@ struct opts {
 /* A section or a symbol: what the sections and symbols views list. */
 struct elf_item {
 	uint64_t lo, hi;	/* link-time addresses [lo, hi) */
-	const char *name;
+	const char *name;	/* a symbol's aliases follow it: "name,alias,..." */
+	uint32_t plen;		/* the length of its own name in name; 0: all of it */
 	const char *section;	/* a symbol's section */
 	struct fig fig;
 };

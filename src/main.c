@@ -34,7 +34,7 @@ static const char usage_text[] =
 "options:\n"
 "  -b source  where page information comes from: auto (the default: the\n"
 "             module if loaded, else pagemap), kmod or pagemap\n"
-"  -a         diff: every row, those that did not change too\n"
+"  -a         every row: diff's unchanged ones, symbols with nothing resident\n"
 "  -c         CSV, sizes in bytes\n"
 "  -k         text sizes in KiB instead of human units\n"
 "  -q         rows only: no header, totals or notes (warnings stay on stderr)\n"

@@ -136,7 +136,7 @@ def parse_cli(lines, kind):
         else:
             if len(t) < 9 or ln.startswith(" ") or ln.startswith("("):
                 continue
-            out[t[0]] = dict(zip(figs, t[-8:]))
+            out[" ".join(t[:-8])] = dict(zip(figs, t[-8:]))
     return out
 
 

@@ -11,6 +11,9 @@ usage:
       its files row. For the PIDs given: -F FILE -P PID maps PID adds up to
       the file's -P PID files row; text and CSV list the same rows; -P with
       all of them gives each file their parts added.
+  drill_check.py symbols EXMAP SCAN... FILE
+      A file's symbols: aliases one row (against readelf), each range once,
+      the rows and [no symbol] adding up to the sections, each alone too.
   drill_check.py oracle EXMAP FILE PID...
       Live, with -p PIDS: the -P PID files rows and the -F FILE procs rows
       against tests/truth.py's figures from /proc/PID/pagemap.
@@ -191,12 +194,62 @@ def oracle(exmap, path, pids):
     fail(what, "; ".join(bad[:4])) if bad else ok(what)
 
 
+def symbols(exmap, scan, path):
+    """Each byte of a file's symbols counted once: aliases (one address range,
+    several names, as readelf lists them) in one row; no two rows on the same
+    range; the symbols plus [no symbol] add up to the sections (less [holes]),
+    section by section too."""
+    base = os.path.basename(path)
+    syms = rows(exmap, scan + ["symbols", path])
+    secs = rows(exmap, scan + ["sections", path])
+    ranges = [(r["addr"], r["size"]) for r in syms if r["symbol"] != "[no symbol]"]
+    dup = len(ranges) - len(set(ranges))
+    what = f"symbols {base}: one row for each address range ({len(ranges)})"
+    fail(what, f"{dup} ranges twice") if dup else ok(what)
+
+    # readelf: the names of each (value, size) in allocated sections
+    out = subprocess.run(["readelf", "-W", "--dyn-syms", "-s", path], capture_output=True,
+                         text=True).stdout
+    groups = {}
+    for ln in out.splitlines():
+        t = ln.split()
+        if len(t) < 8 or not t[0].endswith(":") or t[6] in ("UND", "ABS") or t[3] in \
+                ("FILE", "SECTION", "TLS") or not t[2].isdigit() or int(t[2]) == 0:
+            continue
+        groups.setdefault((int(t[1], 16), int(t[2])), set()).add(t[7].split("@")[0])
+    aliased = {k: v for k, v in groups.items() if len(v) > 1}
+    got = {(int(r["addr"], 16), int(r["size"])): {r["symbol"]} | set(r["aliases"].split())
+           for r in syms if r["symbol"] != "[no symbol]"}
+    bad = [f"{sorted(v)} at {k[0]:#x}: {sorted(got.get(k, []))}" for k, v in aliased.items()
+           if k in got and not v <= got[k]]
+    what = f"symbols {base}: each of readelf's {len(aliased)} alias groups is one row naming them all"
+    fail(what, "; ".join(bad[:3])) if bad else ok(what)
+
+    total = add(syms)
+    want = add([r for r in secs if r["section"] != "[holes]"])
+    d = differ(total, want, len(syms) + len(secs))
+    what = f"symbols {base}: the rows and [no symbol] add up to the sections, less [holes]"
+    fail(what, ", ".join(d)) if d else ok(what)
+    bad = []
+    for sec in secs:
+        if sec["section"] == "[holes]":
+            continue
+        part = rows(exmap, scan + ["symbols", path, sec["section"]])
+        d = differ(add(part), sec, len(part) + 1)
+        if d:
+            bad.append(f"{sec['section']}: {', '.join(d)}")
+    what = f"symbols {base} SECTION: for each of {len(secs) - 1} sections, its rows add up to it"
+    fail(what, "; ".join(bad[:3])) if bad else ok(what)
+
+
 def main():
     a = sys.argv[1:]
     try:
         if len(a) >= 4 and a[0] == "sums" and "--" in a:
             i = a.index("--")
             sums(a[1], a[2:i], a[i + 1:])
+        elif len(a) >= 4 and a[0] == "symbols":
+            symbols(a[1], a[2:-1], a[-1])
         elif len(a) >= 4 and a[0] == "oracle":
             oracle(a[1], a[2], a[3:])
         else:

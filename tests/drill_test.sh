@@ -170,6 +170,15 @@ py "drill_check.py sums (live)" tests/drill_check.py sums "$EXMAP" -p "$PLIST" -
 	"$WL_CHILD" "$FX_PID"
 py "drill_check.py sums (capture)" tests/drill_check.py sums "$EXMAP" -l "$T/all.cap" -- \
 	"$WL_CHILD" "$FX_PID"
+# a C library's symbols (the fixture process's), each byte once
+LIBC=$(awk '$6 ~ /\/libc[.-][^\/]*so/ { print $6; exit }' /proc/$FX_PID/maps)
+if [ -n "$LIBC" ]; then
+	py "drill_check.py symbols" tests/drill_check.py symbols "$EXMAP" -l "$T/all.cap" "$LIBC"
+	py "drill_check.py symbols (the fixture library)" tests/drill_check.py symbols "$EXMAP" \
+		-l "$T/all.cap" "$LIB"
+else
+	no "the fixture process maps a C library" "$(cat /proc/$FX_PID/maps)"
+fi
 # shellcheck disable=SC2086 # one argument per pid
 py "drill_check.py oracle" tests/drill_check.py oracle "$EXMAP" "$FILE" $PIDS
 # the whole machine, from one capture: every process, every file

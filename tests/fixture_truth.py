@@ -392,9 +392,35 @@ def mode_symbols(lib, csvpath, tokens, only=None, part=None):
     lab = label(procs) + (f" {only}" if only else "") + (f" -P {part}" if part else "")
     mine = part_of(procs, part)
     got = {}
+    nosym = [r for r in rows if r["symbol"] == "[no symbol]"]
     for r in rows:
-        got[(r["symbol"], int(r["addr"], 16))] = r
+        if r["symbol"] != "[no symbol]":
+            got[(r["symbol"], int(r["addr"], 16))] = r
     syms = [s for s in memory_symbols(elf) if only is None or s[3] == only]
+    # [no symbol]: the bytes of the sections shown that no symbol covers
+    gaps = []
+    for sec in memory_sections(elf):
+        if only is not None and sec["name"] != only:
+            continue
+        at, end = sec["addr"], sec["addr"] + sec["size"]
+        for _, v, size, _ in sorted(syms, key=lambda x: x[1]):
+            if v + size <= at or v >= end:
+                continue
+            if v > at:
+                gaps.append((at, v))
+            at = max(at, v + size)
+        if at < end:
+            gaps.append((at, end))
+    want_gap = dict.fromkeys(FIGS, 0)
+    for a, z in gaps:
+        t = truth(mine, c, a, z)
+        for f in FIGS:
+            want_gap[f] += t[f]
+    if len(nosym) != 1:
+        fail(f"symbols {lab}: [no symbol]", f"{len(nosym)} rows")
+    else:
+        compare(f"symbols {lab}: [no symbol] ({len(gaps)} gaps): figures", nosym[0], want_gap,
+                tol_eff=len(gaps) + 1)
     want = {(n, v): (n, v, s, sec) for n, v, s, sec in syms}
     # Every symbol with bytes in memory is listed, and each as the file has it.
     missing = [n for (n, v) in want if (n, v) not in got]

@@ -145,7 +145,7 @@ finish() {
 wait_ready() {
 	READY=
 	_lib_n=$((${READY_WAIT:-60} * 10))
-	until grep -q '^ready' "$1" 2>/dev/null && [ -z "$(tail -c 1 "$1")" ]; do
+	until grep -q '^ready [0-9]' "$1" 2>/dev/null && [ -z "$(tail -c 1 "$1")" ]; do
 		if [ $_lib_n -le 0 ] || ! kill -0 "$2" 2>/dev/null; then
 			return 1
 		fi
@@ -153,6 +153,7 @@ wait_ready() {
 		sleep 0.1
 	done
 	READY=$(sed -n 's/^ready //p' "$1" | head -n 1)
+	[ -n "$READY" ]
 }
 
 # start_workload OUT CMD [ARG...]: CMD in the background, stdout to OUT and
