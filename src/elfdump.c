@@ -4,6 +4,7 @@
  * build-id, with no scan. A part that cannot be read is reported, the exit
  * status says partial, and the dump goes on with the next part.
  */
+#include <elf.h>		/* constants only */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -207,11 +208,12 @@ static void dump_segments(const char *path, struct elf *e, int csv)
 
 static void dump_symbols(const char *path, struct elf *e, uint32_t type, int csv)
 {
-	const char *table = type == 2 ? "symtab" : "dynsym";
+	const char *table = type == SHT_SYMTAB ? "symtab" : "dynsym";
 	static char name[ELF_NAME_MAX], sec[ELF_NAME_MAX];
 	char tbuf[16], bbuf[16];
 	struct elf_symtab t;
 	uint64_t i;
+	size_t w;
 	int r = elf_symtab(e, type, &t);
 
 	if (r < 0) {
@@ -241,8 +243,9 @@ static void dump_symbols(const char *path, struct elf *e, uint32_t type, int csv
 			csv_row("symbol", i, name, st, s.value, "", s.size, "", "", "", sb, ss, table);
 			continue;
 		}
-		if (strlen(name) > 24)	/* 80 columns: cut, and say so */
-			memcpy(name + 21, "...", 4);
+		w = 24 + text_cols() - TEXT_COLS;	/* 80 columns, or the terminal's */
+		if (strlen(name) > w && w + 4 <= sizeof(name))	/* cut, and say so */
+			memcpy(name + w - 3, "...", 4);
 		outf("  %016llx %8llu %-7s %-6s %-12.12s %s\n", (unsigned long long)s.value,
 		     (unsigned long long)s.size, st, sb, ss, name);
 	}
@@ -295,8 +298,8 @@ void view_elf(const char *path, const struct opts *o)
 	dump_buildid(path, &e, o->csv);
 	dump_sections(path, &e, o->csv);
 	dump_segments(path, &e, o->csv);
-	dump_symbols(path, &e, 2, o->csv);
-	dump_symbols(path, &e, 11, o->csv);
+	dump_symbols(path, &e, SHT_SYMTAB, o->csv);
+	dump_symbols(path, &e, SHT_DYNSYM, o->csv);
 	close(fd);
 	out_flush();
 }

@@ -373,8 +373,8 @@ static void put_item(const struct opts *o, const struct elf_item *it, int symbol
 		else
 			outs(",,");
 	} else {
-		char name[32];
-		size_t w = symbols ? 24 : 18, n = strlen(it->name);
+		static char name[TEXT_COLS_MAX + 1];
+		size_t w = (symbols ? 24 : 18) + text_cols() - TEXT_COLS, n = strlen(it->name);
 
 		if (n > w) {	/* cut on the right, and say so */
 			memcpy(name, it->name, w - 3);
@@ -470,7 +470,8 @@ void view_elf_items(struct scan *s, const struct opts *o)
 		if (o->csv)
 			outs(sections ? "section,addr,size" : "symbol,section,addr,size");
 		else
-			outf("%-*s", sections ? 18 : 24, sections ? "SECTION" : "SYMBOL");
+			outf("%-*s", (int)((sections ? 18 : 24) + text_cols() - TEXT_COLS),
+			     sections ? "SECTION" : "SYMBOL");
 		put_heads(o, NULL, 0);
 		outs(o->csv ? (sections ? ",pid,path\n" : ",pid,path,aliases\n") : "\n");
 	}

@@ -427,7 +427,9 @@ struct elf_item {
 	const char *section;	/* a symbol's section */
 	struct fig fig;
 };
-#define TEXT_COLS	80
+#define TEXT_COLS	80	/* a text report's width, but on a wider terminal */
+#define TEXT_COLS_MAX	400
+size_t text_cols(void);
 extern const char *const text_head[NFIGS];
 int field_lookup(const char *name);
 void csv_field(const char *s, size_t n);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include "exmap.h"
 
@@ -173,16 +174,31 @@ void put_heads(const struct opts *o, const int *which, int n)
 	}
 }
 
+/* The width text is cut to: the terminal's, when stdout is one wider than
+ * 80 columns (TIOCGWINSZ), else 80. */
+size_t text_cols(void)
+{
+	static size_t cols;
+	struct winsize ws;
+
+	if (!cols) {
+		cols = TEXT_COLS;
+		if (is_terminal(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > TEXT_COLS)
+			cols = ws.ws_col < TEXT_COLS_MAX ? ws.ws_col : TEXT_COLS_MAX;
+	}
+	return cols;
+}
+
 /* Text: control characters shown as '?'; cut from the left to fit in room. */
 void put_text(const char *s, size_t room, int pad)
 {
 	size_t n = strlen(s), i;
-	char buf[TEXT_COLS + 1];
+	char buf[TEXT_COLS_MAX + 1];
 
 	if (room < 4)
 		room = 4;
-	if (room > TEXT_COLS)
-		room = TEXT_COLS;
+	if (room > text_cols())
+		room = text_cols();
 	if (n > room) {
 		memcpy(buf, "...", 3);
 		memcpy(buf + 3, s + n - (room - 3), room - 3);
@@ -199,11 +215,12 @@ void put_text(const char *s, size_t room, int pad)
 		out(buf, n);
 }
 
-/* What is left of 80 columns for a path; with -k, at least 12. */
+/* What is left of the width (80 columns, or the terminal's) for a path. */
 size_t path_room(size_t used)
 {
-	return used + 12 <= TEXT_COLS ? TEXT_COLS - used :
-	       used < TEXT_COLS - 4 ? TEXT_COLS - used : 12;
+	size_t cols = text_cols();
+
+	return used + 12 <= cols ? cols - used : used < cols - 4 ? cols - used : 12;
 }
 
 /* Room for n row pointers, to sort. */

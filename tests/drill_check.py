@@ -21,6 +21,7 @@ usage:
 import csv
 import io
 import os
+import struct
 import subprocess
 import sys
 
@@ -242,12 +243,50 @@ def symbols(exmap, scan, path):
     fail(what, "; ".join(bad[:3])) if bad else ok(what)
 
 
+def wide(exmap, scan, path):
+    """On a terminal wider than 80 columns, names get the width; piped, 80."""
+    import fcntl
+    import pty
+    import termios
+    args = scan + ["symbols", path]
+    syms = [r for r in rows(exmap, args) if r["symbol"] != "[no symbol]"]
+    names = [r["symbol"] + ("," + r["aliases"].replace(" ", ",") if r["aliases"] else "")
+             for r in syms]
+    # the longest that a 200-column line has room for (the figures take 56)
+    longest = max((n for n in names if len(n) <= 140), key=len)
+    pid, fd = pty.fork()
+    if pid == 0:
+        fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
+        os.execv(exmap, [exmap] + args)
+    out = b""
+    while True:
+        try:
+            b = os.read(fd, 65536)
+        except OSError:
+            break
+        if not b:
+            break
+        out += b
+    os.waitpid(pid, 0)
+    text = out.decode(errors="replace").replace("\r", "").split("\n")
+    widest = max(len(ln) for ln in text)
+    what = f"symbols on a 200-column terminal: lines up to {widest} columns, {len(longest)}-character names whole"
+    fail(what, f"widest {widest}; {longest} not whole") if not (80 < widest <= 200 and any(
+        longest in ln for ln in text)) or len(longest) <= 24 else ok(what)
+    piped = run(exmap, args).split("\n")
+    widest = max(len(ln) for ln in piped)
+    what = "symbols into a pipe: 80 columns"
+    fail(what, f"widest {widest}") if widest > 80 else ok(what)
+
+
 def main():
     a = sys.argv[1:]
     try:
         if len(a) >= 4 and a[0] == "sums" and "--" in a:
             i = a.index("--")
             sums(a[1], a[2:i], a[i + 1:])
+        elif len(a) >= 4 and a[0] == "wide":
+            wide(a[1], a[2:-1], a[-1])
         elif len(a) >= 4 and a[0] == "symbols":
             symbols(a[1], a[2:-1], a[-1])
         elif len(a) >= 4 and a[0] == "oracle":

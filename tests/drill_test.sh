@@ -174,6 +174,7 @@ py "drill_check.py sums (capture)" tests/drill_check.py sums "$EXMAP" -l "$T/all
 LIBC=$(awk '$6 ~ /\/libc[.-][^\/]*so/ { print $6; exit }' /proc/$FX_PID/maps)
 if [ -n "$LIBC" ]; then
 	py "drill_check.py symbols" tests/drill_check.py symbols "$EXMAP" -l "$T/all.cap" "$LIBC"
+	py "drill_check.py wide" tests/drill_check.py wide "$EXMAP" -l "$T/all.cap" "$LIBC"
 	py "drill_check.py symbols (the fixture library)" tests/drill_check.py symbols "$EXMAP" \
 		-l "$T/all.cap" "$LIB"
 else
