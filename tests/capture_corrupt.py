@@ -568,8 +568,9 @@ with open(os.path.join(TMP, "text"), "wb") as f:
 cases = [
     ("an empty file", os.path.join(TMP, "empty"), ["work"], "fatal no capture", None),
     ("a log with no capture", os.path.join(TMP, "text"), ["work"], "fatal no capture", None),
-    ("a directory", os.path.join(TMP, "dir"), ["work"], "fatal not a regular file", None),
-    ("/dev/null", "/dev/null", ["work"], "fatal not a regular file", None),
+    ("a directory", os.path.join(TMP, "dir"), ["work"], "fatal not a capture: a directory", None),
+    # not a regular file: read once, kept (as a pipe's capture is), then found empty
+    ("/dev/null", "/dev/null", ["work"], "fatal no capture", None),
     ("a missing file", os.path.join(TMP, "missing"), ["work"], "fatal No such file", None),
     ("the exmap-mini binary", SAN, ["work"], "reject", None),
 ]
