@@ -24,13 +24,13 @@ int parse_budget(char *arg, struct budget *b)
 
 /* What the budget covers, in bytes of eff_resident; hits: how many items. */
 static uint64_t used_by(struct scan *s, const struct file *files, uint32_t nfile,
-			const char *name, uint32_t *hits)
+			const char *name, int is_file, uint32_t *hits)
 {
 	uint64_t used = 0;
 	uint32_t i;
 
 	*hits = 0;
-	if (strchr(name, '/')) {
+	if (is_file) {
 		for (i = 0; i < nfile; i++)
 			if (strcmp(files[i].path, name) == 0) {
 				used += eff_bytes(&files[i].fig.eff_resident);
@@ -54,18 +54,49 @@ static void human(const struct opts *o, char *buf, size_t len, uint64_t bytes)
 		strcat(buf, "K");
 }
 
+/*
+ * What a budget's NAME is, by the rule the views use: proc:NAME is the
+ * processes of that name; a name with '/', or one that names a mapped file
+ * (its basename, soname or another link), is the file, whose path is
+ * returned; else the processes. A name that is both is refused, with both.
+ */
+static const char *budget_target(struct scan *s, struct file *files, uint32_t nfile,
+				 const char *name, int *is_file)
+{
+	uint32_t i, np = 0, f;
+
+	*is_file = 0;
+	if (strncmp(name, "proc:", 5) == 0)
+		return name + 5;
+	*is_file = 1;
+	if (strchr(name, '/'))
+		return name;
+	for (i = 0; i < s->nproc; i++)
+		np += strcmp(s->procs[i]->name, name) == 0;
+	f = file_lookup(files, nfile, name, 1);
+	if (f == FILE_AMBIGUOUS)
+		die("--budget %s: more than one mapped file is named so: give the path", name);
+	if (f != UINT32_MAX && np)
+		die("--budget %s: the name of %u process%s and of the mapped file %s: write "
+		    "proc:%s=SIZE for the processes, or the path for the file", name, np,
+		    np == 1 ? "" : "es", files[f].path, name);
+	if (f != UINT32_MAX)
+		return files[f].path;
+	*is_file = 0;
+	return name;
+}
+
 void check_budgets(struct scan *s, const struct budget *b, size_t n, const struct opts *o)
 {
-	struct file *files = NULL;
 	uint32_t nfile = 0, hits;
+	struct file *files = files_build(s, &nfile);
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (strchr(b[i].name, '/') && !files)
-			files = files_build(s, &nfile);
 	for (i = 0; i < n; i++) {
-		const char *what = strchr(b[i].name, '/') ? "mapped file" : "process";
-		uint64_t used = used_by(s, files, nfile, b[i].name, &hits);
+		int is_file;
+		const char *target = budget_target(s, files, nfile, b[i].name, &is_file);
+		const char *what = is_file ? "mapped file" : "process";
+		uint64_t used = used_by(s, files, nfile, target, is_file, &hits);
 		int over = used > b[i].size;
 		char u[32], l[32];
 

@@ -55,6 +55,13 @@ static const char *kernel_path(const char *path)
  */
 uint32_t find_file(struct file *files, uint32_t n, const char *want)
 {
+	return file_lookup(files, n, want, 0);
+}
+
+/* find_file's search; quiet: no message, UINT32_MAX for none and
+ * FILE_AMBIGUOUS for more than one. */
+uint32_t file_lookup(struct file *files, uint32_t n, const char *want, int quiet)
+{
 	uint32_t i, found = UINT32_MAX, matches = 0;
 	size_t wl;
 
@@ -85,6 +92,8 @@ uint32_t find_file(struct file *files, uint32_t n, const char *want)
 			continue;
 		if (matches++ == 0)
 			found = i % n;
+		else if (quiet)
+			continue;
 		else if (matches == 2)
 			warnx("%s matches more than one mapped file:\n  %s%s\n  %s%s", want,
 			      files[found].path, files[found].flags & MF_DELETED ? " (deleted)" : "",
@@ -108,6 +117,10 @@ uint32_t find_file(struct file *files, uint32_t n, const char *want)
 			matches = 1;
 		}
 	}
+	if (matches == 0 && quiet)
+		return UINT32_MAX;
+	if (matches > 1 && quiet)
+		return FILE_AMBIGUOUS;
 	if (matches == 0)
 		die("%s: no scanned process maps such a file", want);
 	if (matches > 1)

@@ -128,9 +128,9 @@ echo "capture-mark B end"
 # Budgets live: W2's processes against their own sum, 2 KiB over it and 1 under.
 eff=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 	$h["name"] == "workload" { s += $h["eff_resident"] } END { print int(s / 1024) }' /tmp/live/B.procs.c)
-$X --budget "workload=$((eff + 2))K" procs >/dev/null 2>/tmp/live/budget.under.err
+$X --budget "proc:workload=$((eff + 2))K" procs >/dev/null 2>/tmp/live/budget.under.err
 echo $? >/tmp/live/budget.under.rc
-$X --budget "workload=$((eff - 1))K" procs >/dev/null 2>/tmp/live/budget.over.err
+$X --budget "proc:workload=$((eff - 1))K" procs >/dev/null 2>/tmp/live/budget.over.err
 echo $? >/tmp/live/budget.over.rc
 
 echo stop >/tmp/noise.flag

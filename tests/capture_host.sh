@@ -319,15 +319,15 @@ eres=$(sum "$T/b.csv" "$PIDS_s" 7)
 for mode in live capture; do
 	if [ $mode = live ]; then src="-p $pb"; else src="-l $T/b.cap"; fi
 	# shellcheck disable=SC2086
-	"$EXMAP" $src --budget "wls=$eres" procs >"$T/out" 2>"$T/err"; rc=$?
-	if [ $rc -eq 0 ] && grep -q '^budget wls: eff_resident .*: ok$' "$T/out"; then
-		ok "$mode: budget wls=$eres (exactly its eff_resident) holds, exit 0"
+	"$EXMAP" $src --budget "proc:wls=$eres" procs >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -eq 0 ] && grep -q '^budget proc:wls: eff_resident .*: ok$' "$T/out"; then
+		ok "$mode: budget proc:wls=$eres (exactly its eff_resident) holds, exit 0"
 	else no "$mode: budget holds" "exit $rc: $(cat "$T/err") $(grep budget "$T/out")"; fi
 	# shellcheck disable=SC2086
-	"$EXMAP" $src --budget "wls=$((eres - 1))" -c procs >"$T/out" 2>"$T/err"; rc=$?
-	if [ $rc -eq 3 ] && grep -q "budget wls exceeded: eff_resident is $eres bytes" "$T/err" &&
+	"$EXMAP" $src --budget "proc:wls=$((eres - 1))" -c procs >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -eq 3 ] && grep -q "budget proc:wls exceeded: eff_resident is $eres bytes" "$T/err" &&
 	   ! grep -q budget "$T/out"; then
-		ok "$mode: budget wls=$((eres - 1)) exceeded: exit 3, said on stderr, CSV clean"
+		ok "$mode: budget proc:wls=$((eres - 1)) exceeded: exit 3, said on stderr, CSV clean"
 	else no "$mode: budget exceeded" "exit $rc: $(cat "$T/err")"; fi
 	# shellcheck disable=SC2086
 	"$EXMAP" $src --budget "nosuch=1M" >"$T/out" 2>"$T/err"; rc=$?
@@ -335,7 +335,15 @@ for mode in live capture; do
 		ok "$mode: a budget for no process: exit 1, said" || no "$mode: budget nosuch" "exit $rc"
 done
 fres=$("$EXMAP" -l "$T/b.cap" -c files | awk -F, -v p="$T/bin/wls" '$1 == p { print $7 }')
-"$EXMAP" -l "$T/b.cap" --budget "$T/bin/wls=$fres" --budget "wls=$((eres - 1))" \
+# One rule for names: wls is both the processes' name and their file's
+# basename, so a budget on it is refused, naming both; the file by basename
+"$EXMAP" -l "$T/b.cap" --budget "wls=1M" procs >/dev/null 2>"$T/err"; rc=$?
+check_eq "a budget on a name that is a process's and a file's: exit 2, both named" \
+	"$rc $(grep -c "the name of [0-9]* processes and of the mapped file $T/bin/wls: write proc:wls=SIZE" "$T/err")" "2 1" "$(cat "$T/err")"
+"$EXMAP" -l "$T/b.cap" --budget "$(basename "$(sed -n 's/^file //p' "$T/s.out")")=1G" procs >"$T/out" 2>"$T/err"; rc=$?
+check_eq "a budget on a data file's basename: the file's line (no process has that name)" \
+	"$rc $(grep -c '^budget workload\.[A-Za-z0-9]*: eff_resident' "$T/out")" "0 1" "$(cat "$T/err" "$T/out" | tail -3)"
+"$EXMAP" -l "$T/b.cap" --budget "$T/bin/wls=$fres" --budget "proc:wls=$((eres - 1))" \
 	--budget "$T/bin/wls=$((fres - 4096))" >"$T/out" 2>"$T/err"; rc=$?
 if [ $rc -eq 3 ] && [ "$(grep -c '^budget .*EXCEEDED$' "$T/out")" -eq 2 ] &&
    [ "$(grep -c '^budget .*: ok$' "$T/out")" -eq 1 ]; then
@@ -343,7 +351,7 @@ if [ $rc -eq 3 ] && [ "$(grep -c '^budget .*EXCEEDED$' "$T/out")" -eq 2 ] &&
 else
 	no "file budgets" "exit $rc: $(grep budget "$T/out")"
 fi
-"$EXMAP" -l "$T/changed.log" --budget "wl=1" >/dev/null 2>"$T/err"; rc=$?
+"$EXMAP" -l "$T/changed.log" --budget "proc:wl=1" >/dev/null 2>"$T/err"; rc=$?
 check_eq "a damaged capture and an exceeded budget: the higher code, 4" "$rc" 4
 
 # --- symbols of a stripped binary through a sysroot ----------------------

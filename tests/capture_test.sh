@@ -284,7 +284,7 @@ for m in b c; do
 		break
 	done
 	check_eq "noise ($m): the other views still render (exit 4)" "$bad" "" "$bad"
-	"$X" --budget workload=1K -l "$w/cap$m.log" procs >/dev/null 2>"$w/host/$m.budget.err"
+	"$X" --budget proc:workload=1K -l "$w/cap$m.log" procs >/dev/null 2>"$w/host/$m.budget.err"
 	check_eq "noise ($m): damaged and over budget: exit 4 (the higher)" $? 4
 done
 # A damaged begin line: the end line stands in, nothing is lost.
@@ -553,12 +553,12 @@ budget() { # WANT_RC WHAT BUDGET...: -l A procs with those budgets
 }
 kw=$((effw / 1024))
 _bname=workload
-budget 0 "W1's $((N + 1)) processes under" "workload=$((kw + 2))K"
-budget 3 "over, named on stderr" "workload=$((kw - 1))K"
+budget 0 "W1's $((N + 1)) processes under" "proc:workload=$((kw + 2))K"
+budget 3 "over, named on stderr" "proc:workload=$((kw - 1))K"
 _bname=$dfile
 budget 0 "a file at its known $FILE_KIB KiB: not over" "$dfile=${FILE_KIB}K"
 budget 3 "a file over, named on stderr" "$dfile=$((FILE_KIB - 4))K"
-budget 3 "one of two over" "workload=$((kw + 2))K" "$dfile=$((FILE_KIB - 4))K"
+budget 3 "one of two over" "proc:workload=$((kw + 2))K" "$dfile=$((FILE_KIB - 4))K"
 if [ "$(cat "$o/budget.under.rc")" = 0 ] && [ "$(cat "$o/budget.over.rc")" = 3 ] &&
 	grep -q workload "$o/budget.over.err"; then
 	ok "--budget live on the board: under exits 0, over exits 3 and says so"
