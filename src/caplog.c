@@ -192,11 +192,13 @@ static int open_capture(const char *path, uint64_t *size, int again)
 		fd = strcmp(path, "-") == 0 ? dup(0) : openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			dierr(errno, "%s", path);
-		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (fstat(fd, &st) < 0)
+			dierr(errno, "%s", path);
+		if (S_ISREG(st.st_mode)) {
 			*size = st.st_size;
 			return fd;
 		}
-		if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode))
+		if (S_ISDIR(st.st_mode))
 			die("%s: not a capture: a directory", path);
 		spool(fd, path);	/* a pipe, a terminal, /dev/stdin */
 		close(fd);

@@ -136,7 +136,7 @@ static void add_bytes(const struct scan *s, const struct mapping *m, struct curs
 /* Bytes [a, z) between items: holes (sections), or no symbol's where they
  * lie in a section shown (symbols). */
 static void add_gap(const struct scan *s, struct target *t, const struct mapping *m,
-		    struct cursor *cur, uint64_t a, uint64_t z, uint64_t bias)
+		    struct cursor *cur, uint32_t *ri, uint64_t a, uint64_t z, uint64_t bias)
 {
 	uint32_t i;
 
@@ -144,11 +144,12 @@ static void add_gap(const struct scan *s, struct target *t, const struct mapping
 		add_bytes(s, m, cur, a, z, &t->holes.fig);
 		return;
 	}
-	for (i = 0; i < t->nrange; i++) {
+	/* gaps come in address order: *ri, the first section not yet behind */
+	while (*ri < t->nrange && t->ranges[*ri].hi + bias <= a)
+		++*ri;
+	for (i = *ri; i < t->nrange; i++) {
 		uint64_t lo = t->ranges[i].lo + bias, hi = t->ranges[i].hi + bias;
 
-		if (hi <= a)
-			continue;
 		if (lo >= z)
 			break;
 		add_bytes(s, m, cur, lo > a ? lo : a, hi < z ? hi : z, &t->holes.fig);
@@ -161,7 +162,7 @@ static void place(const struct scan *s, struct target *t, const struct mapping *
 {
 	struct cursor cur = { 0, m->start };
 	uint64_t cover = r0;	/* sections are placed in order: holes lie between */
-	uint32_t lo = 0, hi = t->nitem;
+	uint32_t lo = 0, hi = t->nitem, ri = 0;
 
 	/* first item that may reach r0: lo + bias + maxlen > r0 */
 	while (lo < hi) {
@@ -183,7 +184,7 @@ static void place(const struct scan *s, struct target *t, const struct mapping *
 		if (a >= z)
 			continue;
 		if (a > cover)
-			add_gap(s, t, m, &cur, cover, a, bias);
+			add_gap(s, t, m, &cur, &ri, cover, a, bias);
 		if (a < cover)	/* sections overlap: each byte once */
 			a = cover;
 		if (a < z)
@@ -192,7 +193,7 @@ static void place(const struct scan *s, struct target *t, const struct mapping *
 			cover = z;
 	}
 	if (cover < r1)
-		add_gap(s, t, m, &cur, cover, r1, bias);
+		add_gap(s, t, m, &cur, &ri, cover, r1, bias);
 }
 
 /* Is the build-id the file has also what the process has in memory? */

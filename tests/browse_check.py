@@ -26,22 +26,12 @@ import subprocess
 import sys
 import time
 
+from checks import check, fail, ok
+
 EXMAP, CAP, PID, LIB, DATAPID, DATAFILE, WORK = sys.argv[1:8]
 LIVE = sys.argv[8] if len(sys.argv) > 8 else None
 SOCK = f"exmap-browse-{os.getpid()}"
 HEADS = ["VM", "MAPPD", "RESID", "EFMAP", "EFRES", "SOLE", "WRITE", "SWAP"]
-
-
-def ok(what):
-    print(f"ok   {what}", flush=True)
-
-
-def fail(what, why):
-    print(f"FAIL {what}: {why}", flush=True)
-
-
-def check(what, cond, why=""):
-    ok(what) if cond else fail(what, why)
 
 
 def tmux(*args):

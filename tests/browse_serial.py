@@ -17,20 +17,10 @@ import select
 import sys
 import time
 
+from checks import check, fail, ok
+
 BAUD = 115200
 ROWS, COLS = 24, 80
-
-
-def ok(what):
-    print(f"ok   {what}", flush=True)
-
-
-def fail(what, why):
-    print(f"FAIL {what}: {why}", flush=True)
-
-
-def check(what, cond, why=""):
-    ok(what) if cond else fail(what, why)
 
 
 class Console:

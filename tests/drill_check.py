@@ -27,17 +27,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import truth  # noqa: E402
+from checks import fail, ok  # noqa: E402
 
 FIGS = ["vm", "mapped", "resident", "eff_mapped", "eff_resident", "sole", "writable", "swap"]
 EFF = ("eff_mapped", "eff_resident")
-
-
-def ok(what):
-    print(f"ok   {what}")
-
-
-def fail(what, why):
-    print(f"FAIL {what}: {why}")
 
 
 class Failed(Exception):

@@ -35,20 +35,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'no "interrupted"; cleanup; finish' INT TERM HUP
 
-# py NAME ARGS...: a Python checker's ok and FAIL lines, counted; its own
-# failure (a traceback, an exit without a FAIL) is one more
-py() {
-	_py=$1
-	shift
-	python3 "$@" >"$T/py.out" 2>"$T/py.err"
-	_rc=$?
-	_failed=$fail
-	tally "$T/py.out"
-	if [ $_rc -ne 0 ] && [ $fail -eq $_failed ]; then
-		no "$_py" "exit $_rc: $(tail -n 3 "$T/py.err" | tr '\n' ' ')"
-	fi
-}
-
 # csv_field FILE KEYCOL KEY COLUMN: COLUMN of the CSV row whose KEYCOL is KEY
 csv_field() {
 	awk -F, -v kc="$2" -v k="$3" -v c="$4" '
@@ -166,34 +152,34 @@ done
 
 # the sums, live and from a capture; pagemap's figures
 "$EXMAP" -p "$PLIST" dump >"$T/all.cap" 2>"$T/err" || no "dump" "$(cat "$T/err")"
-py "drill_check.py sums (live)" tests/drill_check.py sums "$EXMAP" -p "$PLIST" -- \
+run_checks "drill_check.py sums (live)" python3 tests/drill_check.py sums "$EXMAP" -p "$PLIST" -- \
 	"$WL_CHILD" "$FX_PID"
-py "drill_check.py sums (capture)" tests/drill_check.py sums "$EXMAP" -l "$T/all.cap" -- \
+run_checks "drill_check.py sums (capture)" python3 tests/drill_check.py sums "$EXMAP" -l "$T/all.cap" -- \
 	"$WL_CHILD" "$FX_PID"
 # a C library's symbols (the fixture process's), each byte once
 LIBC=$(awk '$6 ~ /\/libc[.-][^\/]*so/ { print $6; exit }' /proc/$FX_PID/maps)
 if [ -n "$LIBC" ]; then
-	py "drill_check.py symbols" tests/drill_check.py symbols "$EXMAP" -l "$T/all.cap" "$LIBC"
-	py "drill_check.py wide" tests/drill_check.py wide "$EXMAP" -l "$T/all.cap" "$LIBC"
-	py "drill_check.py symbols (the fixture library)" tests/drill_check.py symbols "$EXMAP" \
+	run_checks "drill_check.py symbols" python3 tests/drill_check.py symbols "$EXMAP" -l "$T/all.cap" "$LIBC"
+	run_checks "drill_check.py wide" python3 tests/drill_check.py wide "$EXMAP" -l "$T/all.cap" "$LIBC"
+	run_checks "drill_check.py symbols (the fixture library)" python3 tests/drill_check.py symbols "$EXMAP" \
 		-l "$T/all.cap" "$LIB"
 else
 	no "the fixture process maps a C library" "$(cat /proc/$FX_PID/maps)"
 fi
 # shellcheck disable=SC2086 # one argument per pid
-py "drill_check.py oracle" tests/drill_check.py oracle "$EXMAP" "$FILE" $PIDS
+run_checks "drill_check.py oracle" python3 tests/drill_check.py oracle "$EXMAP" "$FILE" $PIDS
 # the whole machine, from one capture: every process, every file
 "$EXMAP" dump >"$T/machine.cap" 2>"$T/err"
 rc=$?
 if [ $rc -le 1 ]; then
-	py "drill_check.py sums (whole machine)" tests/drill_check.py sums "$EXMAP" \
+	run_checks "drill_check.py sums (whole machine)" python3 tests/drill_check.py sums "$EXMAP" \
 		-l "$T/machine.cap" -- "$FX_PID"
 else
 	no "dump of the whole machine" "exit $rc: $(cat "$T/err")"
 fi
 
 if command -v tmux >/dev/null; then
-	py "browse_check.py" tests/browse_check.py "$EXMAP" "$T/all.cap" "$FX_PID" "$LIB" \
+	run_checks "browse_check.py" python3 tests/browse_check.py "$EXMAP" "$T/all.cap" "$FX_PID" "$LIB" \
 		"$WL_CHILD" "$FILE" "$T" "$PLIST"
 else
 	no "browse in tmux" "no tmux (toolchain/setup installs it)"

@@ -56,13 +56,9 @@ run() {
 	fi
 }
 
-# truth MODE ARGS...: fixture_truth.py prints one ok or FAIL line per check
+# truth MODE ARGS...: fixture_truth.py's checks, one ok or FAIL line each
 truth() {
-	python3 tests/fixture_truth.py "$@" >"$T/truth" 2>&1
-	rc=$?
-	failed=$fail
-	tally "$T/truth"
-	[ $rc -ne 0 ] && [ $fail -eq $failed ] && no "fixture_truth.py $1" "exit $rc"
+	run_checks "fixture_truth.py $1" python3 tests/fixture_truth.py "$@"
 }
 
 # views TOKEN...: every view for this set of processes (TOKEN is PID:PROBE)

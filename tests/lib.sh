@@ -18,6 +18,9 @@
 #   tally FILE                FILE's "ok"/"FAIL" lines (another program's
 #                             checks, or a background job's: names that
 #                             start with TEST_PREFIX) shown and counted
+#   run_checks NAME CMD [ARG...]
+#                             a checker's ok/FAIL lines counted, and its own
+#                             failure (an exit with no FAIL line)
 #   add_results FILE WHAT     a sub-suite's output shown, its closing
 #                             "N passed, N failed" added in
 #   finish                    prints "N passed, N failed", exits 1 if any
@@ -118,6 +121,23 @@ tally() {
 	cat "$1"
 	pass=$((pass + $(awk -v p="ok   $TEST_PREFIX" 'index($0, p) == 1' "$1" | wc -l)))
 	fail=$((fail + $(awk -v p="FAIL $TEST_PREFIX" 'index($0, p) == 1' "$1" | wc -l)))
+}
+
+# run_checks NAME CMD [ARG...]: CMD's ok and FAIL lines (a checker such as
+# tests/drill_check.py) shown and counted; its own failure (an exit without
+# a FAIL line: a traceback, say) is one more, named NAME
+run_checks() {
+	_lib_name=$1
+	shift
+	_lib_tmp=$(mktemp /tmp/exmap-checks.XXXXXX) || { no "$_lib_name" "mktemp failed"; return; }
+	"$@" >"$_lib_tmp" 2>"$_lib_tmp.err"
+	_lib_rc=$?
+	_lib_failed=$fail
+	tally "$_lib_tmp"
+	if [ $_lib_rc -ne 0 ] && [ $fail -eq $_lib_failed ]; then
+		no "$_lib_name" "exit $_lib_rc: $(tail -n 3 "$_lib_tmp.err" | tr '\n' ' ')"
+	fi
+	rm -f "$_lib_tmp" "$_lib_tmp.err"
 }
 
 add_results() {
