@@ -22,8 +22,11 @@ static void describe(const struct loader *L, uint32_t k, char *buf, size_t len)
 		else
 			fmt_snprintf(buf, len, "a process");
 		break;
+	case CK_ABSENT:
+		fmt_snprintf(buf, len, "the unreadable processes");
+		break;
 	case CK_COUNT:
-		first = (k - L->h.procs - 1) * CAP_IDS_CHUNK;
+		first = (k - cap_first_count(&L->h)) * CAP_IDS_CHUNK;
 		fmt_snprintf(buf, len, "share counts of pages %u-%u", first,
 			     L->h.ids - first < CAP_IDS_CHUNK ? L->h.ids - 1 : first + CAP_IDS_CHUNK - 1);
 		break;
@@ -118,6 +121,10 @@ static void report_lost(struct loader *L, uint32_t lost_procs)
 		case CK_PROC:
 			cost = "that process is left out of every view";
 			break;
+		case CK_ABSENT:
+			cost = L->h.unreadable ? "which processes could not be read is not known" :
+			       "it named none";
+			break;
 		case CK_COUNT:
 			cost = lost_procs ? "processes that use those pages are left out" :
 			       "recomputed from the pages of the processes, which all loaded";
@@ -172,8 +179,9 @@ void capture_check(struct loader *L)
 	uint8_t *lostc = arena_alloc(L->s->arena, nc + 1, 1);
 
 	for (k = 0; k < nc; k++)
-		lostc[k] = L->cs[h->procs + 1 + k].state != CS_OK;
+		lostc[k] = L->cs[cap_first_count(h) + k].state != CS_OK;
 	L->cap->bid_lost = L->cs[h->chunks].state != CS_OK;
+	L->cap->absent_lost = h->version != 1 && L->cs[1].state != CS_OK;
 	lost_procs = h->procs - L->loaded_procs;
 	L->cap->lost = lost_procs;
 	check_counts(L, lost_procs, lostc);

@@ -49,16 +49,53 @@ static void w_esc(const char *s, size_t n)
 	w_add(tmp, cap_escape(tmp, sizeof(tmp), s, n));
 }
 
-/* Send the line built in W.buf as part of the current chunk. */
+/* One line of the current chunk on stdout, as "XM K " and the payload. */
+static void w_send(const char *p, size_t n)
+{
+	static char tag[24], piece[CAP_PIECE + 1];
+
+	memcpy(piece, p, n);
+	piece[n] = '\n';
+	W.crc = cap_crc32(W.crc, piece, n + 1);
+	out(tag, fmt_snprintf(tag, sizeof(tag), "XM %u ", W.chunk));
+	out(piece, n + 1);
+	W.lines++;
+}
+
+/*
+ * Send the line built in W.buf as part of the current chunk: in pieces of
+ * CAP_PIECE bytes at most, each after the first a "+ " line, for consoles
+ * and loggers that cut long lines. No piece starts or ends with a space,
+ * which some of them would eat.
+ */
 static void w_line(void)
 {
-	char tag[24];
+	const char *p = W.buf;
+	size_t left = W.len, room = CAP_PIECE, n;
 
-	W.buf[W.len++] = '\n';
-	W.crc = cap_crc32(W.crc, W.buf, W.len);
-	out(tag, fmt_snprintf(tag, sizeof(tag), "XM %u ", W.chunk));
-	out(W.buf, W.len);
-	W.lines++;
+	for (;;) {
+		n = left;
+		if (n > room) {
+			n = room;
+			while (n > 1 && (p[n - 1] == ' ' || p[n] == ' '))
+				n--;
+		}
+		if (room < CAP_PIECE) {
+			static char cont[CAP_PIECE];
+
+			cont[0] = '+';
+			cont[1] = ' ';
+			memcpy(cont + 2, p, n);
+			w_send(cont, n + 2);
+		} else {
+			w_send(p, n);
+		}
+		p += n;
+		left -= n;
+		if (!left)
+			break;
+		room = CAP_PIECE - 2;
+	}
 	W.len = 0;
 }
 
@@ -214,34 +251,88 @@ static void dump_buildids(struct scan *s)
 	w_end_chunk("buildids");
 }
 
+/* The processes the scan could not read, and why: one chunk, first, maybe empty. */
+static void dump_absent(const struct scan *s)
+{
+	char what[24];
+	uint32_t i, n = 0;
+
+	w_begin_chunk();
+	for (i = 0; i < s->nabsent; i++) {
+		const char *why;
+
+		if (s->absent[i].why != P_UNREADABLE)
+			continue;
+		why = strerror(s->absent[i].err);
+		w_addf("u %d ", (int)s->absent[i].pid);
+		w_esc(why, strlen(why));
+		w_line();
+		n++;
+	}
+	fmt_snprintf(what, sizeof(what), "unreadable=%u", n);
+	w_end_chunk(what);
+}
+
+/*
+ * The machine, its kernel's release and its node name, escaped into the
+ * room the header line leaves; a name cut short ends in "...".
+ */
+static void header_uname(struct cap_header *h, size_t room)
+{
+	struct utsname u;
+	char un[3 * 65 + 8];
+	size_t len, n, esc = 0, fit = 0;
+
+	strcpy(h->uname, "%");	/* empty */
+	if (room < 4 || uname(&u) != 0)
+		return;
+	len = fmt_snprintf(un, sizeof(un), "%s %s %s", u.machine, u.release, u.nodename);
+	if (room > sizeof(h->uname) - 1)
+		room = sizeof(h->uname) - 1;
+	for (n = 0; n < len; n++) {
+		unsigned char c = un[n];
+
+		esc += c > ' ' && c < 0x7f && c != '%' ? 1 : 3;
+		if (esc <= room - 3)
+			fit = n + 1;	/* what fits with "..." after it */
+		if (esc > room)
+			break;
+	}
+	if (n == len) {
+		cap_escape(h->uname, sizeof(h->uname), un, len);
+		return;
+	}
+	cap_escape(h->uname, sizeof(h->uname), un, fit);
+	strcat(h->uname, "...");
+}
+
 void dump_capture(struct scan *s)
 {
-	struct cap_header h = { .ps = s->page_size, .ids = s->pt.n, .procs = s->nproc,
+	struct cap_header h = { .version = CAP_VERSION, .ps = s->page_size, .ids = s->pt.n,
+			    .procs = s->nproc,
 			    .vanished = s->vanished, .empty = s->empty,
 			    .unreadable = s->unreadable };
-	char text[512], un[160];
-	struct utsname u;
+	char text[512];
 	struct timespec ts;
 	uint32_t hwm = 0, i;
 	size_t n;
 
-	h.chunks = h.procs + cap_count_chunks(h.ids) + 1;
+	h.chunks = cap_nchunks(&h);
 	/* the time and our pid: no two captures share it */
 	if (clock_gettime(CLOCK_REALTIME, &ts) == 0)
 		h.id = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	h.id = h.id << 8 ^ (uint64_t)getpid();
 	cap_escape(h.src, sizeof(h.src), s->source, strlen(s->source));
-	if (uname(&u) == 0)
-		fmt_snprintf(un, sizeof(un), "%.40s %.40s %.60s", u.machine, u.release, u.nodename);
-	else
-		un[0] = '\0';
-	cap_escape(h.uname, sizeof(h.uname), un, strlen(un));
+	/* "XM begin ", " crc=" and 8 digits, the newline: the rest is the uname's */
+	n = cap_header_text(text, sizeof(text), &h);
+	header_uname(&h, n + 23 < CAP_PHYS_MAX ? CAP_PHYS_MAX - (n + 23) : 0);
 	n = cap_header_text(text, sizeof(text), &h);
 	outf("XM begin %s crc=%08x\n", text, cap_crc32(0, text, n));
-	for (i = 0; i < s->nproc; i++)
-		dump_proc(s, s->procs[i], &hwm);
+	dump_absent(s);
 	for (i = 0; i < s->pt.n; i += CAP_IDS_CHUNK)
 		dump_counts(s, i);
+	for (i = 0; i < s->nproc; i++)
+		dump_proc(s, s->procs[i], &hwm);
 	dump_buildids(s);
 	outf("XM end %s crc=%08x\n", text, cap_crc32(0, text, n));
 	out_flush();

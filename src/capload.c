@@ -12,7 +12,7 @@
 #include "capture.h"
 
 static struct loader LD;
-static char line[CAP_LINE_MAX];
+static char line[CAP_LINE_MAX], pend[CAP_LINE_MAX];
 
 /* The open chunk cannot be used: keep the first reason, and where. */
 static int chunk_fail(struct loader *L, const char *why)
@@ -20,7 +20,7 @@ static int chunk_fail(struct loader *L, const char *why)
 	if (!L->bad) {
 		L->bad = 1;
 		L->why = why;
-		L->why_line = L->log.lineno;
+		L->why_line = L->at;
 	}
 	return -1;
 }
@@ -42,6 +42,10 @@ static void open_chunk(struct loader *L, uint32_t k)
 	L->last = s->last;
 	L->nproc = s->nproc;
 	L->bid = L->cap->bid;
+	L->absent = L->cap->absent;
+	L->nabsent = L->cap->nabsent;
+	L->have_pend = 0;
+	L->nlogical = 0;
 	L->p = NULL;
 	L->m = NULL;
 	L->left = 0;
@@ -64,6 +68,8 @@ static void roll_back(struct loader *L)
 	else
 		s->first = NULL;
 	L->cap->bid = L->bid;
+	L->cap->absent = L->absent;
+	L->cap->nabsent = L->nabsent;
 }
 
 /*
@@ -80,12 +86,15 @@ static int pages_missing(const struct loader *L)
  * wrong with the lines (cut short, a line missing, the checksum) says more
  * than a line that did not parse because of it, which is kept as a pointer.
  */
+static void flush_line(struct loader *L);
+
 static void close_chunk(struct loader *L, int ended, uint32_t want, uint32_t crc)
 {
 	struct chunkstate *c = &L->cs[L->cur];
 	int kind = cap_chunk_kind(&L->h, L->cur);
 	const char *why = NULL;
 
+	flush_line(L);
 	if (!ended)
 		why = "cut short: its end line is missing";
 	else if (want != L->lines)
@@ -253,7 +262,7 @@ static int parse_counts(struct loader *L, char *p, int first_line)
 	char *f, *star;
 
 	if (first_line) {
-		uint32_t k = L->cur - L->h.procs - 1;
+		uint32_t k = L->cur - cap_first_count(&L->h);
 		char *x = cap_field(&p), *y = cap_field(&p), *z = cap_field(&p);
 
 		if (!x || strcmp(x, "c") || !y || !z || p || hex_parse(y, UINT32_MAX, &a) < 0 ||
@@ -324,6 +333,33 @@ static int parse_bid(struct loader *L, char *p)
 	return 0;
 }
 
+/* "u PID WHY": a process the board could not read, and its strerror(). */
+static int parse_absent(struct loader *L, char *p)
+{
+	static char why[256];
+	struct capabsent *a;
+	char *f[3];
+	uint64_t pid;
+	size_t n;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (!(f[i] = cap_field(&p)))
+			return chunk_fail(L, "an unreadable process's line is short");
+	if (p || strcmp(f[0], "u") || parse_u64(f[1], INT32_MAX, &pid) < 0 || pid == 0 ||
+	    cap_unescape(f[2], why, sizeof(why), &n) < 0)
+		return chunk_fail(L, "an unreadable process's line is malformed");
+	if (L->cap->nabsent >= L->h.unreadable)
+		return chunk_fail(L, "it names more unreadable processes than the header counts");
+	a = arena_alloc(L->s->arena, sizeof(*a), 8);
+	a->pid = (int32_t)pid;
+	a->why = arena_strdup(L->s->arena, why, n);
+	a->next = L->cap->absent;
+	L->cap->absent = a;
+	L->cap->nabsent++;
+	return 0;
+}
+
 /* An end line: "N CRC WHAT", after the ". ". */
 static void end_line(struct loader *L, char *p)
 {
@@ -332,6 +368,7 @@ static void end_line(struct loader *L, char *p)
 
 	if (what && strncmp(what, "pid=", 4) == 0 && parse_u64(what + 4, INT32_MAX, &pid) == 0)
 		L->cs[L->cur].pid = (int32_t)pid;
+	L->at = L->log.lineno;
 	if (!n || !c || !what || p || parse_u64(n, UINT32_MAX, &want) < 0 ||
 	    hex_parse(c, UINT32_MAX, &crc) < 0) {
 		chunk_fail(L, "its end line is damaged");
@@ -341,30 +378,66 @@ static void end_line(struct loader *L, char *p)
 	close_chunk(L, 1, (uint32_t)want, (uint32_t)crc);
 }
 
+/* Parse the line held back for its "+ " lines, now that it is whole. */
+static void flush_line(struct loader *L)
+{
+	int kind = cap_chunk_kind(&L->h, L->cur);
+
+	if (!L->have_pend)
+		return;
+	L->have_pend = 0;
+	L->nlogical++;
+	L->at = L->pend_at;
+	if (L->bad)
+		return;
+	if (kind == CK_COUNT) {
+		parse_counts(L, pend, L->nlogical == 1);
+	} else if (kind == CK_BID) {
+		parse_bid(L, pend);
+	} else if (kind == CK_ABSENT) {
+		parse_absent(L, pend);
+	} else if (pend[0] == 'p' && pend[1] == ' ') {
+		parse_proc(L, pend + 2);
+	} else if (pend[0] == 'm' && pend[1] == ' ') {
+		parse_map(L, pend + 2);
+	} else if (pend[0] == 'r' && pend[1] == ' ') {
+		parse_runs(L, pend + 2);
+	} else {
+		chunk_fail(L, "a line of an unknown kind");
+	}
+}
+
+/* A line of the open chunk: into its CRC, and held until its "+ " lines are in. */
 static void chunk_line(struct loader *L, char *payload)
 {
 	size_t len = strlen(payload);
-	int kind = cap_chunk_kind(&L->h, L->cur);
 
 	payload[len] = '\n';
 	L->crc = cap_crc32(L->crc, payload, len + 1);
 	payload[len] = '\0';
 	L->lines++;
-	if (L->bad)
+	L->at = L->log.lineno;
+	if (payload[0] == '+' && payload[1] == ' ') {
+		if (!L->have_pend) {
+			chunk_fail(L, "a continued line with no line before it");
+		} else if (L->pend_len + len - 2 >= sizeof(pend)) {
+			chunk_fail(L, "a line continued past the longest a capture has");
+			L->have_pend = 0;
+		} else {
+			memcpy(pend + L->pend_len, payload + 2, len - 1);
+			L->pend_len += len - 2;
+		}
 		return;
-	if (kind == CK_COUNT) {
-		parse_counts(L, payload, L->lines == 1);
-	} else if (kind == CK_BID) {
-		parse_bid(L, payload);
-	} else if (payload[0] == 'p' && payload[1] == ' ') {
-		parse_proc(L, payload + 2);
-	} else if (payload[0] == 'm' && payload[1] == ' ') {
-		parse_map(L, payload + 2);
-	} else if (payload[0] == 'r' && payload[1] == ' ') {
-		parse_runs(L, payload + 2);
-	} else {
-		chunk_fail(L, "a line of an unknown kind");
 	}
+	flush_line(L);
+	if (len >= sizeof(pend)) {
+		chunk_fail(L, "a line longer than any a capture has");
+		return;
+	}
+	memcpy(pend, payload, len + 1);
+	L->pend_len = len;
+	L->pend_at = L->log.lineno;
+	L->have_pend = 1;
 }
 
 /* Read the chunks between the begin line (at line start) and the end line. */
@@ -397,8 +470,10 @@ static void read_chunks(struct loader *L, uint64_t start)
 				close_chunk(L, 0, 0, 0);
 			open_chunk(L, (uint32_t)k);
 		}
-		if (p[0] == '.' && p[1] == ' ')
+		if (p[0] == '.' && p[1] == ' ') {
+			flush_line(L);
 			end_line(L, p + 2);
+		}
 		else
 			chunk_line(L, p);
 	}
@@ -413,6 +488,34 @@ static void read_chunks(struct loader *L, uint64_t start)
 	if (after)
 		warnx("%s: %llu capture lines after its end line are ignored (another capture "
 		      "whose begin line is damaged?)", L->path, (unsigned long long)after);
+}
+
+/* The processes the board could not read, each named with its reason. */
+static void name_unreadable(struct loader *L)
+{
+	struct capabsent *a, *next, *rev = NULL;
+	uint32_t n = L->h.unreadable;
+
+	for (a = L->cap->absent; a; a = next) {	/* into the dump's order */
+		next = a->next;
+		a->next = rev;
+		rev = a;
+	}
+	L->cap->absent = rev;
+	for (a = rev; a; a = a->next)
+		warnx("%s: pid %d could not be read when the capture was taken: %s", L->path,
+		      (int)a->pid, a->why);
+	if (!n || L->cap->nabsent == n)
+		return;
+	if (L->h.version == 1)
+		warnx("%s: %u process%s could not be read when the capture was taken (a v1 "
+		      "capture does not name them)", L->path, n, n == 1 ? "" : "es");
+	else if (L->cap->absent_lost)
+		warnx("%s: %u process%s could not be read when the capture was taken (which, "
+		      "the chunk that named them was to say)", L->path, n, n == 1 ? "" : "es");
+	else
+		warnx("%s: and %u more that could not be read (a capture names %d at most)",
+		      L->path, n - L->cap->nabsent, ABSENT_MAX);
 }
 
 /* Load the capture cf found into s, in arena a: a scan the views render as they did live. */
@@ -455,6 +558,7 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 	read_chunks(L, cf->begin_line);
 	close(fd);
 	capture_check(L);
+	name_unreadable(L);
 
 	s->vanished = cf->h.vanished;
 	s->empty = cf->h.empty;

@@ -249,7 +249,7 @@ uint64_t capture_open(const char *path, struct capfile *cf)
 	}
 	close(fd);
 	if (bok < 0 && eok < 0 && (vb > CAP_VERSION || ve > CAP_VERSION))
-		die("%s: a capture in format v%d: this exmap-mini reads v%d", path,
+		die("%s: a capture in format v%d: this exmap-mini reads v1 to v%d", path,
 		    vb > ve ? vb : ve, CAP_VERSION);
 	if (bok < 0 && eok < 0) {
 		if (!cf->nbegin && !end_seen)

@@ -31,10 +31,19 @@ struct capbid {			/* the build-id of a mapped ELF file at capture */
 	const unsigned char *id;
 };
 
+struct capabsent {		/* a process the board could not read, and why */
+	struct capabsent *next;
+	int32_t pid;
+	const char *why;	/* the board's strerror() */
+};
+
 struct capture {
 	const char *file;	/* the log it came from */
 	struct capbid *bid;	/* a list */
 	int bid_lost;		/* the build-id chunk was damaged */
+	struct capabsent *absent;	/* a list, in the dump's order */
+	uint32_t nabsent;
+	int absent_lost;	/* the chunk naming them was damaged */
 	uint32_t lost;		/* processes the capture holds that did not load */
 	char src_name[32];	/* the page source it was taken with */
 };
@@ -44,6 +53,7 @@ struct capture {
 
 /* The parameters both the begin and the end line carry. */
 struct cap_header {
+	int version;		/* 1: processes first; 2: share counts first */
 	uint64_t ps;
 	uint32_t chunks, ids, procs, vanished, empty, unreadable;
 	uint64_t id;		/* this capture's, so that two are never mixed */
@@ -75,13 +85,19 @@ int capture_buildid(const struct capture *c, const struct file *f,
 
 /* ---- capwire.c: the format ---- */
 
-#define CAP_VERSION	1
+#define CAP_VERSION	2	/* the format dump writes; load reads 1 too */
 #define CAP_IDS_CHUNK	8192	/* share counts per chunk */
 #define CAP_WRAP	100	/* run and count lines are ended past this length */
-#define CAP_LINE_MAX	16384	/* longest capture line: an escaped path and more */
+#define CAP_PIECE	200	/* v2: longer lines go on in "+ " lines */
+#define CAP_PHYS_MAX	256	/* v2: no line of a capture is longer, its tag and newline in */
+#define CAP_LINE_MAX	16384	/* longest capture line, continuations joined */
 
-/* Chunk kinds, from the chunk number: processes, counts, then build-ids. */
-enum { CK_PROC, CK_COUNT, CK_BID };
+/*
+ * Chunk kinds, from the chunk number. v2: the unreadable processes, the
+ * share counts, the processes, the build-ids (a log cut short keeps the
+ * processes before the cut, exact). v1: processes, counts, build-ids.
+ */
+enum { CK_PROC, CK_COUNT, CK_BID, CK_ABSENT };
 extern const char cap_run_letter[];	/* by run kind; capitals: written */
 
 uint32_t cap_crc32(uint32_t crc, const char *p, size_t n);
@@ -90,6 +106,9 @@ int cap_unescape(const char *s, char *to, size_t room, size_t *n);
 char *cap_field(char **p);
 uint32_t cap_count_chunks(uint32_t ids);
 int cap_chunk_kind(const struct cap_header *h, uint32_t k);
+uint32_t cap_first_count(const struct cap_header *h);
+uint32_t cap_first_proc(const struct cap_header *h);
+uint32_t cap_nchunks(const struct cap_header *h);
 size_t cap_header_text(char *buf, size_t len, const struct cap_header *h);
 int cap_parse_header(const char *text, struct cap_header *h, int *version);
 
@@ -138,6 +157,14 @@ struct loader {
 	struct proc *last;
 	uint32_t nproc;
 	struct capbid *bid;
+	struct capabsent *absent;
+	uint32_t nabsent;
+	/* a line whose "+ " lines may follow, parsed when the next line comes */
+	int have_pend;
+	size_t pend_len;
+	uint64_t pend_at;	/* its log line */
+	uint64_t at;		/* the log line being parsed */
+	uint32_t nlogical;	/* lines of the chunk, continuations joined */
 	/* parsing inside it */
 	struct proc *p;
 	struct mapping **tail, *m;

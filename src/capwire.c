@@ -32,16 +32,40 @@ uint32_t cap_count_chunks(uint32_t ids)
 	return ids / CAP_IDS_CHUNK + (ids % CAP_IDS_CHUNK != 0);
 }
 
+/* The chunk numbers where the share counts and the processes start. */
+uint32_t cap_first_count(const struct cap_header *h)
+{
+	return h->version == 1 ? h->procs + 1 : 2;
+}
+
+uint32_t cap_first_proc(const struct cap_header *h)
+{
+	return h->version == 1 ? 1 : 2 + cap_count_chunks(h->ids);
+}
+
+/* How many chunks a capture of these parameters has. */
+uint32_t cap_nchunks(const struct cap_header *h)
+{
+	uint64_t n = (uint64_t)h->procs + cap_count_chunks(h->ids) + 1 + (h->version != 1);
+
+	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
 int cap_chunk_kind(const struct cap_header *h, uint32_t k)
 {
-	return k <= h->procs ? CK_PROC :
-	       k <= h->procs + cap_count_chunks(h->ids) ? CK_COUNT : CK_BID;
+	uint32_t c = cap_first_count(h), p = cap_first_proc(h);
+
+	if (k >= c && k - c < cap_count_chunks(h->ids))
+		return CK_COUNT;
+	if (k >= p && k - p < h->procs)
+		return CK_PROC;
+	return k == 1 && h->version != 1 ? CK_ABSENT : CK_BID;
 }
 
 size_t cap_header_text(char *buf, size_t len, const struct cap_header *h)
 {
 	return fmt_snprintf(buf, len, "v%d ps=%llu chunks=%u ids=%u procs=%u vanished=%u "
-			    "empty=%u unreadable=%u id=%016llx src=%s uname=%s", CAP_VERSION,
+			    "empty=%u unreadable=%u id=%016llx src=%s uname=%s", h->version,
 			    (unsigned long long)h->ps, h->chunks, h->ids, h->procs, h->vanished,
 			    h->empty, h->unreadable, (unsigned long long)h->id, h->src, h->uname);
 }
@@ -124,7 +148,7 @@ char *cap_field(char **p)
 	return s;
 }
 
-/* "v1 ps=4096 ... crc=<8 hex digits>": the header, if the line is whole. */
+/* "v2 ps=4096 ... crc=<8 hex digits>": the header, if the line is whole (v1 or v2). */
 int cap_parse_header(const char *text, struct cap_header *h, int *version)
 {
 	static const char *const keys[] = {
@@ -145,8 +169,9 @@ int cap_parse_header(const char *text, struct cap_header *h, int *version)
 	memcpy(buf, text, n);
 	buf[n] = '\0';
 	memset(h, 0, sizeof(*h));
-	if (!(f = cap_field(&p)) || strcmp(f, "v1") != 0)
+	if (!(f = cap_field(&p)) || (strcmp(f, "v1") != 0 && strcmp(f, "v2") != 0))
 		return -1;
+	h->version = f[1] - '0';
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		size_t kl = strlen(keys[i]);
 
@@ -174,7 +199,7 @@ int cap_parse_header(const char *text, struct cap_header *h, int *version)
 		return -1;
 	strcpy(h->uname, f + 6);
 	if (h->ps < 1024 || h->ps > (1u << 30) || (h->ps & (h->ps - 1)) ||
-	    (uint64_t)h->procs + cap_count_chunks(h->ids) + 1 != h->chunks)
+	    cap_nchunks(h) != h->chunks)
 		return -1;
 	return 0;
 }

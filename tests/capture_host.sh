@@ -60,16 +60,16 @@ start a "$T/bin/wl" -n 3 -f 256 -c 256 -p 128 -z 64
 PIDS_a=$PIDS
 "$EXMAP" -p "$PIDS_a" dump >"$T/a.cap" 2>"$T/err"; rc=$?
 check_eq "dump exits 0" "$rc" 0
-head -1 "$T/a.cap" | grep -q '^XM begin v1 ps=[0-9]* chunks=6 ids=[0-9]* procs=4 ' &&
-	ok "begin line: version, page size, 4 processes, 6 chunks" || no "begin line" "$(head -1 "$T/a.cap")"
-tail -1 "$T/a.cap" | grep -q '^XM end v1 ' && ok "end line" || no "end line" "$(tail -1 "$T/a.cap")"
+head -1 "$T/a.cap" | grep -q '^XM begin v2 ps=[0-9]* chunks=7 ids=[0-9]* procs=4 ' &&
+	ok "begin line: version 2, page size, 4 processes, 7 chunks" || no "begin line" "$(head -1 "$T/a.cap")"
+tail -1 "$T/a.cap" | grep -q '^XM end v2 ' && ok "end line" || no "end line" "$(tail -1 "$T/a.cap")"
 bad=$(grep -cv '^XM [0-9a-z]' "$T/a.cap")
 check_eq "every line is a capture line" "$bad" 0
 long=$(awk 'length($0) > 200' "$T/a.cap" | wc -l)
 check_eq "no capture line is over 200 characters (the workload's)" "$long" 0
 # The checksums are plain CRC-32 (zlib's), so any tool can verify a capture.
 check_eq "every chunk's line count and CRC-32, and the begin and end lines', check out with zlib" \
-	"$(python3 "$HERE/capwire.py" verify "$T/a.cap")" "8 0"
+	"$(python3 "$HERE/capwire.py" verify "$T/a.cap")" "9 0"
 # From a pipe (ssh board exmap-mini dump | exmap-mini -l -): the same report
 # as from the file; one capture at most on standard input.
 "$EXMAP" -l "$T/a.cap" -c files >"$T/fromfile" 2>&1
@@ -121,10 +121,10 @@ rows_kept() {
 	done
 }
 
-damage changed '!done && /^XM 2 m / { sub(/ r/, " R"); done = 1 } { print }'
+damage changed '!done && /^XM 4 m / { sub(/ r/, " R"); done = 1 } { print }'
 rc=$?
-if [ $rc -eq 4 ] && grep -q "chunk 2 of 6 (pid $A2).*checksum mismatch" "$T/err"; then
-	ok "one changed character: exit 4, chunk 2 (pid $A2) named"
+if [ $rc -eq 4 ] && grep -q "chunk 4 of 7 (pid $A2).*checksum mismatch" "$T/err"; then
+	ok "one changed character: exit 4, chunk 4 (pid $A2) named"
 else
 	no "one changed character" "exit $rc: $(cat "$T/err")"
 fi
@@ -132,24 +132,24 @@ check_eq "changed: pid $A2 left out, the rest as live" "$(rows_kept)$(grep -c "^
 grep -q '^check: not made: 1 process of the capture did not load' "$T/out" &&
 	ok "changed: the self-check says why it is not made" || no "changed: check line" "$(grep check "$T/out")"
 
-damage dropped '!done && /^XM 3 r / { done = 1; next } { print }'
+damage dropped '!done && /^XM 5 r / { done = 1; next } { print }'
 rc=$?
-if [ $rc -eq 4 ] && grep -q "chunk 3 of 6 (pid [0-9]*), log lines [0-9]*-[0-9]*: lines are missing" "$T/err"; then
-	ok "one dropped line: exit 4, chunk 3 named, lines missing"
+if [ $rc -eq 4 ] && grep -q "chunk 5 of 7 (pid [0-9]*), log lines [0-9]*-[0-9]*: lines are missing" "$T/err"; then
+	ok "one dropped line: exit 4, chunk 5 named, lines missing"
 else
 	no "one dropped line" "exit $rc: $(cat "$T/err")"
 fi
 check_eq "dropped: no row made up" "$(rows_kept)" ""
 
-damage counts '/^XM 5 n / && !done { done = 1; next } { print }'
+damage counts '/^XM 2 n / && !done { done = 1; next } { print }'
 rc=$?
-if [ $rc -eq 4 ] && grep -q "chunk 5 of 6 (share counts of pages .*recomputed" "$T/err" &&
+if [ $rc -eq 4 ] && grep -q "chunk 2 of 7 (share counts of pages .*recomputed" "$T/err" &&
    cmp -s "$T/out" "$T/a.procs"; then
 	ok "share counts lost, every process intact: recomputed, report as live, exit 4"
 else
 	no "share counts lost" "exit $rc: $(cat "$T/err")"
 fi
-damage countsproc '/^XM 5 n / && !d1 { d1 = 1; next } /^XM 1 m / && !d2 { d2 = 1; next } { print }'
+damage countsproc '/^XM 2 n / && !d1 { d1 = 1; next } /^XM 3 m / && !d2 { d2 = 1; next } { print }'
 rc=$?
 if [ $rc -eq 4 ] && grep -q "uses pages whose share counts are lost: left out" "$T/err"; then
 	ok "share counts and a process lost: processes using them left out, exit 4"
@@ -158,7 +158,7 @@ else
 fi
 check_eq "counts and a process lost: no row made up" "$(rows_kept)" ""
 
-damage bids '/^XM 6 b / && !done { sub(/b /, "b  "); done = 1 } { print }'
+damage bids '/^XM 7 b / && !done { sub(/b /, "b  "); done = 1 } { print }'
 rc=$?
 if [ $rc -eq 4 ] && cmp -s "$T/out" "$T/a.procs"; then
 	ok "build-ids lost: procs as live, exit 4"
@@ -186,17 +186,148 @@ if [ $rc -eq 4 ] && grep -q "begin and end lines are both damaged" "$T/err" && [
 else
 	no "begin and end damaged" "exit $rc: $(cat "$T/err")"
 fi
-awk '/^XM 3 \. / { exit } { print }' "$T/a.cap" >"$T/cut.log"
+awk '/^XM 5 \. / { exit } { print }' "$T/a.cap" >"$T/cut.log"
 "$EXMAP" -l "$T/cut.log" procs >"$T/out" 2>"$T/err"; rc=$?
 if [ $rc -eq 4 ] && grep -q "ends before the capture's end line" "$T/err" &&
-   grep -q "chunk 3 of 6 (pid [0-9]*), log lines [0-9]*-[0-9]*: cut short" "$T/err" &&
-   grep -q "chunk 4 of 6 (a process): missing from the log" "$T/err" &&
-   grep -q "chunk 3 of 6 (pid [0-9]*), log lines [0-9]*-[0-9]*: cut short: its end line is missing" "$T/err"; then
-	ok "log cut short: chunks 3 (cut) and 4-6 (missing) named, exit 4"
+   grep -q "chunk 5 of 7 (pid [0-9]*), log lines [0-9]*-[0-9]*: cut short: its end line is missing" "$T/err" &&
+   grep -q "chunk 6 of 7 (a process): missing from the log" "$T/err" &&
+   grep -q "chunk 7 of 7 (build-ids): missing from the log" "$T/err"; then
+	ok "log cut short: chunks 5 (cut), 6 and 7 (missing) named, exit 4"
 else
 	no "log cut short" "exit $rc: $(cat "$T/err")"
 fi
 check_eq "cut short: no row made up" "$(rows_kept)" ""
+# v2 puts the share counts first: the processes whose chunks came before
+# the cut (chunks 3 and 4) load, with the figures they have live.
+check_eq "cut short: the 2 processes whose chunks came before the cut are there" \
+	"$(grep -E '^ +[0-9]+ ' "$T/out" | grep -cv ' process')" 2
+
+# --- format v2: lines of 256 characters at most; a cut after every line ----
+# A command line and a mapped file's path of about 3 KB each (a console or
+# logger may cut lines of more than 256): "+ " lines carry the rest.
+long=$T
+for i in 1 2 3 4 5 6 7 8 9 10 11; do
+	long=$long/$(printf '%0250d' "$i" | tr 0 "$(echo abcdefghijk | cut -c"$i")")
+done
+mkdir -p "$long"
+start_workload "$T/long.out" "$T/bin/wl" -n 1 -f 64 -d "$long" ||
+	{ echo "workload long did not start: $(cat "$T/long.out.err")"; exit 2; }
+PIDS_TO_KILL="$PIDS_TO_KILL $WL_PID"
+PIDS_long=$(echo "$READY" | tr ' ' ',')
+args=$(printf 'arg%%20with%%2Cspace %.0s' $(seq 1 150))
+sh -c 'sleep 300; :' "$args" "second arg" >/dev/null 2>&1 &
+SH=$!
+PIDS_TO_KILL="$PIDS_TO_KILL $SH"
+"$EXMAP" -p "$PIDS_long,$SH" dump >"$T/long.cap" 2>"$T/err"
+check_eq "dump of the long names exits 0" "$?" 0 "$(cat "$T/err")"
+check_eq "no capture line is over 256 characters" \
+	"$(awk 'length($0) > 256' "$T/long.cap" | wc -l)" 0
+check_cmd "the long names go on in continued (\"+ \") lines: 20 at least" \
+	within 20 "$(grep -c '^XM [0-9]* + ' "$T/long.cap")" ""
+check_eq "continued lines: every chunk's line count and CRC-32 check out" \
+	"$(python3 "$HERE/capwire.py" verify "$T/long.cap")" "$(($(grep -c '^XM [0-9]* \. ' "$T/long.cap") + 2)) 0"
+set -- $(echo "$PIDS_long" | tr ',' ' ')
+for v in "-c maps $2" "-c files" "-c procs"; do
+	# shellcheck disable=SC2086
+	same_view "long names" "$T/long.cap" "$PIDS_long,$SH" $v
+done
+"$EXMAP" -l "$T/long.cap" -c files | grep -qF "$long/workload." &&
+	ok "the 3 KB path comes back whole (files)" || no "the 3 KB path comes back whole (files)"
+want="sh,sh -c sleep 300; : $args second arg"
+"$EXMAP" -a -c diff "$T/long.cap" "$T/long.cap" >"$T/out" 2>"$T/err"
+check_cmd "the 3 KB command line comes back whole (diff's cmdline field)" has "proc,$want," "$T/out"
+python3 "$HERE/capwire.py" console --seed 11 "$T/long.cap" "$T/long.log"
+"$EXMAP" -l "$T/long.log" -c maps "$2" >"$T/out" 2>"$T/err"
+"$EXMAP" -l "$T/long.cap" -c maps "$2" >"$T/want" 2>/dev/null
+check_cmd "continued lines through a noisy console: maps as from the clean capture" \
+	same_file "$T/want" "$T/out"
+
+# Every cut, after each line: tests/capture_cut.py
+for c in a long; do
+	run_checks "capture_cut.py $c" python3 "$HERE/capture_cut.py" "$EXMAP" "$T/$c.cap" "$T"
+done
+
+# --- format v1 (before the share counts came first) still loads -----------
+# tests/data/capture-v1.log: a workload of three processes (workload -n 2
+# -f 64 -c 64 -p 32 -z 16), stopped, dumped by exmap-mini at a0c20e4 (v1);
+# the .csv files are that binary's live views of the same moment, the
+# .smaps file the kernel's Rss and Pss (KiB) for each pid.
+D=$HERE/data
+v1pid=$(ls "$D"/capture-v1.maps-*.csv | sed 's/.*maps-\([0-9]*\)\.csv/\1/')
+for v in procs files "maps $v1pid"; do
+	# shellcheck disable=SC2086
+	"$EXMAP" -l "$D/capture-v1.log" -c $v >"$T/out" 2>"$T/err"
+	rc=$?
+	f=$D/capture-v1.$(echo "$v" | tr ' ' '-').csv
+	check_eq "v1 capture: -c $v exits 0, quiet" "$rc $(cat "$T/err")" "0 "
+	check_cmd "v1 capture: -c $v as the live view it was taken with" same_file "$f" "$T/out"
+done
+"$EXMAP" -l "$D/capture-v1.log" -c procs >"$T/v1.procs" 2>/dev/null
+while read -r pid _ rss _ pss; do
+	check_eq "v1 capture: pid $pid resident = the kernel's Rss then" \
+		"$(awk -F, -v p="$pid" '$1 == p { print $5 }' "$T/v1.procs")" $((rss * 1024))
+	check_num "v1 capture: pid $pid eff_resident = the kernel's Pss then" \
+		"$(awk -F, -v p="$pid" '$1 == p { print $7 }' "$T/v1.procs")" $((pss * 1024)) 8192
+done <"$D/capture-v1.smaps"
+
+# --- the processes the board could not read are named, with the reason ------
+# A v2 capture carries each unreadable pid and its strerror() in chunk 1: made
+# here by editing a.cap's (the CRCs redone), then loaded by -l and by diff.
+python3 - "$T/a.cap" "$T/unread.cap" "$HERE" <<'PY'
+import re, sys
+sys.path.insert(0, sys.argv[3])
+from capwire import header, info, read, reclose
+out = []
+for l in read(sys.argv[1]):
+    kind = info(l)[0]
+    if kind in ("begin", "end"):
+        text = l.rstrip(b"\n").split(b" ", 2)[2].rsplit(b" crc=", 1)[0]
+        text = text.replace(b" unreadable=0 ", b" unreadable=2 ")
+        l = b"XM %s %s\n" % (kind.encode(), header(text))
+    elif l.startswith(b"XM 1 . "):
+        out += [b"XM 1 u 4242 Permission%20denied\n", b"XM 1 u 4343 No%20such%20device\n"]
+    out.append(l)
+open(sys.argv[2], "wb").writelines(reclose(out))
+PY
+for how in "-l $T/unread.cap procs" "diff $T/a.cap $T/unread.cap"; do
+	# shellcheck disable=SC2086
+	"$EXMAP" $how >/dev/null 2>"$T/err"; rc=$?
+	check_eq "$(echo "$how" | cut -d' ' -f1) of a capture that names 2 unreadable processes: exit 1, each named with its reason" \
+		"$rc $(grep -c 'pid 4242 could not be read when the capture was taken: Permission denied' "$T/err") $(grep -c 'pid 4343 could not be read when the capture was taken: No such device' "$T/err")" "1 1 1"
+done
+# the v1 capture with its count of unreadable processes raised: said, unnamed
+python3 - "$D/capture-v1.log" "$T/v1u.log" "$HERE" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[3])
+from capwire import header, info, read
+out = []
+for l in read(sys.argv[1]):
+    kind = info(l)[0]
+    if kind in ("begin", "end"):
+        text = l.rstrip(b"\n").split(b" ", 2)[2].rsplit(b" crc=", 1)[0]
+        l = b"XM %s %s\n" % (kind.encode(), header(text.replace(b" unreadable=0 ", b" unreadable=3 ")))
+    out.append(l)
+open(sys.argv[2], "wb").writelines(out)
+PY
+"$EXMAP" -l "$T/v1u.log" procs >/dev/null 2>"$T/err"
+check_eq "a v1 capture with 3 unreadable processes: exit 1, said that v1 does not name them" \
+	"$? $(head -1 "$T/err")" "1 exmap-mini: $T/v1u.log: 3 processes could not be read when the capture was taken (a v1 capture does not name them)"
+# Live, where some process is unreadable even to root (pid 1 in a container
+# that hides it): the dump names it with the kernel's reason, and so does -l.
+unr=
+for p in $(ls /proc | grep '^[0-9]*$'); do
+	err=$(cat /proc/$p/maps 2>&1 >/dev/null) || { case $err in *"Permission denied"*) unr=$p; break ;; esac; }
+done
+if [ -n "$unr" ]; then
+	"$EXMAP" -p "$unr,$PIDS_a" dump >"$T/u.cap" 2>/dev/null
+	grep -q "^XM 1 u $unr Permission%20denied\$" "$T/u.cap" &&
+		ok "dump names pid $unr, unreadable here, and why" || no "dump names pid $unr" "$(grep '^XM 1 ' "$T/u.cap")"
+	"$EXMAP" -l "$T/u.cap" >/dev/null 2>"$T/err"
+	check_eq "-l names pid $unr with its reason, exit 1" "$? $(head -1 "$T/err")" \
+		"1 exmap-mini: $T/u.cap: pid $unr could not be read when the capture was taken: Permission denied"
+else
+	echo "(no process here is unreadable to root: the live unreadable check is not made)"
+fi
 
 cat "$T/a.cap" "$T/a.cap" >"$T/twice.log"
 "$EXMAP" -l "$T/twice.log" procs >"$T/out" 2>"$T/err"; rc=$?
@@ -205,9 +336,9 @@ if [ $rc -eq 0 ] && cmp -s "$T/out" "$T/a.procs" && grep -q "holds 2 captures: t
 else
 	no "two captures" "exit $rc: $(cat "$T/err")"
 fi
-sed 's/^XM begin v1 /XM begin v2 /; s/^XM end v1 /XM end v2 /' "$T/a.cap" >"$T/v2.log"
-"$EXMAP" -l "$T/v2.log" >/dev/null 2>"$T/err"; rc=$?
-if [ $rc -eq 2 ] && grep -q "format v2: this exmap-mini reads v1" "$T/err"; then
+sed 's/^XM begin v2 /XM begin v3 /; s/^XM end v2 /XM end v3 /' "$T/a.cap" >"$T/v3.log"
+"$EXMAP" -l "$T/v3.log" >/dev/null 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q "format v3: this exmap-mini reads v1 to v2" "$T/err"; then
 	ok "a capture of a newer format: exit 2, versions named"
 else
 	no "newer format" "exit $rc: $(cat "$T/err")"
@@ -311,7 +442,7 @@ awk -F, '$1 == "proc" && index($3, "'"$T/bin/wl"' -n 3 ") == 1' "$T/diff.csv" | 
 	no "diff: matched across pids" "$(drow "$T/bin/wl -n 3 ")"
 check_eq "diff: the restarted workload's change is the live one (per figure; eff within 1 B a process)" "${bad:-none}" none
 "$EXMAP" diff "$T/a.cap" "$T/changed.log" >/dev/null 2>"$T/err"; rc=$?
-[ $rc -eq 4 ] && grep -q "chunk 2 of 6" "$T/err" && ok "diff of a damaged capture: exit 4, chunk named" ||
+[ $rc -eq 4 ] && grep -q "chunk 4 of 7" "$T/err" && ok "diff of a damaged capture: exit 4, chunk named" ||
 	no "diff damaged" "exit $rc"
 
 # --- budgets ---------------------------------------------------------------

@@ -392,8 +392,18 @@ static void test_capwire(void)
 		{ "/usr/lib/libc.so.6 (deleted)", 28, "/usr/lib/libc.so.6%20(deleted)" },
 	};
 	static const char *const bad[] = { "%4", "%zz", "%g0", "abc%" };
-	struct cap_header h = { .ps = 4096, .chunks = 3, .ids = 5, .procs = 1, .id = 0x1234,
-				.src = "pagemap", .uname = "x86_64%206.1" }, back;
+	struct cap_header h = { .version = 1, .ps = 4096, .chunks = 3, .ids = 5, .procs = 1,
+				.id = 0x1234, .src = "pagemap", .uname = "x86_64%206.1" }, back;
+	/* the chunks of 2 processes and 8193 pages (two count chunks), by format */
+	static const struct {
+		int version;
+		uint32_t k, kind;
+	} kinds[] = {
+		{ 1, 1, CK_PROC }, { 1, 2, CK_PROC }, { 1, 3, CK_COUNT }, { 1, 4, CK_COUNT },
+		{ 1, 5, CK_BID },
+		{ 2, 1, CK_ABSENT }, { 2, 2, CK_COUNT }, { 2, 3, CK_COUNT }, { 2, 4, CK_PROC },
+		{ 2, 5, CK_PROC }, { 2, 6, CK_BID },
+	};
 	char buf[256], line[512];
 	size_t i, n;
 	int v;
@@ -414,13 +424,26 @@ static void test_capwire(void)
 	snprintf(line, sizeof(line), "%s crc=%08x", buf, cap_crc32(0, buf, n));
 	check(cap_parse_header(line, &back, &v) == 0 && v == 1 &&
 	      memcmp(&h, &back, sizeof(h)) == 0, "cap_parse_header reads what was written", line);
+	h.version = 2;
+	h.chunks = 4;	/* and the unreadable processes' chunk */
+	n = cap_header_text(buf, sizeof(buf), &h);
+	snprintf(line, sizeof(line), "%s crc=%08x", buf, cap_crc32(0, buf, n));
+	check(cap_parse_header(line, &back, &v) == 0 && v == 2 &&
+	      memcmp(&h, &back, sizeof(h)) == 0, "cap_parse_header reads v2", line);
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct cap_header k = { .version = kinds[i].version, .ids = 8193, .procs = 2 };
+
+		snprintf(buf, sizeof(buf), "v%d chunk %u", kinds[i].version, kinds[i].k);
+		check(cap_nchunks(&k) == (kinds[i].version == 1 ? 5u : 6u) &&
+		      cap_chunk_kind(&k, kinds[i].k) == (int)kinds[i].kind, "cap_chunk_kind", buf);
+	}
 	line[5] ^= 1;
 	check(cap_parse_header(line, &back, &v) < 0, "cap_parse_header: a changed byte fails its CRC",
 	      line);
-	snprintf(line, sizeof(line), "v2 ps=4096 crc=%08x", cap_crc32(0, "v2 ps=4096", 10));
-	check(cap_parse_header(line, &back, &v) < 0 && v == 2,
+	snprintf(line, sizeof(line), "v3 ps=4096 crc=%08x", cap_crc32(0, "v3 ps=4096", 10));
+	check(cap_parse_header(line, &back, &v) < 0 && v == 3,
 	      "cap_parse_header: another version is refused, and named", line);
-	h.chunks = 4;
+	h.chunks = 3;
 	n = cap_header_text(buf, sizeof(buf), &h);
 	snprintf(line, sizeof(line), "%s crc=%08x", buf, cap_crc32(0, buf, n));
 	check(cap_parse_header(line, &back, &v) < 0,
