@@ -524,20 +524,20 @@ def reheader(L, begin=None, end=None):
             out[i] = b"XM end " + header(end(text)) + b"\n"
     return out
 
-v2 = lambda t: b"v2" + t[2:]
+v3 = lambda t: b"v3" + t[2:]
 v10 = lambda t: b"v10" + t[2:]
-damaged_v = [l.replace(b"XM begin v1 ", b"XM begin v2 ") for l in W]
+damaged_v = [l.replace(b"XM begin v2 ", b"XM begin v3 ") for l in W]
 cases = [
-    ("v2 begin and end lines", reheader(W, v2, v2), ["work"], "fatal v2", None),
+    ("v3 begin and end lines", reheader(W, v3, v3), ["work"], "fatal v3", None),
     ("v10 begin and end lines", reheader(W, v10, v10), ["work"], "fatal v10", None),
-    ("a v2 capture", reheader([W[0]] + [b"XM 1 q 1 2 3 4\n", b"XM 1 . 1 %08x x\n" %
-                                         crc([b"q 1 2 3 4"])] + [W[-1]], v2, v2),
-     ["work"], "fatal v2", None),
-    ("a v2 begin line, a v1 end line", reheader(W, v2), ["work"], "fatal-or-same v2", None),
-    ("the begin line's v1 damaged into v2", damaged_v, ["work"], "same", None),
+    ("a v3 capture", reheader([W[0]] + [b"XM 1 q 1 2 3 4\n", b"XM 1 . 1 %08x x\n" %
+                                         crc([b"q 1 2 3 4"])] + [W[-1]], v3, v3),
+     ["work"], "fatal v3", None),
+    ("a v3 begin line, a v2 end line", reheader(W, v3), ["work"], "fatal-or-same v3", None),
+    ("the begin line's v2 damaged into v3", damaged_v, ["work"], "same", None),
 ]
-group("format versions: a v2 capture is exit 2 naming its version; a v1 whose begin line "
-      "reads v2 by damage loads", cases)
+group("format versions: a v3 capture is exit 2 naming its version; a v2 whose begin line "
+      "reads v3 by damage loads", cases)
 
 cases = [
     ("work + work", W + W, ["work"], "same", None),
@@ -617,12 +617,12 @@ for n in range(500):
 group("payload changed and its chunk's checksum redone (a capture that verifies but dump "
       "did not write): no crash, exit 0, 1, 2 or 4, and never a failed self-check", cases)
 
-def craft(**kw):
+def craft(version=1, **kw):
     h = dict(ps=4096, ids=0, procs=0, vanished=0, empty=0, unreadable=0)
     h.update(kw)
-    h.setdefault("chunks", h["procs"] + (h["ids"] + 8191) // 8192 + 1)
-    text = b"v1 %s src=pagemap uname=x" % b" ".join(b"%s=%d" % (k.encode(), h[k]) for k in (
-        "ps", "chunks", "ids", "procs", "vanished", "empty", "unreadable"))
+    h.setdefault("chunks", h["procs"] + (h["ids"] + 8191) // 8192 + 1 + (version > 1))
+    text = b"v%d %s src=pagemap uname=x" % (version, b" ".join(b"%s=%d" % (k.encode(), h[k]) for k in (
+        "ps", "chunks", "ids", "procs", "vanished", "empty", "unreadable")))
     return [b"XM begin " + header(text) + b"\n"], [b"XM end " + header(text) + b"\n"]
 
 def chunk(k, body, what=b"x"):
@@ -644,6 +644,21 @@ for what, kw, body in (
      dict(ids=8193, procs=1), chunk(1, [b"p 5 0 a %", b"m 0 2001000 rw-p 0 0 0 0 %",
                                         b"r s2001"]) + chunk(2, [b"c 0 2000", b"n 1*2000"]) +
      chunk(3, [b"c 2000 1", b"n 2"]) + chunk(4, [], b"buildids")),
+    # v2: the unreadable processes first, then the share counts, the processes
+    ("v2, no process, no page", dict(version=2), chunk(1, []) + chunk(2, [], b"buildids")),
+    ("v2, 4294967294 pages, no chunk", dict(version=2, ids=big), []),
+    ("v2, unreadable=4294967294, two named", dict(version=2, unreadable=big),
+     chunk(1, [b"u 1 Permission%20denied", b"u 2 %"]) + chunk(2, [], b"buildids")),
+    ("v2, more unreadable processes named than counted", dict(version=2, unreadable=1),
+     chunk(1, [b"u 1 Permission%20denied", b"u 2 No%20such%20device"]) + chunk(2, [], b"buildids")),
+    ("v2, a continued line with nothing before it", dict(version=2, procs=1),
+     chunk(1, [b"+ u 1 x"]) + chunk(2, [b"p 5 0 a %", b"+ b"]) + chunk(3, [], b"buildids")),
+    ("v2, a line continued past 16 KiB", dict(version=2, procs=1),
+     chunk(1, []) + chunk(2, [b"p 5 0 a x"] + [b"+ " + b"y" * 198] * 90) + chunk(3, [], b"buildids")),
+    ("v2, 8193 pages in two count chunks, a share count one too many",
+     dict(version=2, ids=8193, procs=1), chunk(1, []) + chunk(2, [b"c 0 2000", b"n 1*2000"]) +
+     chunk(3, [b"c 2000 1", b"n 2"]) +
+     chunk(4, [b"p 5 0 a %", b"m 0 2001000 rw-p 0 0 0 0 %", b"r s2001"]) + chunk(5, [], b"buildids")),
 ):
     begin, end = craft(**kw)
     cases.append(("a made header: " + what, begin + body + end, ["work"], "robust", None))

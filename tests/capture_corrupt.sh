@@ -3,7 +3,7 @@
 # -p, and every process) are damaged in thousands of seeded ways: lines lost,
 # repeated, swapped; characters changed in tags, checksums, payload, begin
 # and end lines; cuts; kernel messages between and inside lines; CRLF and
-# console prefixes; junk, NULs, lines over 16 KiB; a chunk twice; v2 lines;
+# console prefixes; junk, NULs, lines over 16 KiB; a chunk twice; lines of a newer version;
 # several captures in one log; payload changed with its checksum redone; made
 # headers. Each is loaded by the sanitizer build with -l for procs, -c procs,
 # -c files and maps PID. Every run: no sanitizer report, no signal, exit 0,
@@ -50,7 +50,14 @@ T=$(mktemp -d /tmp/capfuzz.XXXXXX)
 chmod 755 "$T"
 
 # --- the captures -------------------------------------------------------------
-if ! start_workload "$T/wl.out" "$WORKLOAD" -n 3 -f 256 -c 256 -p 128 -z 64 -d "$T"; then
+# Its file in a directory of 1.5 KB, named in its command line too: the
+# lines naming them go on in "+ " lines, which every damage then meets.
+D=$T
+for c in a b c d e f; do
+	D=$D/$(printf '%0250d' 0 | tr 0 "$c")
+done
+mkdir -p "$D"
+if ! start_workload "$T/wl.out" "$WORKLOAD" -n 3 -f 256 -c 256 -p 128 -z 64 -d "$D"; then
 	no "the workload starts" "$(cat "$T/wl.out.err")"
 	finish
 fi
@@ -61,6 +68,8 @@ CHILD=$2
 "$EXMAP" -p "$PIDS" dump >"$CAPFUZZ_DIR/work.cap" 2>"$T/err"; rc=$?
 if [ $rc -eq 0 ] && grep -q "^XM end " "$CAPFUZZ_DIR/work.cap"; then
 	ok "capture of the workload ($PIDS): $(wc -l <"$CAPFUZZ_DIR/work.cap") lines, exit 0"
+	check_cmd "the workload's capture has continued (\"+ \") lines: 20 at least" \
+		within 20 "$(grep -c '^XM [0-9]* + ' "$CAPFUZZ_DIR/work.cap")" ""
 else
 	no "capture of the workload" "exit $rc: $(cat "$T/err")"
 	finish
