@@ -1,0 +1,52 @@
+/* The census: every frame of RAM by what holds it, from /proc/kpageflags or the module. */
+#ifndef CENSUS_H
+#define CENSUS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * What a frame holds. Exclusive: a frame is counted under the first kind
+ * that applies, in this order, by both sources (kpageflags bits, or the
+ * module's reading of struct page).
+ */
+enum frame_kind {
+	FK_NOPAGE,	/* in a RAM range, but no struct page (KPF_NOPAGE) */
+	FK_OFFLINE,	/* offline: a balloon or hot-unplug took it (KPF_OFFLINE) */
+	FK_BALLOON,	/* a balloon driver's (KPF_BALLOON) */
+	FK_FREE,	/* the buddy allocator's (KPF_BUDDY) */
+	FK_ZERO,	/* the zero page, or a huge zero page (KPF_ZERO_PAGE) */
+	FK_RESERVED,	/* reserved: memblock at boot, the kernel image (KPF_RESERVED) */
+	FK_HUGETLB,	/* the hugetlb pool (KPF_HUGE) */
+	FK_SLAB,	/* KPF_SLAB */
+	FK_PGTABLE,	/* page tables (KPF_PGTABLE) */
+	FK_KSM,		/* KPF_KSM */
+	FK_ANON,	/* anonymous (KPF_ANON) */
+	FK_SHMEM,	/* swap-backed, not anonymous: tmpfs, SysV and shared anonymous memory */
+	FK_FILE,	/* on an LRU list otherwise: the page cache */
+	FK_OTHER,	/* none of these: other kernel allocations (drivers, DMA, vmalloc) */
+	FK_N
+};
+
+struct census {
+	uint64_t frames;		/* examined: every frame of every RAM range */
+	uint64_t kind[FK_N];		/* frames of each kind; they add up to frames */
+	uint64_t mapped;		/* frames some process maps (KPF_MMAP), of any kind */
+	uint64_t thp;			/* frames of transparent huge pages (KPF_THP) */
+	const char *source;		/* "kpageflags" or "kmod" */
+};
+
+extern const char *const frame_kind_name[FK_N];	/* "free", "slab", ... */
+
+struct ramrange {
+	uint64_t start, end;	/* bytes, [start, end): System RAM */
+};
+
+/*
+ * Count every frame of the ranges, by reading /proc/kpageflags (census.c)
+ * or the module's frames (kmodsrc.c), in large chunks: 0, or -errno.
+ */
+int census_kpageflags(struct census *c, const struct ramrange *r, size_t n, int page_shift);
+int census_kmod(struct census *c, const struct ramrange *r, size_t n, int page_shift);
+
+#endif
