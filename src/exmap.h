@@ -401,7 +401,7 @@ void report_filter(struct scan *s, const pid_t *pids, size_t npid, uint32_t file
 int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
 /* table.c: rows of figures, as text or CSV, sorted and cut, for every view */
-enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF, V_BROWSE };
+enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF, V_BROWSE, V_RAM };
 struct opts {
 	enum view view;
 	pid_t view_pid;

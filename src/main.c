@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "ram.h"
 
 #define PID_LIST_MAX	4096	/* pids given with -p */
 #define BUDGET_MAX	64	/* --budget options */
@@ -31,6 +32,8 @@ static const char usage_text[] =
 "                         per process (by name and command line) and per file\n"
 "  browse                 processes or files, then their files or processes,\n"
 "                         sections and symbols, full screen (a terminal)\n"
+"  ram                    all of RAM: reserved at boot, and MemTotal in parts\n"
+"                         (free, processes, caches, kernel, unexplained)\n"
 "options:\n"
 "  -b source  where page information comes from: auto (the default: the\n"
 "             module if loaded, else pagemap), kmod or pagemap\n"
@@ -98,7 +101,7 @@ static void parse_pids(int c, const char *arg, pid_t *list, size_t *n)
 
 static int valid_sort(enum view v, int f)
 {
-	if (f < 0 || v == V_DUMP)
+	if (f < 0 || v == V_DUMP || v == V_RAM)
 		return 0;
 	if (f < NFIGS)
 		return 1;
@@ -122,6 +125,7 @@ static const char *sort_fields(enum view v)
 	case V_MAPS: return FIGS_ " address path";
 	case V_DIFF: case V_BROWSE: return FIGS_ " name";
 	case V_DUMP: return "none (a capture is not sorted)";
+	case V_RAM: return "none (its lines are in their order)";
 	default: return FIGS_ " address name";
 	}
 #undef FIGS_
@@ -247,6 +251,7 @@ static const struct {
 	{ "dump", V_DUMP, 0, 0, "" },
 	{ "diff", V_DIFF, 2, 2, " capture capture" },
 	{ "browse", V_BROWSE, 0, 0, "" },
+	{ "ram", V_RAM, 0, 0, "" },
 };
 
 /* A view asked for wrongly: what is wrong, then the one usage line for it. */
@@ -270,7 +275,7 @@ static void parse_view(struct opts *o, char **argv, int argc)
 		if (strcmp(argv[0], views[k].name) == 0)
 			break;
 	if (k == sizeof(views) / sizeof(views[0]))
-		die("%s: not a view (procs files maps sections symbols elf dump diff browse)\n"
+		die("%s: not a view (procs files maps sections symbols elf dump diff browse ram)\n"
 		    "usage: see exmap-mini -h", argv[0]);
 	if (n < views[k].min)
 		view_misuse(k, views[k].view == V_DIFF ? "%s: give two captures%s" :
@@ -430,9 +435,12 @@ int main(int argc, char **argv)
 		die("maps: pid %d is not among -p's: add it there", (int)o.view_pid);
 	if (o.sysroot && !cli.load)
 		die("-S: a sysroot is for a capture's files: give -l too");
-	if (cli.load && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
+	if (cli.load && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF || o.view == V_RAM))
 		die("-l: not with the %s view", o.view == V_DUMP ? "dump" :
-		    o.view == V_DIFF ? "diff" : "elf");
+		    o.view == V_DIFF ? "diff" : o.view == V_ELF ? "elf" :
+		    "ram (a capture does not hold it yet)");
+	if ((nrpid_list || o.rfile || nbudget) && o.view == V_RAM)
+		die("-P, -F and --budget: not with the ram view (it is all of RAM)");
 	if ((nrpid_list || o.rfile) && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("-P and -F choose what a report shows; not with the %s view",
 		    o.view == V_DUMP ? "dump (a capture holds the whole scan)" :
@@ -474,6 +482,11 @@ int main(int argc, char **argv)
 	if (o.view == V_BROWSE) {
 		browse_o = o;
 		browse(&scan, &o, cli.load ? NULL : rescan);
+		return exit_status;
+	}
+	if (o.view == V_RAM) {
+		view_ram(&scan, &o, cli.backend ? cli.backend : "auto");
+		out_flush();
 		return exit_status;
 	}
 	if (o.view == V_DUMP) {

@@ -1,0 +1,320 @@
+/* The ram view: installed RAM down to named consumers, unexplained always shown. */
+/*
+ * From installed RAM: what was reserved at boot, and MemTotal split into
+ * parts that add up to it exactly: free, the scanned processes (their
+ * eff_resident: anonymous, file-backed, shmem), what no scanned process
+ * maps (anonymous, page cache, shmem), the kernel's own (slab, stacks, page
+ * tables, vmalloc, percpu, zram, zswap, the hugetlb pool) and unexplained:
+ * MemTotal less all of those, never hidden. Then swap, and the census of
+ * every frame where kpageflags or the module gives one, beside the counters.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ram.h"
+
+enum { L_HEAD, L_PART, L_DETAIL, L_RESERVED, L_SWAP, L_CENSUS };
+
+struct rline {
+	uint8_t depth, kind;
+	const char *sub;	/* the CSV's subcategory, and the text's label */
+	const char *name;	/* a named consumer's, else NULL */
+	int64_t bytes;
+	const char *source;
+};
+
+#define RLINES	192
+static struct rline lines[RLINES];
+static size_t nlines;
+
+static void add(int depth, int kind, const char *sub, const char *name, int64_t bytes,
+		const char *source)
+{
+	if (nlines < RLINES)
+		lines[nlines++] = (struct rline){ (uint8_t)depth, (uint8_t)kind, sub, name, bytes, source };
+}
+
+static void add_top(int depth, const char *sub, const struct ramtop *t, const char *source)
+{
+	for (uint32_t i = 0; i < t->n; i++)
+		add(depth, L_DETAIL, sub, t->top[i].name, (int64_t)t->top[i].bytes, source);
+}
+
+/* The scanned processes' eff_resident: anonymous, file-backed, shmem, hugetlb. */
+struct procsplit {
+	uint64_t anon, file, shmem, huge;
+};
+
+static int dev_in(uint32_t dev, const uint32_t *devs, uint32_t n)
+{
+	while (n--)
+		if (devs[n] == dev)
+			return 1;
+	return 0;
+}
+
+static void split_procs(const struct scan *s, const struct ramsrc *r, struct procsplit *ps)
+{
+	const struct proc *p;
+	const struct mapping *m;
+
+	memset(ps, 0, sizeof(*ps));
+	for (p = s->first; p; p = p->next)
+		for (m = p->map; m; m = m->next) {
+			uint64_t eff = eff_bytes(&m->fig.eff_resident), w;
+			const char *path = m->path;
+
+			if (path[0] != '/') {	/* anonymous, [heap], [stack] */
+				*(m->flags & MF_SHARED ? &ps->shmem : &ps->anon) += eff;
+			} else if (strncmp(path, "/anon_hugepage", 14) == 0 ||
+				   dev_in(m->dev, r->huge_dev, r->nhuge_dev)) {
+				ps->huge += eff;
+			} else if (strncmp(path, "/dev/zero", 9) == 0 || strncmp(path, "/SYSV", 5) == 0 ||
+				   strncmp(path, "/memfd:", 7) == 0 ||
+				   dev_in(m->dev, r->shm_dev, r->nshm_dev)) {
+				ps->shmem += eff;
+			} else {
+				/* a private mapping's written pages are anonymous copies */
+				w = m->flags & MF_SHARED ? 0 : m->fig.writable < eff ? m->fig.writable : eff;
+				ps->anon += w;
+				ps->file += eff - w;
+			}
+		}
+}
+
+/* a - b, as a signed figure: a counter less what the scan found of it */
+static int64_t less(uint64_t a, uint64_t b)
+{
+	return (int64_t)a - (int64_t)b;
+}
+
+static void build(const struct scan *s, const struct ramsrc *r)
+{
+	const uint64_t *mi = r->mi;
+	struct procsplit ps;
+	int64_t left = (int64_t)mi[MI_TOTAL], reserved = less(r->installed, mi[MI_TOTAL]), other;
+	uint64_t vmalloc = mi[MI_VMALLOC];
+	const char *vsrc = "meminfo";
+	uint32_t i;
+
+	split_procs(s, r, &ps);
+	nlines = 0;
+	add(0, L_HEAD, "installed", NULL, (int64_t)r->installed, r->installed_src);
+	/* reserved at boot: installed less MemTotal */
+	add(1, L_HEAD, "reserved at boot", NULL, reserved, "derived");
+	other = reserved;
+	if (r->have_iomem && r->installed > r->sysram) {
+		add(2, L_RESERVED, "firmware", NULL, less(r->installed, r->sysram), "iomem");
+		other -= less(r->installed, r->sysram);
+	}
+	for (i = 0; i < r->nregion; i++) {
+		if (r->region_reusable[i])
+			continue;	/* CMA: lent to movable pages, within MemTotal */
+		add(2, L_RESERVED, "region", r->region[i].name, (int64_t)r->region[i].bytes, "devicetree");
+		/* a no-map region is outside System RAM: iomem's firmware has it */
+		if (!(r->have_iomem && r->region_nomap[i]))
+			other -= (int64_t)r->region[i].bytes;
+	}
+	if (r->kimage_src) {
+		add(2, L_RESERVED, "kernel code", NULL, (int64_t)r->kcode, r->kimage_src);
+		add(2, L_RESERVED, "kernel data", NULL, (int64_t)r->kdata, r->kimage_src);
+		add(2, L_RESERVED, "kernel bss", NULL, (int64_t)r->kbss, r->kimage_src);
+		other -= (int64_t)(r->kcode + r->kdata + r->kbss);
+	}
+	add(2, L_RESERVED, "other", NULL, other, "derived");
+	for (i = 0; i < r->nregion; i++)
+		if (r->region_reusable[i])
+			add(2, L_RESERVED, "reusable region (within MemTotal)", r->region[i].name,
+			    (int64_t)r->region[i].bytes, "devicetree");
+	if (mi[MI_CMATOTAL])
+		add(2, L_RESERVED, "cma (within MemTotal)", NULL, (int64_t)mi[MI_CMATOTAL], "meminfo");
+
+	add(1, L_HEAD, "MemTotal", NULL, (int64_t)mi[MI_TOTAL], "meminfo");
+#define PART(d, sub, v, src) do { int64_t v_ = (v); add(d, L_PART, sub, NULL, v_, src); left -= v_; } while (0)
+	PART(2, "free", (int64_t)mi[MI_FREE], "meminfo");
+	add(2, L_HEAD, "processes (eff_resident)", NULL, (int64_t)(ps.anon + ps.file + ps.shmem), "scan");
+	PART(3, "process anonymous", (int64_t)ps.anon, "scan");
+	PART(3, "process file", (int64_t)ps.file, "scan");
+	PART(3, "process shmem", (int64_t)ps.shmem, "scan");
+	PART(2, "anonymous, no scanned process", less(mi[MI_ANON], ps.anon), "meminfo-scan");
+	PART(2, "page cache, no scanned process", less(mi[MI_CACHED] + mi[MI_BUFFERS],
+						       mi[MI_SHMEM] + ps.file), "meminfo-scan");
+	add_top(3, "ramfs", &r->ramfs, "ramfs");
+	PART(2, "shmem, no scanned process", less(mi[MI_SHMEM], ps.shmem), "meminfo-scan");
+	add_top(3, "tmpfs", &r->tmpfs, "tmpfs");
+	add_top(3, "sysv", &r->sysv, "sysvipc");
+	add(2, L_HEAD, "kernel", NULL, 0, "meminfo");
+	{
+		size_t kernel = nlines - 1;
+		int64_t k0 = left;
+
+		PART(3, "slab reclaimable", (int64_t)mi[MI_SRECLAIM], "meminfo");
+		PART(3, "slab unreclaimable", (int64_t)mi[MI_SUNRECLAIM], "meminfo");
+		add_top(4, "slab", &r->slab, "slabinfo");
+		if (mi[MI_KRECLAIM] > mi[MI_SRECLAIM])
+			PART(3, "other reclaimable", less(mi[MI_KRECLAIM], mi[MI_SRECLAIM]), "meminfo");
+		PART(3, "kernel stacks", (int64_t)mi[MI_STACK], "meminfo");
+		PART(3, "page tables", (int64_t)mi[MI_PGTABLE], "meminfo");
+		if (r->mi_have & 1u << MI_SECPGTABLE)
+			PART(3, "secondary page tables", (int64_t)mi[MI_SECPGTABLE], "meminfo");
+		if (!vmalloc && r->have_vmallocinfo)
+			vmalloc = r->vmalloc_info, vsrc = "vmallocinfo";
+		/* vmalloc'ed kernel stacks are counted as stacks */
+		if (vmalloc >= r->vmalloc_stacks)
+			vmalloc -= r->vmalloc_stacks;	/* said in a note */
+		PART(3, "vmalloc", (int64_t)vmalloc, vsrc);
+		add_top(4, "module", &r->modules, "modules");
+		PART(3, "percpu", (int64_t)mi[MI_PERCPU], "meminfo");
+		if (r->nzram)
+			PART(3, "zram", (int64_t)r->zram_used, "zram");
+		if (mi[MI_ZSWAP])
+			PART(3, "zswap", (int64_t)mi[MI_ZSWAP], "meminfo");
+		if (mi[MI_HUGETLB])
+			PART(3, "hugetlb pool", (int64_t)mi[MI_HUGETLB], "meminfo");
+		lines[kernel].bytes = k0 - left;
+	}
+	add(2, L_PART, "unexplained", NULL, left, "derived");
+
+	add(0, L_SWAP, "swap", NULL, (int64_t)mi[MI_SWAPTOTAL], "meminfo");
+	add(1, L_SWAP, "swap used", NULL, less(mi[MI_SWAPTOTAL], mi[MI_SWAPFREE]), "meminfo");
+	if (r->nzram) {
+		add(1, L_SWAP, "zram stored", NULL, (int64_t)r->zram_orig, "zram");
+		add(1, L_SWAP, "zram compressed", NULL, (int64_t)r->zram_compr, "zram");
+		add(1, L_SWAP, "zram in RAM", NULL, (int64_t)r->zram_used, "zram");
+	}
+	if (!r->census_err) {
+		add(0, L_CENSUS, "census", NULL, (int64_t)(r->census.frames * s->page_size), r->census.source);
+		for (i = 0; i < FK_N; i++)
+			if (r->census.kind[i])
+				add(1, L_CENSUS, frame_kind_name[i], NULL,
+				    (int64_t)(r->census.kind[i] * s->page_size), r->census.source);
+	}
+}
+
+/* "12.3%" of whole; "-" when whole is 0. */
+static void share(char *buf, size_t len, int64_t part, uint64_t whole)
+{
+	int64_t pm;
+
+	if (!whole) {
+		fmt_snprintf(buf, len, "-");
+		return;
+	}
+	pm = (part * 1000 + (part < 0 ? -(int64_t)whole / 2 : (int64_t)whole / 2)) / (int64_t)whole;
+	fmt_snprintf(buf, len, "%s%lld.%lld%%", pm < 0 ? "-" : "", (long long)(pm < 0 ? -pm : pm) / 10,
+		     (long long)(pm < 0 ? -pm : pm) % 10);
+}
+
+static void put_size(const struct opts *o, char *buf, size_t len, int64_t v)
+{
+	buf[0] = '-';
+	fmt_size(o, buf + (v < 0), len - 1, (uint64_t)(v < 0 ? -v : v));
+}
+
+static const char *const csv_cat[] = {
+	[L_HEAD] = NULL, [L_PART] = "part", [L_DETAIL] = "detail", [L_RESERVED] = "reserved",
+	[L_SWAP] = "swap", [L_CENSUS] = "census",
+};
+
+static void print_csv(const struct ramsrc *r)
+{
+	size_t i;
+
+	outs("category,subcategory,name,bytes,source\n");
+	for (i = 0; i < nlines; i++) {
+		const struct rline *l = &lines[i];
+		const char *cat = csv_cat[l->kind];
+		int64_t v = l->bytes;
+
+		if (l->kind == L_HEAD) {
+			if (strcmp(l->sub, "installed") && strcmp(l->sub, "MemTotal"))
+				continue;	/* sums of the parts below them */
+			cat = l->sub[0] == 'i' ? "installed" : "memtotal";
+		}
+		outs(cat);
+		outs(",");
+		if (l->kind != L_HEAD)
+			csv_field(l->sub, strlen(l->sub));
+		outs(",");
+		if (l->name)
+			csv_field(l->name, strlen(l->name));
+		outf(",%s%llu,%s\n", v < 0 ? "-" : "", (unsigned long long)(v < 0 ? -v : v), l->source);
+	}
+	(void)r;
+}
+
+static void print_text(const struct ramsrc *r, const struct opts *o)
+{
+	char label[96], size[32], pct[16];
+	size_t i;
+
+	if (!o->noheader)
+		outf("%-48s %8s %7s  %s\n", "RAM", o->kib ? "KIB" : "SIZE", "SHARE", "SOURCE");
+	for (i = 0; i < nlines; i++) {
+		const struct rline *l = &lines[i];
+		int w = 48 - 2 * l->depth;
+
+		/* a named consumer by its name: the source says what it is */
+		fmt_snprintf(label, sizeof(label), "%s", l->name ? l->name : l->sub);
+		put_size(o, size, sizeof(size), l->bytes);
+		share(pct, sizeof(pct), l->bytes, r->installed);
+		outf("%*s", 2 * l->depth, "");
+		put_text(label, (size_t)w, 1);
+		outf(" %8s %7s  %.16s\n", size, pct, l->source);
+	}
+}
+
+/* Where the census and the counters disagree by more than 1% of RAM. */
+static void compare_census(const struct ramsrc *r, uint64_t page_size)
+{
+	static const struct {
+		int kind, mi, mi2;
+	} pairs[] = {
+		{ FK_FREE, MI_FREE, -1 }, { FK_SLAB, MI_SRECLAIM, MI_SUNRECLAIM },
+		{ FK_PGTABLE, MI_PGTABLE, -1 }, { FK_SHMEM, MI_SHMEM, -1 },
+		{ FK_HUGETLB, MI_HUGETLB, -1 },
+	};
+	char a[32], b[32];
+	size_t i;
+
+	if (r->census_err)
+		return;
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		uint64_t c = r->census.kind[pairs[i].kind] * page_size;
+		uint64_t m = r->mi[pairs[i].mi] + (pairs[i].mi2 >= 0 ? r->mi[pairs[i].mi2] : 0);
+		uint64_t d = c > m ? c - m : m - c;
+
+		if (d * 100 > r->installed) {
+			fmt_human(a, sizeof(a), c);
+			fmt_human(b, sizeof(b), m);
+			outf("census: %s is %s by %s, %s by meminfo (more than 1%% of RAM apart)\n",
+			     frame_kind_name[pairs[i].kind], a, r->census.source, b);
+		}
+	}
+}
+
+void view_ram(struct scan *s, const struct opts *o, const char *census_how)
+{
+	static struct ramsrc r;
+	uint32_t i;
+
+	ram_read(&r, census_how, s->page_size);
+	build(s, &r);
+	if (o->csv) {
+		print_csv(&r);
+	} else {
+		print_text(&r, o);
+		if (!o->noheader) {
+			compare_census(&r, s->page_size);
+			for (i = 0; i < r.nnotes; i++)
+				outf("note: %s\n", r.notes[i]);
+			if (r.census_err)
+				outf("note: no census of frames: %s\n", r.census_err == -ENODATA ?
+				     "no System RAM ranges (iomem)" :
+				     "neither /proc/kpageflags nor the module (kmod) can be read");
+		}
+	}
+	if (o->csv || o->noheader)
+		for (i = 0; i < r.nnotes; i++)
+			warnx("%s", r.notes[i]);
+}
