@@ -136,11 +136,11 @@ static void build(const struct scan *s, const struct ramsrc *r)
 	PART(3, "process anonymous", (int64_t)ps.anon, "scan");
 	PART(3, "process file", (int64_t)ps.file, "scan");
 	PART(3, "process shmem", (int64_t)ps.shmem, "scan");
-	PART(2, "anonymous, no scanned process", less(mi[MI_ANON], ps.anon), "meminfo-scan");
-	PART(2, "page cache, no scanned process", less(mi[MI_CACHED] + mi[MI_BUFFERS],
+	PART(2, "unmapped anonymous", less(mi[MI_ANON], ps.anon), "meminfo-scan");
+	PART(2, "unmapped page cache", less(mi[MI_CACHED] + mi[MI_BUFFERS],
 						       mi[MI_SHMEM] + ps.file), "meminfo-scan");
 	add_top(3, "ramfs", &r->ramfs, "ramfs");
-	PART(2, "shmem, no scanned process", less(mi[MI_SHMEM], ps.shmem), "meminfo-scan");
+	PART(2, "unmapped shmem", less(mi[MI_SHMEM], ps.shmem), "meminfo-scan");
 	add_top(3, "tmpfs", &r->tmpfs, "tmpfs");
 	add_top(3, "sysv", &r->sysv, "sysvipc");
 	add(2, L_HEAD, "kernel", NULL, 0, "meminfo");

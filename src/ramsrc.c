@@ -569,7 +569,7 @@ static void read_sysv(struct ramsrc *r)
 		/* key shmid perms size cpid lpid nattch uid gid cuid cgid atime dtime ctime rss swap */
 		if (k < 15)
 			continue;
-		fmt_snprintf(name, sizeof(name), "sysv key %llu id %llu", (unsigned long long)v[0],
+		fmt_snprintf(name, sizeof(name), "key %llu id %llu", (unsigned long long)v[0],
 			     (unsigned long long)v[1]);
 		top_add(&r->sysv, name, strlen(name), v[14]);
 	}

@@ -1,0 +1,148 @@
+#!/bin/sh
+# The ram view on this machine, as root, against workloads whose size the
+# test builds, each measured as a change of the view's own lines:
+#   - a 64 MiB file in a tmpfs (mounted here) grows "shmem, no scanned
+#     process" by 64 MiB, and the file is named with its size;
+#   - a 32 MiB SysV segment, touched, then detached, grows it by 32 MiB and
+#     is named with its key;
+#   - reading a 256 MiB file that no process maps (its cache dropped first
+#     with posix_fadvise) grows "unmapped page cache" by 256 MiB;
+#   - 200,000 empty files in a tmpfs grow slab, and name the dentry and the
+#     tmpfs inode caches;
+# and on every run: the parts add up to MemTotal exactly; the text fits 80
+# columns; the census of frames (kpageflags) adds up to iomem's System RAM
+# and agrees with meminfo within 1% of RAM on slab, page tables and shmem,
+# and on free within what kpageflags cannot mark (free <= MemFree <= free
+# plus the frames with no flag).
+# Environment: EXMAP. Last line: N passed, N failed.
+set -u
+: "${EXMAP:?}"
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+T=$(mktemp -d /tmp/exmap-ram.XXXXXX)
+MNT=
+
+cleanup() {
+	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
+	[ -n "${SHMID:-}" ] && python3 -c "import ctypes,sys; ctypes.CDLL(None).shmctl(int(sys.argv[1]), 0, None)" "$SHMID" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 2' INT TERM
+
+[ "$(id -u)" -eq 0 ] || { no "runs as root" "iomem, slabinfo and pagemap want root"; finish; }
+
+# ram NAME: the CSV into $T/NAME.csv
+ram() {
+	"$EXMAP" -c ram >"$T/$1.csv" 2>"$T/$1.err" || [ $? -eq 1 ] ||
+		no "exmap-mini -c ram ($1)" "$(head -3 "$T/$1.err")"
+}
+# row FILE CATEGORY SUBCATEGORY [NAME]: the bytes of that row (the first)
+row() {
+	awk -F, -v c="$2" -v s="$3" -v n="${4:-}" '$1 == c && $2 == s && $3 == n { print $4; exit }' "$1"
+}
+# grew NAME BEFORE AFTER SUB WANT TOL: part SUB grew by WANT within TOL
+grew() {
+	b=$(row "$T/$2.csv" part "$4") a=$(row "$T/$3.csv" part "$4")
+	check_num "$1: \"$4\" grows by $5 bytes" "$((a - b))" "$5" "$6"
+}
+
+# --- every run: the parts add up, 80 columns, the census --------------------
+ram base
+check_cmd "the CSV's head" has '^category,subcategory,name,bytes,source$' "$T/base.csv"
+total=$(row "$T/base.csv" memtotal "")
+parts=$(awk -F, '$1 == "part" { s += $(NF - 1) } END { printf "%.0f", s }' "$T/base.csv")
+check_eq "the parts add up to MemTotal exactly ($total)" "$parts" "$total"
+check_eq "MemTotal is /proc/meminfo's" "$total" \
+	"$(($(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo) * 1024))"
+sysram=$(python3 -c '
+import re
+s = 0
+for l in open("/proc/iomem"):
+    m = re.match(r"([0-9a-f]+)-([0-9a-f]+) : System RAM$", l)
+    if m:
+        s += int(m.group(2), 16) - int(m.group(1), 16) + 1
+print(s)')
+"$EXMAP" ram >"$T/base.txt" 2>/dev/null
+check_eq "text: no line over 80 columns" "$(awk 'length($0) > 80' "$T/base.txt" | wc -l)" 0
+check_cmd "text: unexplained is a line" has '^    unexplained ' "$T/base.txt"
+if [ -r /proc/kpageflags ]; then
+	ps=$(getconf PAGESIZE)
+	census=$(row "$T/base.csv" census census)
+	# iomem's ranges rounded in to whole pages
+	check_num "census: every frame of System RAM ($sysram bytes)" "$census" "$sysram" $((64 * ps))
+	ramb=$(row "$T/base.csv" installed "")
+	tol=$((ramb / 100))
+	mi() { echo $(($(awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo) * 1024)); }
+	c() { v=$(row "$T/base.csv" census "$1"); echo "${v:-0}"; }
+	check_num "census: slab = SReclaimable + SUnreclaim, within 1% of RAM" "$(c slab)" \
+		$(($(mi SReclaimable) + $(mi SUnreclaim))) "$tol"
+	check_num "census: page tables = PageTables, within 1% of RAM" "$(c "page tables")" \
+		"$(mi PageTables)" "$tol"
+	check_num "census: shmem = Shmem, within 1% of RAM" "$(c shmem)" "$(mi Shmem)" "$tol"
+	free=$(c free) other=$(c "other kernel") memfree=$(mi MemFree)
+	check_cmd "census: free <= MemFree <= free + the frames with no flag (within 1% of RAM)" \
+		within $((free - tol)) "$memfree" $((free + other + tol))
+else
+	echo "(no /proc/kpageflags here: the census checks are not made)"
+fi
+
+# --- a 64 MiB file in a tmpfs -------------------------------------------------
+MNT=$T/tmpfs
+mkdir -p "$MNT" && mount -t tmpfs -o size=256m exmap-ram "$MNT" || { no "mount a tmpfs"; finish; }
+ram tmpfs0
+dd if=/dev/zero of="$MNT/big64" bs=1M count=64 status=none
+ram tmpfs1
+grew "tmpfs" tmpfs0 tmpfs1 "unmapped shmem" $((64 << 20)) $((4 << 20))
+check_eq "tmpfs: the file is named, with its 64 MiB" "$(row "$T/tmpfs1.csv" detail tmpfs "$MNT/big64")" \
+	$((64 << 20))
+rm -f "$MNT/big64"
+
+# --- a 32 MiB SysV segment, touched, detached ---------------------------------
+ram sysv0
+SHMID=$(python3 -c '
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+i = libc.shmget(0x4558, 32 << 20, 0o1600)
+if i < 0:
+    sys.exit("shmget: errno %d" % ctypes.get_errno())
+p = libc.shmat(i, None, 0)
+ctypes.memset(p, 1, 32 << 20)
+libc.shmdt(ctypes.c_void_p(p))
+print(i)')
+ram sysv1
+grew "sysv" sysv0 sysv1 "unmapped shmem" $((32 << 20)) $((4 << 20))
+check_eq "sysv: the segment is named (key 0x4558 = 17752), with its 32 MiB" \
+	"$(row "$T/sysv1.csv" detail sysv "key 17752 id $SHMID")" $((32 << 20))
+python3 -c "import ctypes,sys; ctypes.CDLL(None).shmctl(int(sys.argv[1]), 0, None)" "$SHMID"
+SHMID=
+
+# --- 256 MiB read into the page cache, mapped by no process -------------------
+F=/var/tmp/exmap-ram.$$
+dd if=/dev/urandom of="$F" bs=1M count=256 status=none && sync "$F"
+python3 -c 'import os,sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$F"
+ram cache0
+cat "$F" >/dev/null
+ram cache1
+grew "page cache" cache0 cache1 "unmapped page cache" $((256 << 20)) $((24 << 20))
+rm -f "$F"
+
+# --- 200,000 empty files -------------------------------------------------------
+ram slab0
+python3 -c '
+import os, sys
+d = sys.argv[1]
+for i in range(200000):
+    os.close(os.open("%s/f%06d" % (d, i), os.O_CREAT | os.O_WRONLY, 0o600))' "$MNT"
+ram slab1
+sb=$(($(row "$T/slab0.csv" part "slab reclaimable") + $(row "$T/slab0.csv" part "slab unreclaimable")))
+sa=$(($(row "$T/slab1.csv" part "slab reclaimable") + $(row "$T/slab1.csv" part "slab unreclaimable")))
+# a dentry and a tmpfs inode a file: 100 bytes each at the very least
+check_cmd "200,000 files: slab grows by 40 MB at least" within 40000000 $((sa - sb)) ""
+for cache in dentry shmem_inode_cache; do
+	b=$(row "$T/slab0.csv" detail slab "$cache") a=$(row "$T/slab1.csv" detail slab "$cache")
+	check_cmd "200,000 files: $cache is named, and grew by 20 MB at least" \
+		within 20000000 "$((${a:-0} - ${b:-0}))" ""
+done
+finish
