@@ -25,6 +25,9 @@ static void describe(const struct loader *L, uint32_t k, char *buf, size_t len)
 	case CK_ABSENT:
 		fmt_snprintf(buf, len, "the unreadable processes");
 		break;
+	case CK_RAM:
+		fmt_snprintf(buf, len, "the ram view");
+		break;
 	case CK_COUNT:
 		first = (k - cap_first_count(&L->h)) * CAP_IDS_CHUNK;
 		fmt_snprintf(buf, len, "share counts of pages %u-%u", first,
@@ -121,6 +124,9 @@ static void report_lost(struct loader *L, uint32_t lost_procs)
 		case CK_PROC:
 			cost = "that process is left out of every view";
 			break;
+		case CK_RAM:
+			cost = "the ram view cannot be shown";
+			break;
 		case CK_ABSENT:
 			cost = L->h.unreadable ? "which processes could not be read is not known" :
 			       "it named none";
@@ -182,6 +188,7 @@ void capture_check(struct loader *L)
 		lostc[k] = L->cs[cap_first_count(h) + k].state != CS_OK;
 	L->cap->bid_lost = L->cs[h->chunks].state != CS_OK;
 	L->cap->absent_lost = h->version != 1 && L->cs[1].state != CS_OK;
+	L->cap->ram_lost = h->version != 1 && L->cs[2].state != CS_OK;
 	lost_procs = h->procs - L->loaded_procs;
 	L->cap->lost = lost_procs;
 	check_counts(L, lost_procs, lostc);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "ram.h"
 
 
 struct writer {
@@ -273,6 +274,23 @@ static void dump_absent(const struct scan *s)
 	w_end_chunk(what);
 }
 
+static void w_ram_line(const char *s, size_t n)
+{
+	w_add(s, n);
+	w_line();
+}
+
+/* The ram view's figures, read now, so that -l CAPTURE ram shows them. */
+static void dump_ram(const struct scan *s)
+{
+	static struct ramsrc r;
+
+	ram_read(&r, strcmp(s->source, "kmod") == 0 ? "kmod" : "auto", s->page_size);
+	w_begin_chunk();
+	ram_dump(&r, w_ram_line);
+	w_end_chunk("ram");
+}
+
 /*
  * The machine, its kernel's release and its node name, escaped into the
  * room the header line leaves; a name cut short ends in "...".
@@ -329,6 +347,7 @@ void dump_capture(struct scan *s)
 	n = cap_header_text(text, sizeof(text), &h);
 	outf("XM begin %s crc=%08x\n", text, cap_crc32(0, text, n));
 	dump_absent(s);
+	dump_ram(s);
 	for (i = 0; i < s->pt.n; i += CAP_IDS_CHUNK)
 		dump_counts(s, i);
 	for (i = 0; i < s->nproc; i++)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "ram.h"
 
 static struct loader LD;
 static char line[CAP_LINE_MAX], pend[CAP_LINE_MAX];
@@ -36,6 +37,8 @@ static void open_chunk(struct loader *L, uint32_t k)
 	L->bad = 0;
 	L->why = NULL;
 	L->stray = L->cs[k].state == CS_OK;
+	if (cap_chunk_kind(&L->h, k) == CK_RAM && !L->stray)
+		memset(L->cap->ram, 0, sizeof(*L->cap->ram));	/* an earlier copy's lines */
 	L->lo = s->arena->lo;
 	L->hi = s->arena->hi;
 	L->nrun = s->nrun;
@@ -396,6 +399,11 @@ static void flush_line(struct loader *L)
 		parse_bid(L, pend);
 	} else if (kind == CK_ABSENT) {
 		parse_absent(L, pend);
+	} else if (kind == CK_RAM) {
+		if (L->stray)
+			;	/* a second copy of a chunk that loaded */
+		else if (ram_parse(L->cap->ram, pend, L->s->arena) < 0)
+			chunk_fail(L, "a ram line is malformed");
 	} else if (pend[0] == 'p' && pend[1] == ' ') {
 		parse_proc(L, pend + 2);
 	} else if (pend[0] == 'm' && pend[1] == ' ') {
@@ -540,6 +548,10 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 	cap = arena_alloc(a, sizeof(*cap), 8);
 	memset(cap, 0, sizeof(*cap));
 	cap->file = cf->path;
+	if (cf->h.version != 1) {
+		cap->ram = arena_alloc(a, sizeof(*cap->ram), 8);
+		memset(cap->ram, 0, sizeof(*cap->ram));
+	}
 	s->cap = cap;
 	L->s = s;
 	L->cap = cap;

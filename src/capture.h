@@ -37,8 +37,12 @@ struct capabsent {		/* a process the board could not read, and why */
 	const char *why;	/* the board's strerror() */
 };
 
+struct ramsrc;
+
 struct capture {
 	const char *file;	/* the log it came from */
+	struct ramsrc *ram;	/* the ram view's figures: v2 on */
+	int ram_lost;		/* their chunk was damaged */
 	struct capbid *bid;	/* a list */
 	int bid_lost;		/* the build-id chunk was damaged */
 	struct capabsent *absent;	/* a list, in the dump's order */
@@ -93,11 +97,12 @@ int capture_buildid(const struct capture *c, const struct file *f,
 #define CAP_LINE_MAX	16384	/* longest capture line, continuations joined */
 
 /*
- * Chunk kinds, from the chunk number. v2: the unreadable processes, the
- * share counts, the processes, the build-ids (a log cut short keeps the
- * processes before the cut, exact). v1: processes, counts, build-ids.
+ * Chunk kinds, from the chunk number. v2: the unreadable processes, the ram
+ * view's figures, the share counts, the processes, the build-ids (a log cut
+ * short keeps the processes before the cut, exact). v1: processes, counts,
+ * build-ids.
  */
-enum { CK_PROC, CK_COUNT, CK_BID, CK_ABSENT };
+enum { CK_PROC, CK_COUNT, CK_BID, CK_ABSENT, CK_RAM };
 extern const char cap_run_letter[];	/* by run kind; capitals: written */
 
 uint32_t cap_crc32(uint32_t crc, const char *p, size_t n);

@@ -35,18 +35,18 @@ uint32_t cap_count_chunks(uint32_t ids)
 /* The chunk numbers where the share counts and the processes start. */
 uint32_t cap_first_count(const struct cap_header *h)
 {
-	return h->version == 1 ? h->procs + 1 : 2;
+	return h->version == 1 ? h->procs + 1 : 3;
 }
 
 uint32_t cap_first_proc(const struct cap_header *h)
 {
-	return h->version == 1 ? 1 : 2 + cap_count_chunks(h->ids);
+	return h->version == 1 ? 1 : 3 + cap_count_chunks(h->ids);
 }
 
 /* How many chunks a capture of these parameters has. */
 uint32_t cap_nchunks(const struct cap_header *h)
 {
-	uint64_t n = (uint64_t)h->procs + cap_count_chunks(h->ids) + 1 + (h->version != 1);
+	uint64_t n = (uint64_t)h->procs + cap_count_chunks(h->ids) + 1 + 2 * (h->version != 1);
 
 	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
@@ -59,7 +59,9 @@ int cap_chunk_kind(const struct cap_header *h, uint32_t k)
 		return CK_COUNT;
 	if (k >= p && k - p < h->procs)
 		return CK_PROC;
-	return k == 1 && h->version != 1 ? CK_ABSENT : CK_BID;
+	if (h->version != 1 && k <= 2)
+		return k == 1 ? CK_ABSENT : CK_RAM;
+	return CK_BID;
 }
 
 size_t cap_header_text(char *buf, size_t len, const struct cap_header *h)

@@ -435,10 +435,9 @@ int main(int argc, char **argv)
 		die("maps: pid %d is not among -p's: add it there", (int)o.view_pid);
 	if (o.sysroot && !cli.load)
 		die("-S: a sysroot is for a capture's files: give -l too");
-	if (cli.load && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF || o.view == V_RAM))
+	if (cli.load && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("-l: not with the %s view", o.view == V_DUMP ? "dump" :
-		    o.view == V_DIFF ? "diff" : o.view == V_ELF ? "elf" :
-		    "ram (a capture does not hold it yet)");
+		    o.view == V_DIFF ? "diff" : "elf");
 	if ((nrpid_list || o.rfile || nbudget) && o.view == V_RAM)
 		die("-P, -F and --budget: not with the ram view (it is all of RAM)");
 	if ((nrpid_list || o.rfile) && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "capture.h"
 #include "ram.h"
 
 enum { L_HEAD, L_PART, L_DETAIL, L_RESERVED, L_SWAP, L_CENSUS };
@@ -295,26 +296,36 @@ static void compare_census(const struct ramsrc *r, uint64_t page_size)
 
 void view_ram(struct scan *s, const struct opts *o, const char *census_how)
 {
-	static struct ramsrc r;
+	static struct ramsrc live;
+	struct ramsrc *rp = &live;
 	uint32_t i;
 
-	ram_read(&r, census_how, s->page_size);
-	build(s, &r);
-	if (o->csv) {
-		print_csv(&r);
+	if (!s->cap) {
+		ram_read(&live, census_how, s->page_size);
+	} else if (!s->cap->ram) {
+		die("%s: a v1 capture does not hold the ram view", s->cap->file);
+	} else if (s->cap->ram_lost) {
+		die_status(EX_DAMAGED, "%s: the ram view's chunk was lost: it cannot be shown",
+			   s->cap->file);
 	} else {
-		print_text(&r, o);
+		rp = s->cap->ram;
+	}
+	build(s, rp);
+	if (o->csv) {
+		print_csv(rp);
+	} else {
+		print_text(rp, o);
 		if (!o->noheader) {
-			compare_census(&r, s->page_size);
-			for (i = 0; i < r.nnotes; i++)
-				outf("note: %s\n", r.notes[i]);
-			if (r.census_err)
-				outf("note: no census of frames: %s\n", r.census_err == -ENODATA ?
+			compare_census(rp, s->page_size);
+			for (i = 0; i < rp->nnotes; i++)
+				outf("note: %s\n", rp->notes[i]);
+			if (rp->census_err)
+				outf("note: no census of frames: %s\n", rp->census_err == -ENODATA ?
 				     "no System RAM ranges (iomem)" :
 				     "neither /proc/kpageflags nor the module (kmod) can be read");
 		}
 	}
 	if (o->csv || o->noheader)
-		for (i = 0; i < r.nnotes; i++)
-			warnx("%s", r.notes[i]);
+		for (i = 0; i < rp->nnotes; i++)
+			warnx("%s", rp->notes[i]);
 }

@@ -64,7 +64,12 @@ struct ramsrc {
 	uint32_t nnotes;
 };
 
+extern const char *const ram_mi_name[MI_N];	/* meminfo's names for them */
+
 void ram_read(struct ramsrc *r, const char *census_how, uint64_t page_size);
+/* capram.c: the figures as a capture's lines, and back */
+void ram_dump(const struct ramsrc *r, void (*line)(const char *, size_t));
+int ram_parse(struct ramsrc *r, char *line, struct arena *a);
 void view_ram(struct scan *s, const struct opts *o, const char *census_how);
 
 #endif

@@ -105,14 +105,16 @@ static int dec_at(char **p, uint64_t *v)
 	return 0;
 }
 
+const char *const ram_mi_name[MI_N] = {
+	"MemTotal", "MemFree", "Buffers", "Cached", "AnonPages", "Mapped", "Shmem",
+	"KReclaimable", "SReclaimable", "SUnreclaim", "KernelStack", "PageTables",
+	"SecPageTables", "VmallocUsed", "Percpu", "CmaTotal", "CmaFree", "Hugetlb",
+	"HugePages_Total", "Hugepagesize", "Zswap", "SwapTotal", "SwapFree",
+	};
+
 static void read_meminfo(struct ramsrc *r)
 {
-	static const char *const names[MI_N] = {
-		"MemTotal", "MemFree", "Buffers", "Cached", "AnonPages", "Mapped", "Shmem",
-		"KReclaimable", "SReclaimable", "SUnreclaim", "KernelStack", "PageTables",
-		"SecPageTables", "VmallocUsed", "Percpu", "CmaTotal", "CmaFree", "Hugetlb",
-		"HugePages_Total", "Hugepagesize", "Zswap", "SwapTotal", "SwapFree",
-	};
+	const char *const *names = ram_mi_name;
 	char *p = text, *l;
 	int i;
 

@@ -33,8 +33,9 @@ SAN_OPTS = {
 }
 ENV = dict(os.environ, **SAN_OPTS)
 ENVTEXT = " ".join("%s=%s" % kv for kv in SAN_OPTS.items())
-# Text procs for its totals and self-check, CSV for figures to the byte.
-VIEWS = [["procs"], ["-c", "procs"], ["-c", "files"], ["maps", CHILD]]
+# Text procs for its totals and self-check, CSV for figures to the byte; the
+# ram view from its chunk.
+VIEWS = [["procs"], ["-c", "procs"], ["-c", "files"], ["maps", CHILD], ["-c", "ram"]]
 nfail = 0
 
 def run(path, view):
@@ -162,6 +163,15 @@ def subset(view, out, ref):
         return None
     rows = list(csv.reader(io.StringIO(out.decode("latin-1"))))[1:]
     clean = list(csv.reader(io.StringIO(ref.decode("latin-1"))))[1:]
+    if view[1] == "ram":
+        # the same lines; only those the processes give may change with a
+        # process lost: theirs, what no process maps, and unexplained
+        if [r[:3] for r in rows] != [r[:3] for r in clean]:
+            return "the ram view's lines differ from the clean ones"
+        for row, r in zip(rows, clean):
+            if row != r and not re.match(r"process |unmapped |unexplained", row[1]):
+                return "a ram line that changed: %s, clean %s" % (",".join(row), r[3])
+        return None
     if view[1] == "procs":
         pids = [r[0] for r in rows]
         if len(set(pids)) < len(pids):
@@ -620,7 +630,7 @@ group("payload changed and its chunk's checksum redone (a capture that verifies 
 def craft(version=1, **kw):
     h = dict(ps=4096, ids=0, procs=0, vanished=0, empty=0, unreadable=0)
     h.update(kw)
-    h.setdefault("chunks", h["procs"] + (h["ids"] + 8191) // 8192 + 1 + (version > 1))
+    h.setdefault("chunks", h["procs"] + (h["ids"] + 8191) // 8192 + 1 + 2 * (version > 1))
     text = b"v%d %s src=pagemap uname=x" % (version, b" ".join(b"%s=%d" % (k.encode(), h[k]) for k in (
         "ps", "chunks", "ids", "procs", "vanished", "empty", "unreadable")))
     return [b"XM begin " + header(text) + b"\n"], [b"XM end " + header(text) + b"\n"]
@@ -644,21 +654,33 @@ for what, kw, body in (
      dict(ids=8193, procs=1), chunk(1, [b"p 5 0 a %", b"m 0 2001000 rw-p 0 0 0 0 %",
                                         b"r s2001"]) + chunk(2, [b"c 0 2000", b"n 1*2000"]) +
      chunk(3, [b"c 2000 1", b"n 2"]) + chunk(4, [], b"buildids")),
-    # v2: the unreadable processes first, then the share counts, the processes
-    ("v2, no process, no page", dict(version=2), chunk(1, []) + chunk(2, [], b"buildids")),
+    # v2: the unreadable processes, the ram view, then the share counts, the processes
+    ("v2, no process, no page", dict(version=2),
+     chunk(1, []) + chunk(2, [], b"ram") + chunk(3, [], b"buildids")),
     ("v2, 4294967294 pages, no chunk", dict(version=2, ids=big), []),
     ("v2, unreadable=4294967294, two named", dict(version=2, unreadable=big),
-     chunk(1, [b"u 1 Permission%20denied", b"u 2 %"]) + chunk(2, [], b"buildids")),
+     chunk(1, [b"u 1 Permission%20denied", b"u 2 %"]) + chunk(2, [], b"ram") + chunk(3, [], b"buildids")),
     ("v2, more unreadable processes named than counted", dict(version=2, unreadable=1),
-     chunk(1, [b"u 1 Permission%20denied", b"u 2 No%20such%20device"]) + chunk(2, [], b"buildids")),
+     chunk(1, [b"u 1 Permission%20denied", b"u 2 No%20such%20device"]) + chunk(2, [], b"ram") +
+     chunk(3, [], b"buildids")),
     ("v2, a continued line with nothing before it", dict(version=2, procs=1),
-     chunk(1, [b"+ u 1 x"]) + chunk(2, [b"p 5 0 a %", b"+ b"]) + chunk(3, [], b"buildids")),
+     chunk(1, [b"+ u 1 x"]) + chunk(2, [b"+ m MemTotal 1"], b"ram") + chunk(3, [b"p 5 0 a %", b"+ b"]) +
+     chunk(4, [], b"buildids")),
     ("v2, a line continued past 16 KiB", dict(version=2, procs=1),
-     chunk(1, []) + chunk(2, [b"p 5 0 a x"] + [b"+ " + b"y" * 198] * 90) + chunk(3, [], b"buildids")),
+     chunk(1, []) + chunk(2, [b"n x"] + [b"+ " + b"y" * 198] * 90, b"ram") +
+     chunk(3, [b"p 5 0 a x"] + [b"+ " + b"y" * 198] * 90) + chunk(4, [], b"buildids")),
+    ("v2, ram lines of every kind, odd values", dict(version=2),
+     chunk(1, []) + chunk(2, [b"m MemTotal 18446744073709551615", b"m MemFree 1", b"v census_err -2147483647",
+                              b"v nzram 4294967295", b"s installed_src %", b"c slab 18446744073709551615 1",
+                              b"t slab " + b"x" * 63 + b" 5", b"g r 1 1 1", b"k 13 9", b"d huge 1",
+                              b"n %25"], b"ram") + chunk(3, [], b"buildids")),
+    ("v2, ram lines that dump never writes", dict(version=2),
+     chunk(1, []) + chunk(2, [b"t slab " + b"x" * 64 + b" 5", b"k 14 1", b"v nosuch 1",
+                              b"v installed -1", b"g r 1 2 0"], b"ram") + chunk(3, [], b"buildids")),
     ("v2, 8193 pages in two count chunks, a share count one too many",
-     dict(version=2, ids=8193, procs=1), chunk(1, []) + chunk(2, [b"c 0 2000", b"n 1*2000"]) +
-     chunk(3, [b"c 2000 1", b"n 2"]) +
-     chunk(4, [b"p 5 0 a %", b"m 0 2001000 rw-p 0 0 0 0 %", b"r s2001"]) + chunk(5, [], b"buildids")),
+     dict(version=2, ids=8193, procs=1), chunk(1, []) + chunk(2, [], b"ram") +
+     chunk(3, [b"c 0 2000", b"n 1*2000"]) + chunk(4, [b"c 2000 1", b"n 2"]) +
+     chunk(5, [b"p 5 0 a %", b"m 0 2001000 rw-p 0 0 0 0 %", b"r s2001"]) + chunk(6, [], b"buildids")),
 ):
     begin, end = craft(**kw)
     cases.append(("a made header: " + what, begin + body + end, ["work"], "robust", None))

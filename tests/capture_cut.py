@@ -41,7 +41,7 @@ def main(exmap, capture, tmp):
     if not head.startswith("XM begin v2 ") or not m:
         sys.exit("capture_cut.py: %s: not a v2 capture" % capture)
     ncount = (int(m.group(1)) + 8191) // 8192
-    counts = set(range(2, 2 + ncount))
+    counts = set(range(3, 3 + ncount))
     rc_whole, whole, _ = procs(exmap, capture)
     name = os.path.basename(capture)
     # which chunks have closed after each line, and the pids of processes'
@@ -67,7 +67,7 @@ def main(exmap, capture, tmp):
         lost = sorted(arrived - set(rows)) if whole_chunks else []
         if i == 1:
             want_rc = 4
-        elif len(closed[i - 1]) == len(pid_of) + ncount + 2:
+        elif len(closed[i - 1]) == len(pid_of) + ncount + 3:
             want_rc = rc_whole  # every chunk in: the end line alone is missing
         else:
             want_rc = 4

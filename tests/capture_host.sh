@@ -60,8 +60,8 @@ start a "$T/bin/wl" -n 3 -f 256 -c 256 -p 128 -z 64
 PIDS_a=$PIDS
 "$EXMAP" -p "$PIDS_a" dump >"$T/a.cap" 2>"$T/err"; rc=$?
 check_eq "dump exits 0" "$rc" 0
-head -1 "$T/a.cap" | grep -q '^XM begin v2 ps=[0-9]* chunks=7 ids=[0-9]* procs=4 ' &&
-	ok "begin line: version 2, page size, 4 processes, 7 chunks" || no "begin line" "$(head -1 "$T/a.cap")"
+head -1 "$T/a.cap" | grep -q '^XM begin v2 ps=[0-9]* chunks=8 ids=[0-9]* procs=4 ' &&
+	ok "begin line: version 2, page size, 4 processes, 8 chunks" || no "begin line" "$(head -1 "$T/a.cap")"
 tail -1 "$T/a.cap" | grep -q '^XM end v2 ' && ok "end line" || no "end line" "$(tail -1 "$T/a.cap")"
 bad=$(grep -cv '^XM [0-9a-z]' "$T/a.cap")
 check_eq "every line is a capture line" "$bad" 0
@@ -69,7 +69,7 @@ long=$(awk 'length($0) > 200' "$T/a.cap" | wc -l)
 check_eq "no capture line is over 200 characters (the workload's)" "$long" 0
 # The checksums are plain CRC-32 (zlib's), so any tool can verify a capture.
 check_eq "every chunk's line count and CRC-32, and the begin and end lines', check out with zlib" \
-	"$(python3 "$HERE/capwire.py" verify "$T/a.cap")" "9 0"
+	"$(python3 "$HERE/capwire.py" verify "$T/a.cap")" "10 0"
 # From a pipe (ssh board exmap-mini dump | exmap-mini -l -): the same report
 # as from the file; one capture at most on standard input.
 "$EXMAP" -l "$T/a.cap" -c files >"$T/fromfile" 2>&1
@@ -121,10 +121,10 @@ rows_kept() {
 	done
 }
 
-damage changed '!done && /^XM 4 m / { sub(/ r/, " R"); done = 1 } { print }'
+damage changed '!done && /^XM 5 m / { sub(/ r/, " R"); done = 1 } { print }'
 rc=$?
-if [ $rc -eq 4 ] && grep -q "chunk 4 of 7 (pid $A2).*checksum mismatch" "$T/err"; then
-	ok "one changed character: exit 4, chunk 4 (pid $A2) named"
+if [ $rc -eq 4 ] && grep -q "chunk 5 of 8 (pid $A2).*checksum mismatch" "$T/err"; then
+	ok "one changed character: exit 4, chunk 5 (pid $A2) named"
 else
 	no "one changed character" "exit $rc: $(cat "$T/err")"
 fi
@@ -132,24 +132,24 @@ check_eq "changed: pid $A2 left out, the rest as live" "$(rows_kept)$(grep -c "^
 grep -q '^check: not made: 1 process of the capture did not load' "$T/out" &&
 	ok "changed: the self-check says why it is not made" || no "changed: check line" "$(grep check "$T/out")"
 
-damage dropped '!done && /^XM 5 r / { done = 1; next } { print }'
+damage dropped '!done && /^XM 6 r / { done = 1; next } { print }'
 rc=$?
-if [ $rc -eq 4 ] && grep -q "chunk 5 of 7 (pid [0-9]*), log lines [0-9]*-[0-9]*: lines are missing" "$T/err"; then
-	ok "one dropped line: exit 4, chunk 5 named, lines missing"
+if [ $rc -eq 4 ] && grep -q "chunk 6 of 8 (pid [0-9]*), log lines [0-9]*-[0-9]*: lines are missing" "$T/err"; then
+	ok "one dropped line: exit 4, chunk 6 named, lines missing"
 else
 	no "one dropped line" "exit $rc: $(cat "$T/err")"
 fi
 check_eq "dropped: no row made up" "$(rows_kept)" ""
 
-damage counts '/^XM 2 n / && !done { done = 1; next } { print }'
+damage counts '/^XM 3 n / && !done { done = 1; next } { print }'
 rc=$?
-if [ $rc -eq 4 ] && grep -q "chunk 2 of 7 (share counts of pages .*recomputed" "$T/err" &&
+if [ $rc -eq 4 ] && grep -q "chunk 3 of 8 (share counts of pages .*recomputed" "$T/err" &&
    cmp -s "$T/out" "$T/a.procs"; then
 	ok "share counts lost, every process intact: recomputed, report as live, exit 4"
 else
 	no "share counts lost" "exit $rc: $(cat "$T/err")"
 fi
-damage countsproc '/^XM 2 n / && !d1 { d1 = 1; next } /^XM 3 m / && !d2 { d2 = 1; next } { print }'
+damage countsproc '/^XM 3 n / && !d1 { d1 = 1; next } /^XM 4 m / && !d2 { d2 = 1; next } { print }'
 rc=$?
 if [ $rc -eq 4 ] && grep -q "uses pages whose share counts are lost: left out" "$T/err"; then
 	ok "share counts and a process lost: processes using them left out, exit 4"
@@ -158,7 +158,7 @@ else
 fi
 check_eq "counts and a process lost: no row made up" "$(rows_kept)" ""
 
-damage bids '/^XM 7 b / && !done { sub(/b /, "b  "); done = 1 } { print }'
+damage bids '/^XM 8 b / && !done { sub(/b /, "b  "); done = 1 } { print }'
 rc=$?
 if [ $rc -eq 4 ] && cmp -s "$T/out" "$T/a.procs"; then
 	ok "build-ids lost: procs as live, exit 4"
@@ -186,19 +186,19 @@ if [ $rc -eq 4 ] && grep -q "begin and end lines are both damaged" "$T/err" && [
 else
 	no "begin and end damaged" "exit $rc: $(cat "$T/err")"
 fi
-awk '/^XM 5 \. / { exit } { print }' "$T/a.cap" >"$T/cut.log"
+awk '/^XM 6 \. / { exit } { print }' "$T/a.cap" >"$T/cut.log"
 "$EXMAP" -l "$T/cut.log" procs >"$T/out" 2>"$T/err"; rc=$?
 if [ $rc -eq 4 ] && grep -q "ends before the capture's end line" "$T/err" &&
-   grep -q "chunk 5 of 7 (pid [0-9]*), log lines [0-9]*-[0-9]*: cut short: its end line is missing" "$T/err" &&
-   grep -q "chunk 6 of 7 (a process): missing from the log" "$T/err" &&
-   grep -q "chunk 7 of 7 (build-ids): missing from the log" "$T/err"; then
-	ok "log cut short: chunks 5 (cut), 6 and 7 (missing) named, exit 4"
+   grep -q "chunk 6 of 8 (pid [0-9]*), log lines [0-9]*-[0-9]*: cut short: its end line is missing" "$T/err" &&
+   grep -q "chunk 7 of 8 (a process): missing from the log" "$T/err" &&
+   grep -q "chunk 8 of 8 (build-ids): missing from the log" "$T/err"; then
+	ok "log cut short: chunks 6 (cut), 7 and 8 (missing) named, exit 4"
 else
 	no "log cut short" "exit $rc: $(cat "$T/err")"
 fi
 check_eq "cut short: no row made up" "$(rows_kept)" ""
 # v2 puts the share counts first: the processes whose chunks came before
-# the cut (chunks 3 and 4) load, with the figures they have live.
+# the cut (chunks 4 and 5) load, with the figures they have live.
 check_eq "cut short: the 2 processes whose chunks came before the cut are there" \
 	"$(grep -E '^ +[0-9]+ ' "$T/out" | grep -cv ' process')" 2
 
@@ -218,6 +218,12 @@ args=$(printf 'arg%%20with%%2Cspace %.0s' $(seq 1 150))
 sh -c 'sleep 300; :' "$args" "second arg" >/dev/null 2>&1 &
 SH=$!
 PIDS_TO_KILL="$PIDS_TO_KILL $SH"
+# until it runs sh -c (its sleep started): before, it is a copy of this shell
+i=0
+until [ -n "$(pgrep -P "$SH" sleep)" ] || [ $i -ge 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 "$EXMAP" -p "$PIDS_long,$SH" dump >"$T/long.cap" 2>"$T/err"
 check_eq "dump of the long names exits 0" "$?" 0 "$(cat "$T/err")"
 check_eq "no capture line is over 256 characters" \
@@ -247,6 +253,36 @@ for c in a long; do
 	run_checks "capture_cut.py $c" python3 "$HERE/capture_cut.py" "$EXMAP" "$T/$c.cap" "$T"
 done
 
+# --- the ram view from a capture ----------------------------------------------
+# dump records the ram view's figures (chunk 2): loaded, the view has the
+# same lines as live; those that do not move (installed, reserved, the kernel
+# image, MemTotal) are exact, the rest within 1% of RAM of a live view taken
+# just after.
+"$EXMAP" dump >"$T/ram.cap" 2>/dev/null
+"$EXMAP" -c ram >"$T/ram.live" 2>/dev/null
+"$EXMAP" -l "$T/ram.cap" -c ram >"$T/ram.load" 2>"$T/err"; rc=$?
+check_cmd "-l CAPTURE -c ram: exit 0 or 1 (a process unreadable here)" within 0 "$rc" 1
+check_eq "-l CAPTURE -c ram: the live view's lines, in its order" \
+	"$(cut -d, -f1-3 "$T/ram.load" | md5sum)" "$(cut -d, -f1-3 "$T/ram.live" | md5sum)"
+check_eq "-l CAPTURE -c ram: installed, reserved and MemTotal exactly as live" \
+	"$(grep -E '^(installed|reserved|memtotal),' "$T/ram.load")" \
+	"$(grep -E '^(installed|reserved|memtotal),' "$T/ram.live")"
+ramb=$(awk -F, '$1 == "installed" { print $4 }' "$T/ram.live")
+far=$(paste -d, "$T/ram.load" "$T/ram.live" | awk -F, -v tol="$ramb" 'NR > 1 {
+	d = $4 - $9; if (d < 0) d = -d; if (d * 100 > tol) print $1 "," $2 "," $3 ": " $4 " against " $9 }')
+check_eq "-l CAPTURE -c ram: every figure within 1% of RAM of live" "$far" ""
+"$EXMAP" -l "$T/ram.cap" ram >"$T/out" 2>/dev/null
+check_eq "-l CAPTURE ram: text, 80 columns" "$(awk 'length($0) > 80' "$T/out" | wc -l)" 0
+awk '/^XM 2 m MemFree / && !done { sub(/MemFree [0-9]/, "MemFree 9"); done = 1 } { print }' \
+	"$T/ram.cap" >"$T/ramdmg.log"
+"$EXMAP" -l "$T/ramdmg.log" ram >"$T/out" 2>"$T/err"; rc=$?
+check_eq "ram chunk damaged: exit 4, chunk 2 named, the view not shown" \
+	"$rc $(grep -c 'chunk 2 of [0-9]* (the ram view).*checksum mismatch' "$T/err") $(wc -c <"$T/out")" "4 1 0"
+"$EXMAP" -l "$T/ramdmg.log" -c procs >"$T/out" 2>/dev/null; rc=$?
+"$EXMAP" -l "$T/ram.cap" -c procs >"$T/want" 2>/dev/null
+check_eq "ram chunk damaged: procs as from the whole capture, exit 4" \
+	"$rc $(cmp -s "$T/out" "$T/want" && echo same)" "4 same"
+
 # --- format v1 (before the share counts came first) still loads -----------
 # tests/data/capture-v1.log: a workload of three processes (workload -n 2
 # -f 64 -c 64 -p 32 -z 16), stopped, dumped by exmap-mini at a0c20e4 (v1);
@@ -262,6 +298,9 @@ for v in procs files "maps $v1pid"; do
 	check_eq "v1 capture: -c $v exits 0, quiet" "$rc $(cat "$T/err")" "0 "
 	check_cmd "v1 capture: -c $v as the live view it was taken with" same_file "$f" "$T/out"
 done
+"$EXMAP" -l "$D/capture-v1.log" ram >/dev/null 2>"$T/err"
+check_eq "v1 capture: ram refused in one line, exit 2" "$? $(cat "$T/err")" \
+	"2 exmap-mini: $D/capture-v1.log: a v1 capture does not hold the ram view"
 "$EXMAP" -l "$D/capture-v1.log" -c procs >"$T/v1.procs" 2>/dev/null
 while read -r pid _ rss _ pss; do
 	check_eq "v1 capture: pid $pid resident = the kernel's Rss then" \
@@ -442,7 +481,7 @@ awk -F, '$1 == "proc" && index($3, "'"$T/bin/wl"' -n 3 ") == 1' "$T/diff.csv" | 
 	no "diff: matched across pids" "$(drow "$T/bin/wl -n 3 ")"
 check_eq "diff: the restarted workload's change is the live one (per figure; eff within 1 B a process)" "${bad:-none}" none
 "$EXMAP" diff "$T/a.cap" "$T/changed.log" >/dev/null 2>"$T/err"; rc=$?
-[ $rc -eq 4 ] && grep -q "chunk 4 of 7" "$T/err" && ok "diff of a damaged capture: exit 4, chunk named" ||
+[ $rc -eq 4 ] && grep -q "chunk 5 of 8" "$T/err" && ok "diff of a damaged capture: exit 4, chunk named" ||
 	no "diff damaged" "exit $rc"
 
 # --- budgets ---------------------------------------------------------------

@@ -401,8 +401,8 @@ static void test_capwire(void)
 	} kinds[] = {
 		{ 1, 1, CK_PROC }, { 1, 2, CK_PROC }, { 1, 3, CK_COUNT }, { 1, 4, CK_COUNT },
 		{ 1, 5, CK_BID },
-		{ 2, 1, CK_ABSENT }, { 2, 2, CK_COUNT }, { 2, 3, CK_COUNT }, { 2, 4, CK_PROC },
-		{ 2, 5, CK_PROC }, { 2, 6, CK_BID },
+		{ 2, 1, CK_ABSENT }, { 2, 2, CK_RAM }, { 2, 3, CK_COUNT }, { 2, 4, CK_COUNT },
+		{ 2, 5, CK_PROC }, { 2, 6, CK_PROC }, { 2, 7, CK_BID },
 	};
 	char buf[256], line[512];
 	size_t i, n;
@@ -425,7 +425,7 @@ static void test_capwire(void)
 	check(cap_parse_header(line, &back, &v) == 0 && v == 1 &&
 	      memcmp(&h, &back, sizeof(h)) == 0, "cap_parse_header reads what was written", line);
 	h.version = 2;
-	h.chunks = 4;	/* and the unreadable processes' chunk */
+	h.chunks = 5;	/* and the chunks of the unreadable processes and of ram */
 	n = cap_header_text(buf, sizeof(buf), &h);
 	snprintf(line, sizeof(line), "%s crc=%08x", buf, cap_crc32(0, buf, n));
 	check(cap_parse_header(line, &back, &v) == 0 && v == 2 &&
@@ -434,7 +434,7 @@ static void test_capwire(void)
 		struct cap_header k = { .version = kinds[i].version, .ids = 8193, .procs = 2 };
 
 		snprintf(buf, sizeof(buf), "v%d chunk %u", kinds[i].version, kinds[i].k);
-		check(cap_nchunks(&k) == (kinds[i].version == 1 ? 5u : 6u) &&
+		check(cap_nchunks(&k) == (kinds[i].version == 1 ? 5u : 7u) &&
 		      cap_chunk_kind(&k, kinds[i].k) == (int)kinds[i].kind, "cap_chunk_kind", buf);
 	}
 	line[5] ^= 1;

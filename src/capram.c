@@ -1,0 +1,206 @@
+/* Captures: the ram view's figures as lines of a chunk, and back. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "capture.h"
+#include "ram.h"
+
+enum { RK_U64, RK_U32, RK_INT, RK_STR };
+
+#define K(name, type, field)	{ name, type, offsetof(struct ramsrc, field) }
+static const struct {
+	const char *key;
+	uint8_t type;
+	uint16_t off;
+} keys[] = {
+	K("installed", RK_U64, installed), K("installed_src", RK_STR, installed_src),
+	K("sysram", RK_U64, sysram), K("have_iomem", RK_INT, have_iomem),
+	K("kcode", RK_U64, kcode), K("kdata", RK_U64, kdata), K("kbss", RK_U64, kbss),
+	K("kimage_src", RK_STR, kimage_src), K("boot_reserved", RK_U64, boot_reserved),
+	K("have_dt", RK_INT, have_dt), K("have_slabinfo", RK_INT, have_slabinfo),
+	K("vmalloc_stacks", RK_U64, vmalloc_stacks), K("vmalloc_info", RK_U64, vmalloc_info),
+	K("have_vmallocinfo", RK_INT, have_vmallocinfo), K("zram_used", RK_U64, zram_used),
+	K("zram_compr", RK_U64, zram_compr), K("zram_orig", RK_U64, zram_orig),
+	K("nzram", RK_U32, nzram), K("census_err", RK_INT, census_err),
+	K("census_frames", RK_U64, census.frames), K("census_mapped", RK_U64, census.mapped),
+	K("census_thp", RK_U64, census.thp), K("census_source", RK_STR, census.source),
+};
+#undef K
+
+static const char *const lists[] = { "slab", "tmpfs", "ramfs", "sysv", "modules" };
+
+static struct ramtop *list_of(struct ramsrc *r, size_t i)
+{
+	struct ramtop *t[] = { &r->slab, &r->tmpfs, &r->ramfs, &r->sysv, &r->modules };
+
+	return t[i];
+}
+
+/* One line: its words, escaped where they are names. */
+static void emit(void (*line)(const char *, size_t), const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void emit(void (*line)(const char *, size_t), const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = fmt_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	line(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+static const char *esc(char *buf, size_t len, const char *s)
+{
+	cap_escape(buf, len, s ? s : "", s ? strlen(s) : 0);
+	return buf;
+}
+
+void ram_dump(const struct ramsrc *r, void (*line)(const char *, size_t))
+{
+	char e[3 * PATH_BUF / 16 + 8];
+	size_t i, j;
+
+	for (i = 0; i < MI_N; i++)
+		if (r->mi_have & 1u << i)
+			emit(line, "m %s %llu", ram_mi_name[i], (unsigned long long)r->mi[i]);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *p = (const char *)r + keys[i].off;
+
+		switch (keys[i].type) {
+		case RK_U64: emit(line, "v %s %llu", keys[i].key, (unsigned long long)*(const uint64_t *)p); break;
+		case RK_U32: emit(line, "v %s %u", keys[i].key, *(const uint32_t *)p); break;
+		case RK_INT: emit(line, "v %s %d", keys[i].key, *(const int *)p); break;
+		default: emit(line, "s %s %s", keys[i].key, esc(e, sizeof(e), *(const char *const *)p));
+		}
+	}
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		const struct ramtop *t = list_of((struct ramsrc *)r, i);
+
+		emit(line, "c %s %llu %llu", lists[i], (unsigned long long)t->count,
+		     (unsigned long long)t->bytes);
+		for (j = 0; j < t->n; j++)
+			emit(line, "t %s %s %llu", lists[i], esc(e, sizeof(e), t->top[j].name),
+			     (unsigned long long)t->top[j].bytes);
+	}
+	for (i = 0; i < r->nregion; i++)
+		emit(line, "g %s %llu %d %d", esc(e, sizeof(e), r->region[i].name),
+		     (unsigned long long)r->region[i].bytes, r->region_nomap[i], r->region_reusable[i]);
+	for (i = 0; i < FK_N; i++)
+		if (r->census.kind[i])
+			emit(line, "k %u %llu", (unsigned)i, (unsigned long long)r->census.kind[i]);
+	for (i = 0; i < r->nshm_dev; i++)
+		emit(line, "d shm %x", r->shm_dev[i]);
+	for (i = 0; i < r->nhuge_dev; i++)
+		emit(line, "d huge %x", r->huge_dev[i]);
+	for (i = 0; i < r->nnotes; i++)
+		emit(line, "n %s", esc(e, sizeof(e), r->notes[i]));
+}
+
+/* A word of the line, unescaped into the arena. */
+static const char *name_of(struct arena *a, const char *w)
+{
+	static char buf[RAM_NAME * 3 + 256];
+	size_t n;
+
+	if (cap_unescape(w, buf, sizeof(buf), &n) < 0)
+		return NULL;
+	return arena_strdup(a, buf, n);
+}
+
+/* A line of the ram chunk into r: 0, or -1 when it is not one dump writes. */
+int ram_parse(struct ramsrc *r, char *p, struct arena *a)
+{
+	char *w[5];
+	uint64_t v, v2;
+	size_t i, n = 0;
+
+	while (n < 5 && (w[n] = cap_field(&p)) != NULL)
+		n++;
+	if (p || n < 2 || w[0][1])
+		return -1;
+	switch (w[0][0]) {
+	case 'm':
+		for (i = 0; i < MI_N && strcmp(w[1], ram_mi_name[i]); i++)
+			;
+		if (n != 3 || i == MI_N || parse_u64(w[2], UINT64_MAX, &r->mi[i]) < 0)
+			return -1;
+		r->mi_have |= 1u << i;
+		return 0;
+	case 'v': case 's':
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && strcmp(w[1], keys[i].key); i++)
+			;
+		if (n != 3 || i == sizeof(keys) / sizeof(keys[0]) || (keys[i].type == RK_STR) != (w[0][0] == 's'))
+			return -1;
+		{
+			char *f = (char *)r + keys[i].off;
+			int neg = w[2][0] == '-';
+
+			if (keys[i].type == RK_STR)
+				return (*(const char **)f = name_of(a, w[2])) ? 0 : -1;
+			if (parse_u64(w[2] + neg, keys[i].type == RK_U64 ? UINT64_MAX :
+				      keys[i].type == RK_U32 ? UINT32_MAX : INT32_MAX, &v) < 0 ||
+			    (neg && keys[i].type != RK_INT))
+				return -1;
+			if (keys[i].type == RK_U64)
+				*(uint64_t *)f = v;
+			else if (keys[i].type == RK_U32)
+				*(uint32_t *)f = (uint32_t)v;
+			else
+				*(int *)f = neg ? -(int)v : (int)v;
+		}
+		return 0;
+	case 'c': case 't':
+		for (i = 0; i < sizeof(lists) / sizeof(lists[0]) && strcmp(w[1], lists[i]); i++)
+			;
+		if (i == sizeof(lists) / sizeof(lists[0]) || n != 4)
+			return -1;
+		{
+			struct ramtop *t = list_of(r, i);
+			const char *name;
+
+			if (w[0][0] == 'c')
+				return parse_u64(w[2], UINT64_MAX, &t->count) < 0 ||
+				       parse_u64(w[3], UINT64_MAX, &t->bytes) < 0 ? -1 : 0;
+			if (t->n == RAM_TOP || !(name = name_of(a, w[2])) || strlen(name) >= RAM_NAME ||
+			    parse_u64(w[3], UINT64_MAX, &t->top[t->n].bytes) < 0)
+				return -1;
+			strcpy(t->top[t->n++].name, name);
+		}
+		return 0;
+	case 'g':
+		if (n != 5 || r->nregion == sizeof(r->region) / sizeof(r->region[0]) ||
+		    !(w[1] = (char *)name_of(a, w[1])) || strlen(w[1]) >= RAM_NAME ||
+		    parse_u64(w[2], UINT64_MAX, &r->region[r->nregion].bytes) < 0 ||
+		    parse_u64(w[3], 1, &v) < 0 || parse_u64(w[4], 1, &v2) < 0)
+			return -1;
+		strcpy(r->region[r->nregion].name, w[1]);
+		r->region_nomap[r->nregion] = (uint8_t)v;
+		r->region_reusable[r->nregion++] = (uint8_t)v2;
+		return 0;
+	case 'k':
+		if (n != 3 || parse_u64(w[1], FK_N - 1, &v) < 0 ||
+		    parse_u64(w[2], UINT64_MAX, &r->census.kind[v]) < 0)
+			return -1;
+		return 0;
+	case 'd':
+		if (n != 3 || hex_parse(w[2], UINT32_MAX, &v) < 0)
+			return -1;
+		if (strcmp(w[1], "shm") == 0 && r->nshm_dev < 32)
+			r->shm_dev[r->nshm_dev++] = (uint32_t)v;
+		else if (strcmp(w[1], "huge") == 0 && r->nhuge_dev < 8)
+			r->huge_dev[r->nhuge_dev++] = (uint32_t)v;
+		else
+			return -1;
+		return 0;
+	case 'n':
+		if (n != 2 || r->nnotes == sizeof(r->notes) / sizeof(r->notes[0]) ||
+		    !(r->notes[r->nnotes] = name_of(a, w[1])))
+			return -1;
+		r->nnotes++;
+		return 0;
+	}
+	return -1;
+}
