@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exmap.h"
+#include "ram.h"
 
 /* NAME=SIZE, cut in place at the last '=' (a path may hold one). */
 int parse_budget(char *arg, struct budget *b)
@@ -93,11 +93,17 @@ void check_budgets(struct scan *s, const struct budget *b, size_t n, const struc
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		int is_file;
-		const char *target = budget_target(s, files, nfile, b[i].name, &is_file);
-		const char *what = is_file ? "mapped file" : "process";
-		uint64_t used = used_by(s, files, nfile, target, is_file, &hits);
-		int over = used > b[i].size;
+		int is_file = 0, is_ram = strncmp(b[i].name, "ram:", 4) == 0;
+		const char *target = is_ram ? NULL : budget_target(s, files, nfile, b[i].name, &is_file);
+		const char *what = is_ram ? "line of the ram view" : is_file ? "mapped file" : "process";
+		uint64_t used;
+		int over;
+
+		if (is_ram)
+			hits = ram_budget(s, b[i].name + 4, &used);
+		else
+			used = used_by(s, files, nfile, target, is_file, &hits);
+		over = used > b[i].size;
 		char u[32], l[32];
 
 		if (!hits) {
@@ -112,12 +118,13 @@ void check_budgets(struct scan *s, const struct budget *b, size_t n, const struc
 		human(o, u, sizeof(u), used);
 		human(o, l, sizeof(l), b[i].size);
 		if (!o->csv)
-			outf("budget %s: eff_resident %s of %s: %s\n", b[i].name, u, l,
-			     over ? "EXCEEDED" : "ok");
+			outf("budget %s: %s %s of %s: %s\n", b[i].name, is_ram ? "ram" : "eff_resident",
+			     u, l, over ? "EXCEEDED" : "ok");
 		out_flush();
 		if (over) {
-			warnx("budget %s exceeded: eff_resident is %llu bytes, the budget %llu",
-			      b[i].name, (unsigned long long)used, (unsigned long long)b[i].size);
+			warnx("budget %s exceeded: %s is %llu bytes, the budget %llu", b[i].name,
+			      is_ram ? "it" : "eff_resident", (unsigned long long)used,
+			      (unsigned long long)b[i].size);
 			exit_at_least(EX_BUDGET);
 		}
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "ram.h"
 
 struct drow {
 	const char *name;
@@ -266,5 +267,6 @@ void diff_captures(struct arena *a, const struct capfile *cfa, const struct capf
 	if (!o->csv)
 		outs("\n");
 	put_rows(&files, a, o, 0);
+	diff_ram(&s[0], &s[1], o, a);
 	out_flush();
 }

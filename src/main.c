@@ -438,8 +438,8 @@ int main(int argc, char **argv)
 	if (cli.load && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("-l: not with the %s view", o.view == V_DUMP ? "dump" :
 		    o.view == V_DIFF ? "diff" : "elf");
-	if ((nrpid_list || o.rfile || nbudget) && o.view == V_RAM)
-		die("-P, -F and --budget: not with the ram view (it is all of RAM)");
+	if ((nrpid_list || o.rfile) && o.view == V_RAM)
+		die("-P and -F: not with the ram view (it is all of RAM)");
 	if ((nrpid_list || o.rfile) && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("-P and -F choose what a report shows; not with the %s view",
 		    o.view == V_DUMP ? "dump (a capture holds the whole scan)" :
@@ -486,6 +486,8 @@ int main(int argc, char **argv)
 	if (o.view == V_RAM) {
 		view_ram(&scan, &o, cli.backend ? cli.backend : "auto");
 		out_flush();
+		if (nbudget)
+			check_budgets(&scan, budgets, nbudget, &o);
 		return exit_status;
 	}
 	if (o.view == V_DUMP) {

@@ -16,6 +16,11 @@
 
 enum { L_HEAD, L_PART, L_DETAIL, L_RESERVED, L_SWAP, L_CENSUS };
 
+static const char *const csv_cat[] = {
+	[L_HEAD] = NULL, [L_PART] = "part", [L_DETAIL] = "detail", [L_RESERVED] = "reserved",
+	[L_SWAP] = "swap", [L_CENSUS] = "census",
+};
+
 struct rline {
 	uint8_t depth, kind;
 	const char *sub;	/* the CSV's subcategory, and the text's label */
@@ -212,10 +217,6 @@ static void put_size(const struct opts *o, char *buf, size_t len, int64_t v)
 	fmt_size(o, buf + (v < 0), len - 1, (uint64_t)(v < 0 ? -v : v));
 }
 
-static const char *const csv_cat[] = {
-	[L_HEAD] = NULL, [L_PART] = "part", [L_DETAIL] = "detail", [L_RESERVED] = "reserved",
-	[L_SWAP] = "swap", [L_CENSUS] = "census",
-};
 
 static void print_csv(const struct ramsrc *r)
 {
@@ -294,22 +295,118 @@ static void compare_census(const struct ramsrc *r, uint64_t page_size)
 	}
 }
 
-void view_ram(struct scan *s, const struct opts *o, const char *census_how)
+/* The ram view's figures: read now, or the capture's (refused when it has none). */
+static const struct ramsrc *figures(const struct scan *s, const char *census_how)
 {
 	static struct ramsrc live;
-	struct ramsrc *rp = &live;
-	uint32_t i;
 
 	if (!s->cap) {
 		ram_read(&live, census_how, s->page_size);
-	} else if (!s->cap->ram) {
+		return &live;
+	}
+	if (!s->cap->ram)
 		die("%s: a v1 capture does not hold the ram view", s->cap->file);
-	} else if (s->cap->ram_lost) {
+	if (s->cap->ram_lost)
 		die_status(EX_DAMAGED, "%s: the ram view's chunk was lost: it cannot be shown",
 			   s->cap->file);
-	} else {
-		rp = s->cap->ram;
+	return s->cap->ram;
+}
+
+/*
+ * --budget ram:NAME: the bytes of the parts of MemTotal whose name is NAME
+ * or begins with NAME and a space (ram:slab is both slab parts), else of the
+ * named consumers called NAME. How many lines that was: 0, none.
+ */
+uint32_t ram_budget(const struct scan *s, const char *name, uint64_t *bytes)
+{
+	size_t i, n = strlen(name);
+	uint32_t hits = 0;
+	int pass;
+
+	build(s, figures(s, "auto"));
+	*bytes = 0;
+	for (pass = 0; pass < 2 && !hits; pass++)
+		for (i = 0; i < nlines; i++) {
+			const struct rline *l = &lines[i];
+
+			if (pass == 0 ? l->kind == L_PART && strncmp(l->sub, name, n) == 0 &&
+					(l->sub[n] == '\0' || l->sub[n] == ' ') :
+					l->kind == L_DETAIL && strcmp(l->name, name) == 0) {
+				*bytes += l->bytes > 0 ? (uint64_t)l->bytes : 0;
+				hits++;
+			}
+		}
+	return hits;
+}
+
+/*
+ * diff: each line of the ram view in capture a and in capture b, where it
+ * changed (all of them with -a). Lines are matched by their kind, label and
+ * name; a line on one side only counts as 0 on the other.
+ */
+void diff_ram(const struct scan *a, const struct scan *b, const struct opts *o, struct arena *ar)
+{
+	struct rline *la;
+	size_t na, i, j, same = 0;
+	char x[32], y[32], d[32];
+
+	if (!a->cap->ram || a->cap->ram_lost || !b->cap->ram || b->cap->ram_lost) {
+		if (!o->csv)
+			outs("\nram: not compared: a capture holds no ram view (v1, or its chunk lost)\n");
+		return;
 	}
+	build(a, a->cap->ram);
+	na = nlines;
+	la = arena_alloc(ar, na * sizeof(*la) + 1, 8);
+	memcpy(la, lines, na * sizeof(*la));
+	build(b, b->cap->ram);
+	if (!o->csv)
+		outf("\n%-40s %11s %11s %11s\n", "RAM", "A", "B", "CHANGE");
+	for (i = 0; i < nlines; i++) {
+		const struct rline *l = &lines[i];
+		int64_t va = 0;
+
+		for (j = 0; j < na; j++)
+			if (la[j].kind == l->kind && !strcmp(la[j].sub, l->sub) &&
+			    (la[j].name && l->name ? !strcmp(la[j].name, l->name) : la[j].name == l->name)) {
+				va = la[j].bytes;
+				break;
+			}
+		if (va == l->bytes && !o->all && (o->csv || l->depth > 0)) {
+			same++;
+			continue;
+		}
+		if (o->csv) {	/* the line as the ram view's CSV names it: category:sub[:name] */
+			char key[160];
+
+			if (l->kind == L_HEAD && strcmp(l->sub, "installed") && strcmp(l->sub, "MemTotal"))
+				continue;
+			fmt_snprintf(key, sizeof(key), "%s:%s%s%s", l->kind == L_HEAD ?
+				     (l->sub[0] == 'i' ? "installed" : "memtotal") : csv_cat[l->kind],
+				     l->kind == L_HEAD ? "" : l->sub, l->name ? ":" : "",
+				     l->name ? l->name : "");
+			outs("ram,");
+			csv_field(key, strlen(key));
+			outf(",,%lld,%lld\n", (long long)va, (long long)l->bytes);
+			continue;
+		}
+		put_size(o, x, sizeof(x), va);
+		put_size(o, y, sizeof(y), l->bytes);
+		put_size(o, d + 1, sizeof(d) - 1, l->bytes - va);
+		d[0] = l->bytes >= va ? '+' : ' ';
+		outf("%*s", 2 * l->depth, "");
+		put_text(l->name ? l->name : l->sub, (size_t)(40 - 2 * l->depth), 1);
+		outf(" %11s %11s %11s\n", x, y, d[1] == '-' ? d + 1 : d);
+	}
+	if (same && !o->csv)
+		outf("(%zu ram lines did not change; -a shows them)\n", same);
+}
+
+void view_ram(struct scan *s, const struct opts *o, const char *census_how)
+{
+	const struct ramsrc *rp = figures(s, census_how);
+	uint32_t i;
+
 	build(s, rp);
 	if (o->csv) {
 		print_csv(rp);

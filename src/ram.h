@@ -71,5 +71,7 @@ void ram_read(struct ramsrc *r, const char *census_how, uint64_t page_size);
 void ram_dump(const struct ramsrc *r, void (*line)(const char *, size_t));
 int ram_parse(struct ramsrc *r, char *line, struct arena *a);
 void view_ram(struct scan *s, const struct opts *o, const char *census_how);
+uint32_t ram_budget(const struct scan *s, const char *name, uint64_t *bytes);
+void diff_ram(const struct scan *a, const struct scan *b, const struct opts *o, struct arena *ar);
 
 #endif

@@ -91,11 +91,33 @@ fi
 MNT=$T/tmpfs
 mkdir -p "$MNT" && mount -t tmpfs -o size=256m exmap-ram "$MNT" || { no "mount a tmpfs"; finish; }
 ram tmpfs0
+"$EXMAP" dump >"$T/a.cap" 2>/dev/null
 dd if=/dev/zero of="$MNT/big64" bs=1M count=64 status=none
 ram tmpfs1
+"$EXMAP" dump >"$T/b.cap" 2>/dev/null
 grew "tmpfs" tmpfs0 tmpfs1 "unmapped shmem" $((64 << 20)) $((4 << 20))
 check_eq "tmpfs: the file is named, with its 64 MiB" "$(row "$T/tmpfs1.csv" detail tmpfs "$MNT/big64")" \
 	$((64 << 20))
+# diff of captures taken before and after: the ram lines that changed
+"$EXMAP" -c diff "$T/a.cap" "$T/b.cap" >"$T/diff.csv" 2>/dev/null
+d=$(awk -F, '$1 == "ram" && $2 == "part:unmapped shmem" { print $5 - $4 }' "$T/diff.csv")
+check_num "diff: ram line \"unmapped shmem\" grew by 64 MiB" "${d:-none}" $((64 << 20)) $((4 << 20))
+check_eq "diff: the tmpfs file, 0 in A, 64 MiB in B" \
+	"$(awk -F, -v k="detail:tmpfs:$MNT/big64" '$1 == "ram" && $2 == k { print $4, $5 }' "$T/diff.csv")" \
+	"0 $((64 << 20))"
+"$EXMAP" diff "$T/a.cap" "$T/b.cap" >"$T/diff.txt" 2>/dev/null
+check_cmd "diff text: the RAM section names the file" has "big64 " "$T/diff.txt"
+check_eq "diff text: 80 columns" "$(awk 'length($0) > 80' "$T/diff.txt" | wc -l)" 0
+# budgets on the ram view's lines, from the capture and live
+shm=$(row "$T/tmpfs1.csv" part "unmapped shmem")
+"$EXMAP" -l "$T/b.cap" -q --budget "ram:$MNT/big64=64M" procs >/dev/null 2>"$T/err"
+check_cmd "budget ram:FILE=64M (a named tmpfs file, exactly its size): holds" within 0 $? 1
+"$EXMAP" -l "$T/b.cap" -q --budget "ram:$MNT/big64=65535K" procs >/dev/null 2>"$T/err"
+check_eq "budget ram:FILE one KiB under: exit 3, said" "$? $(grep -c "budget ram:$MNT/big64 exceeded: it is 67108864 bytes" "$T/err")" "3 1"
+"$EXMAP" -l "$T/b.cap" -q --budget "ram:slab=1" procs >/dev/null 2>"$T/err"
+check_eq "budget ram:slab=1 (both slab lines): exit 3" "$?" 3
+"$EXMAP" -q --budget "ram:nosuch=1M" ram >/dev/null 2>"$T/err"
+check_eq "budget ram:nosuch: exit 1, said" "$? $(grep -c 'budget ram:nosuch: no line of the ram view' "$T/err")" "1 1"
 rm -f "$MNT/big64"
 
 # --- a 32 MiB SysV segment, touched, detached ---------------------------------
