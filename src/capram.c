@@ -1,4 +1,12 @@
 /* Captures: the ram view's figures as lines of a chunk, and back. */
+/*
+ * Chunk 2 of a v2 capture, one line a figure: "i NAME BYTES" a meminfo
+ * counter; "v KEY N" and "s KEY TEXT" the sources' figures; "l LIST COUNT
+ * BYTES" and "t LIST NAME BYTES" the named consumers (slab, tmpfs, ramfs,
+ * sysv, modules); "g NAME BYTES NOMAP REUSABLE" a device-tree region; "k
+ * KIND FRAMES" the census; "d shm|huge DEV" the mounts a mapping's device
+ * is judged by; "o NOTE" a note. Letters no other chunk uses.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
@@ -65,7 +73,7 @@ void ram_dump(const struct ramsrc *r, void (*line)(const char *, size_t))
 
 	for (i = 0; i < MI_N; i++)
 		if (r->mi_have & 1u << i)
-			emit(line, "m %s %llu", ram_mi_name[i], (unsigned long long)r->mi[i]);
+			emit(line, "i %s %llu", ram_mi_name[i], (unsigned long long)r->mi[i]);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const char *p = (const char *)r + keys[i].off;
 
@@ -79,7 +87,7 @@ void ram_dump(const struct ramsrc *r, void (*line)(const char *, size_t))
 	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		const struct ramtop *t = list_of((struct ramsrc *)r, i);
 
-		emit(line, "c %s %llu %llu", lists[i], (unsigned long long)t->count,
+		emit(line, "l %s %llu %llu", lists[i], (unsigned long long)t->count,
 		     (unsigned long long)t->bytes);
 		for (j = 0; j < t->n; j++)
 			emit(line, "t %s %s %llu", lists[i], esc(e, sizeof(e), t->top[j].name),
@@ -96,7 +104,7 @@ void ram_dump(const struct ramsrc *r, void (*line)(const char *, size_t))
 	for (i = 0; i < r->nhuge_dev; i++)
 		emit(line, "d huge %x", r->huge_dev[i]);
 	for (i = 0; i < r->nnotes; i++)
-		emit(line, "n %s", esc(e, sizeof(e), r->notes[i]));
+		emit(line, "o %s", esc(e, sizeof(e), r->notes[i]));
 }
 
 /* A word of the line, unescaped into the arena. */
@@ -122,7 +130,7 @@ int ram_parse(struct ramsrc *r, char *p, struct arena *a)
 	if (p || n < 2 || w[0][1])
 		return -1;
 	switch (w[0][0]) {
-	case 'm':
+	case 'i':
 		for (i = 0; i < MI_N && strcmp(w[1], ram_mi_name[i]); i++)
 			;
 		if (n != 3 || i == MI_N || parse_u64(w[2], UINT64_MAX, &r->mi[i]) < 0)
@@ -152,7 +160,7 @@ int ram_parse(struct ramsrc *r, char *p, struct arena *a)
 				*(int *)f = neg ? -(int)v : (int)v;
 		}
 		return 0;
-	case 'c': case 't':
+	case 'l': case 't':
 		for (i = 0; i < sizeof(lists) / sizeof(lists[0]) && strcmp(w[1], lists[i]); i++)
 			;
 		if (i == sizeof(lists) / sizeof(lists[0]) || n != 4)
@@ -161,7 +169,7 @@ int ram_parse(struct ramsrc *r, char *p, struct arena *a)
 			struct ramtop *t = list_of(r, i);
 			const char *name;
 
-			if (w[0][0] == 'c')
+			if (w[0][0] == 'l')
 				return parse_u64(w[2], UINT64_MAX, &t->count) < 0 ||
 				       parse_u64(w[3], UINT64_MAX, &t->bytes) < 0 ? -1 : 0;
 			if (t->n == RAM_TOP || !(name = name_of(a, w[2])) || strlen(name) >= RAM_NAME ||
@@ -195,7 +203,7 @@ int ram_parse(struct ramsrc *r, char *p, struct arena *a)
 		else
 			return -1;
 		return 0;
-	case 'n':
+	case 'o':
 		if (n != 2 || r->nnotes == sizeof(r->notes) / sizeof(r->notes[0]) ||
 		    !(r->notes[r->nnotes] = name_of(a, w[1])))
 			return -1;

@@ -664,16 +664,16 @@ for what, kw, body in (
      chunk(1, [b"u 1 Permission%20denied", b"u 2 No%20such%20device"]) + chunk(2, [], b"ram") +
      chunk(3, [], b"buildids")),
     ("v2, a continued line with nothing before it", dict(version=2, procs=1),
-     chunk(1, [b"+ u 1 x"]) + chunk(2, [b"+ m MemTotal 1"], b"ram") + chunk(3, [b"p 5 0 a %", b"+ b"]) +
+     chunk(1, [b"+ u 1 x"]) + chunk(2, [b"+ i MemTotal 1"], b"ram") + chunk(3, [b"p 5 0 a %", b"+ b"]) +
      chunk(4, [], b"buildids")),
     ("v2, a line continued past 16 KiB", dict(version=2, procs=1),
-     chunk(1, []) + chunk(2, [b"n x"] + [b"+ " + b"y" * 198] * 90, b"ram") +
+     chunk(1, []) + chunk(2, [b"o x"] + [b"+ " + b"y" * 198] * 90, b"ram") +
      chunk(3, [b"p 5 0 a x"] + [b"+ " + b"y" * 198] * 90) + chunk(4, [], b"buildids")),
     ("v2, ram lines of every kind, odd values", dict(version=2),
-     chunk(1, []) + chunk(2, [b"m MemTotal 18446744073709551615", b"m MemFree 1", b"v census_err -2147483647",
-                              b"v nzram 4294967295", b"s installed_src %", b"c slab 18446744073709551615 1",
+     chunk(1, []) + chunk(2, [b"i MemTotal 18446744073709551615", b"i MemFree 1", b"v census_err -2147483647",
+                              b"v nzram 4294967295", b"s installed_src %", b"l slab 18446744073709551615 1",
                               b"t slab " + b"x" * 63 + b" 5", b"g r 1 1 1", b"k 13 9", b"d huge 1",
-                              b"n %25"], b"ram") + chunk(3, [], b"buildids")),
+                              b"o %25"], b"ram") + chunk(3, [], b"buildids")),
     ("v2, ram lines that dump never writes", dict(version=2),
      chunk(1, []) + chunk(2, [b"t slab " + b"x" * 64 + b" 5", b"k 14 1", b"v nosuch 1",
                               b"v installed -1", b"g r 1 2 0"], b"ram") + chunk(3, [], b"buildids")),

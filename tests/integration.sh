@@ -433,7 +433,7 @@ out, skip = [], False
 for l in read(sys.argv[1]):
     kind, k, tag, _ = info(l)
     p = l[tag:]
-    if kind == "chunk" and p.startswith(b"m ") and len(p.split(b" ")) > 8:  # not ram's "m"
+    if kind == "chunk" and p.startswith(b"m "):
         skip = int(p.split(b" ")[7], 16) & 0x10 != 0
     elif kind == "chunk" and skip and not p.startswith((b"p ", b"c ", b"n ", b"b ")):
         continue
