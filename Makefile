@@ -47,6 +47,14 @@ ifeq ($(BROWSE),0)
 SRCS := $(filter-out src/browse.c src/term.c,$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_BROWSE
 endif
+# LOAD=0: without what a host does with a board's captures (-l, diff, -S:
+# capload.c, caplog.c, capcheck.c, diff.c, sysroot.c), for a board whose
+# flash is tight; dump stays.
+LOAD ?= 1
+ifeq ($(LOAD),0)
+SRCS := $(filter-out src/capload.c src/caplog.c src/capcheck.c src/diff.c src/sysroot.c,$(SRCS))
+XM_CFLAGS += -DEXMAP_NO_LOAD
+endif
 HDRS := $(wildcard src/*.h) kmod/exmap_mini_abi.h
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))

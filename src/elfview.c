@@ -243,6 +243,10 @@ static int same_build(const struct scan *s, const struct target *t, int piddir,
  */
 static int open_captured(struct scan *s, struct target *t)
 {
+#ifdef EXMAP_NO_LOAD
+	(void)s, (void)t;
+	return -1;	/* no capture is loaded in this build */
+#else
 	static char used[PATH_BUF], why[PATH_BUF + 512];
 	const unsigned char *id = NULL;
 	size_t len = 0;
@@ -269,6 +273,7 @@ static int open_captured(struct scan *s, struct target *t)
 	else if (t->sysroot)
 		warnx("%s: from %s, whose build-id matches", t->file->path, used);
 	return 0;
+#endif
 }
 
 /* Place the items on one process's mappings of the file. */

@@ -364,9 +364,11 @@ int main(int argc, char **argv)
 {
 	static struct scan scan;
 	static struct budget budgets[BUDGET_MAX];
+#ifndef EXMAP_NO_LOAD
 	static struct capfile capf[2];	/* -l's, or diff's two */
-	struct opts o = { .view = V_PROCS, .sort = -1 };
 	uint64_t size;
+#endif
+	struct opts o = { .view = V_PROCS, .sort = -1 };
 	size_t nbudget = 0;
 	struct totals t;
 	int c, i, nargs = 0;
@@ -427,6 +429,11 @@ int main(int argc, char **argv)
 	if (cli.sort_name && !valid_sort(o.view, o.sort = field_lookup(cli.sort_name)))
 		die("-s: %s is not a field of this view; it has: %s", cli.sort_name,
 		    sort_fields(o.view));
+#ifdef EXMAP_NO_LOAD
+	if (cli.load || o.view == V_DIFF || o.sysroot)
+		die("%s: left out of this build (made with LOAD=0, for a board: captures are "
+		    "loaded on a host)", o.view == V_DIFF ? "diff" : cli.load ? "-l" : "-S");
+#endif
 	if ((cli.load || o.view == V_DIFF) && (cli.backend || npid_list || cli.table))
 		die("-b, -p and -t shape a scan; a capture was shaped when it was taken");
 	for (i = 0; i < (int)npid_list; i++)	/* a pid that exits later: vanished */
@@ -453,6 +460,7 @@ int main(int argc, char **argv)
 		view_elf(o.view_file, &o);
 		return exit_status;
 	}
+#ifndef EXMAP_NO_LOAD
 	if (o.view == V_DIFF) {
 		size = capture_open(argv[1], &capf[0]);
 		size += capture_open(argv[2], &capf[1]);
@@ -466,7 +474,9 @@ int main(int argc, char **argv)
 			size += ARENA_ELF;
 		arena_or_die(&arena, size, 0, cli.cap_mem);
 		load_capture(&scan, &arena, &capf[0]);
-	} else {
+	} else
+#endif
+	{
 		scan_live(&scan, &arena, &o, cli.backend ? cli.backend : "auto", cli.table, cli.cap_mem);
 	}
 	account(&scan, &t);

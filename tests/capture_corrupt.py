@@ -166,6 +166,8 @@ def subset(view, out, ref):
     if view[1] == "ram":
         # the same lines; only those the processes give may change with a
         # process lost: theirs, what no process maps, and unexplained
+        if not out:
+            return None  # the ram chunk lost: the view refused, nothing shown
         if [r[:3] for r in rows] != [r[:3] for r in clean]:
             return "the ram view's lines differ from the clean ones"
         for row, r in zip(rows, clean):
