@@ -59,6 +59,9 @@ done <<EOF
 2|-n|exmap-mini: -n: give its value*
 2|-s name maps $W|exmap-mini: -s: name is not a field of this view; it has: vm * address path
 2|-s x dump|exmap-mini: -s: x is not a field of this view; it has: none*
+2|-s name ram|exmap-mini: -s: name is not a field of this view; it has: none (its lines are in their order)
+2|-P $W ram|exmap-mini: -P and -F: not with the ram view (it is all of RAM)
+2|ram extra|usage: exmap-mini \[options\] ram
 # processes: the real reason
 2|-p $GONE|exmap-mini: -p: no such process: pid $GONE
 2|-p $W maps $GONE|exmap-mini: maps: pid $GONE is not among -p's: add it there
