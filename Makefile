@@ -160,6 +160,7 @@ bench: setup
 		{ tail -20 $(BUILD)/browse-bench.log; exit 1; }
 	grep '^browse over serial:' $(BUILD)/browse-bench.log
 	tests/browse_cost.sh
+	tests/ram_bench.sh $(BUILD)
 
 # make kmod KDIR=/path/to/kernel/build: the module for that kernel, built out
 # of tree in $(BUILD)/kmod/<KDIR's name>/ so that kmod/ stays clean.
