@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "ram.h"
+#include "ramsrc.h"
 
 
 struct writer {

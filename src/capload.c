@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "ram.h"
+#include "ramsrc.h"
 
 static struct loader LD;
 static char line[CAP_LINE_MAX], pend[CAP_LINE_MAX];

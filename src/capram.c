@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "capture.h"
-#include "ram.h"
+#include "ramsrc.h"
 
 enum { RK_U64, RK_U32, RK_INT, RK_STR };
 
@@ -40,7 +40,7 @@ static const char *const lists[] = { "slab", "tmpfs", "ramfs", "sysv", "modules"
 
 static struct ramtop *list_of(struct ramsrc *r, size_t i)
 {
-	struct ramtop *t[] = { &r->slab, &r->tmpfs, &r->ramfs, &r->sysv, &r->modules };
+	struct ramtop *t[] = { &r->slab, &r->files.tmpfs, &r->files.ramfs, &r->files.sysv, &r->modules };
 
 	return t[i];
 }
@@ -99,10 +99,10 @@ void ram_dump(const struct ramsrc *r, void (*line)(const char *, size_t))
 	for (i = 0; i < FK_N; i++)
 		if (r->census.kind[i])
 			emit(line, "k %u %llu", (unsigned)i, (unsigned long long)r->census.kind[i]);
-	for (i = 0; i < r->nshm_dev; i++)
-		emit(line, "d shm %x", r->shm_dev[i]);
-	for (i = 0; i < r->nhuge_dev; i++)
-		emit(line, "d huge %x", r->huge_dev[i]);
+	for (i = 0; i < r->files.nshm_dev; i++)
+		emit(line, "d shm %x", r->files.shm_dev[i]);
+	for (i = 0; i < r->files.nhuge_dev; i++)
+		emit(line, "d huge %x", r->files.huge_dev[i]);
 	for (i = 0; i < r->nnotes; i++)
 		emit(line, "o %s", esc(e, sizeof(e), r->notes[i]));
 }
@@ -196,10 +196,10 @@ int ram_parse(struct ramsrc *r, char *p, struct arena *a)
 	case 'd':
 		if (n != 3 || hex_parse(w[2], UINT32_MAX, &v) < 0)
 			return -1;
-		if (strcmp(w[1], "shm") == 0 && r->nshm_dev < 32)
-			r->shm_dev[r->nshm_dev++] = (uint32_t)v;
-		else if (strcmp(w[1], "huge") == 0 && r->nhuge_dev < 8)
-			r->huge_dev[r->nhuge_dev++] = (uint32_t)v;
+		if (strcmp(w[1], "shm") == 0 && r->files.nshm_dev < 32)
+			r->files.shm_dev[r->files.nshm_dev++] = (uint32_t)v;
+		else if (strcmp(w[1], "huge") == 0 && r->files.nhuge_dev < 8)
+			r->files.huge_dev[r->files.nhuge_dev++] = (uint32_t)v;
 		else
 			return -1;
 		return 0;

@@ -117,6 +117,11 @@ uint32_t cap_nchunks(const struct cap_header *h);
 size_t cap_header_text(char *buf, size_t len, const struct cap_header *h);
 int cap_parse_header(const char *text, struct cap_header *h, int *version);
 
+/* ---- capram.c: the ram view's figures as a chunk's lines, and back ---- */
+
+void ram_dump(const struct ramsrc *r, void (*line)(const char *, size_t));
+int ram_parse(struct ramsrc *r, char *line, struct arena *a);
+
 /* ---- caplog.c: a console log ---- */
 
 struct caplog {

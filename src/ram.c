@@ -13,6 +13,7 @@
 
 #include "capture.h"
 #include "ram.h"
+#include "ramsrc.h"
 
 enum { L_HEAD, L_PART, L_DETAIL, L_RESERVED, L_SWAP, L_CENSUS };
 
@@ -73,11 +74,11 @@ static void split_procs(const struct scan *s, const struct ramsrc *r, struct pro
 			if (path[0] != '/') {	/* anonymous, [heap], [stack] */
 				*(m->flags & MF_SHARED ? &ps->shmem : &ps->anon) += eff;
 			} else if (strncmp(path, "/anon_hugepage", 14) == 0 ||
-				   dev_in(m->dev, r->huge_dev, r->nhuge_dev)) {
+				   dev_in(m->dev, r->files.huge_dev, r->files.nhuge_dev)) {
 				ps->huge += eff;
 			} else if (strncmp(path, "/dev/zero", 9) == 0 || strncmp(path, "/SYSV", 5) == 0 ||
 				   strncmp(path, "/memfd:", 7) == 0 ||
-				   dev_in(m->dev, r->shm_dev, r->nshm_dev)) {
+				   dev_in(m->dev, r->files.shm_dev, r->files.nshm_dev)) {
 				ps->shmem += eff;
 			} else {
 				/* a private mapping's written pages are anonymous copies */
@@ -145,10 +146,10 @@ static void build(const struct scan *s, const struct ramsrc *r)
 	PART(2, "unmapped anonymous", less(mi[MI_ANON], ps.anon), "meminfo-scan");
 	PART(2, "unmapped page cache", less(mi[MI_CACHED] + mi[MI_BUFFERS],
 						       mi[MI_SHMEM] + ps.file), "meminfo-scan");
-	add_top(3, "ramfs", &r->ramfs, "ramfs");
+	add_top(3, "ramfs", &r->files.ramfs, "ramfs");
 	PART(2, "unmapped shmem", less(mi[MI_SHMEM], ps.shmem), "meminfo-scan");
-	add_top(3, "tmpfs", &r->tmpfs, "tmpfs");
-	add_top(3, "sysv", &r->sysv, "sysvipc");
+	add_top(3, "tmpfs", &r->files.tmpfs, "tmpfs");
+	add_top(3, "sysv", &r->files.sysv, "sysvipc");
 	add(2, L_HEAD, "kernel", NULL, 0, "meminfo");
 	{
 		size_t kernel = nlines - 1;

@@ -16,7 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "ram.h"
+#include "ramsrc.h"
 
 static char text[1 << 16];	/* one /proc file at a time */
 
@@ -24,85 +24,6 @@ static void note(struct ramsrc *r, const char *what)
 {
 	if (r->nnotes < sizeof(r->notes) / sizeof(r->notes[0]))
 		r->notes[r->nnotes++] = what;
-}
-
-/* Keep name among the largest of t. */
-static void top_add(struct ramtop *t, const char *name, size_t len, uint64_t bytes)
-{
-	uint32_t i, at;
-
-	t->count++;
-	t->bytes += bytes;
-	if (t->n == RAM_TOP && bytes <= t->top[RAM_TOP - 1].bytes)
-		return;
-	at = t->n < RAM_TOP ? t->n++ : RAM_TOP - 1;
-	for (i = at; i > 0 && t->top[i - 1].bytes < bytes; i--)
-		t->top[i] = t->top[i - 1];
-	if (len >= RAM_NAME)	/* cut from the left: the end tells files apart */
-		name += len - (RAM_NAME - 1), len = RAM_NAME - 1;
-	memcpy(t->top[i].name, name, len);
-	t->top[i].name[len] = '\0';
-	t->top[i].bytes = bytes;
-}
-
-static int dec_at(char **p, uint64_t *v);
-
-/* The decimal number s starts with. */
-static int dec_prefix(const char *s, uint64_t *v)
-{
-	char *q = (char *)s;
-
-	return *s == ' ' ? -1 : dec_at(&q, v);
-}
-
-/* The next space-separated word at *p; NULL when there is none. */
-static char *word(char **p)
-{
-	char *s = *p, *e;
-
-	while (s && *s == ' ')
-		s++;
-	if (!s || !*s)
-		return NULL;
-	e = strchr(s, ' ');
-	if (e)
-		*e++ = '\0';
-	*p = e;
-	return s;
-}
-
-/* The next line of text at *p, NUL-terminated in place; NULL at the end. */
-static char *next_line(char **p)
-{
-	char *s = *p, *e;
-
-	if (!s || !*s)
-		return NULL;
-	e = strchr(s, '\n');
-	if (e) {
-		*e = '\0';
-		*p = e + 1;
-	} else {
-		*p = NULL;
-	}
-	return s;
-}
-
-/* A decimal number at *p (spaces before it skipped), and past it. */
-static int dec_at(char **p, uint64_t *v)
-{
-	char *s = *p;
-	uint64_t x = 0;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (*s < '0' || *s > '9')
-		return -1;
-	for (; *s >= '0' && *s <= '9'; s++)
-		x = x * 10 + (uint64_t)(*s - '0');
-	*p = s;
-	*v = x;
-	return 0;
 }
 
 const char *const ram_mi_name[MI_N] = {
@@ -120,7 +41,7 @@ static void read_meminfo(struct ramsrc *r)
 
 	if (read_small(AT_FDCWD, "/proc/meminfo", text, sizeof(text)) < 0)
 		die("cannot read /proc/meminfo: the ram view starts from it");
-	while ((l = next_line(&p)) != NULL) {
+	while ((l = ram_line(&p)) != NULL) {
 		char *c = strchr(l, ':');
 		uint64_t v;
 
@@ -128,7 +49,7 @@ static void read_meminfo(struct ramsrc *r)
 			continue;
 		*c = '\0';
 		for (i = 0; i < MI_N; i++)
-			if (strcmp(l, names[i]) == 0 && dec_at(&(char *){ c + 1 }, &v) == 0) {
+			if (strcmp(l, names[i]) == 0 && ram_dec(&(char *){ c + 1 }, &v) == 0) {
 				r->mi[i] = i == MI_HP_TOTAL ? v : v * 1024;
 				r->mi_have |= 1u << i;
 			}
@@ -149,7 +70,7 @@ static void read_iomem(struct ramsrc *r, uint64_t page_size)
 		note(r, "/proc/iomem cannot be read: no System RAM ranges, no kernel image from it");
 		return;
 	}
-	while ((l = next_line(&p)) != NULL) {
+	while ((l = ram_line(&p)) != NULL) {
 		int depth = 0;
 		uint64_t a, b;
 		char *dash, *name;
@@ -339,7 +260,7 @@ static int kmsg_k(const char *line, const char *word, uint64_t *v)
 		return -1;
 	for (s = w - 2; s > line && s[-1] >= '0' && s[-1] <= '9'; s--)
 		;
-	if (dec_prefix(s, v) < 0)
+	if (ram_dec_prefix(s, v) < 0)
 		return -1;
 	*v *= 1024;
 	return 0;
@@ -373,7 +294,7 @@ static uint64_t read_bootlog(struct ramsrc *r)
 		if (!(m = strchr(rec, ';')) || strncmp(m + 1, "Memory: ", 8) != 0 ||
 		    !(slash = strchr(m, '/')) || !find_str(m, "available"))
 			continue;
-		if (dec_prefix(slash + 1, &total) == 0)
+		if (ram_dec_prefix(slash + 1, &total) == 0)
 			total *= 1024;
 		if (!r->kimage_src && kmsg_k(m, "kernel code", &r->kcode) == 0) {
 			r->kimage_src = "boot log";
@@ -414,169 +335,6 @@ static void installed(struct ramsrc *r, uint64_t dt_mem, uint64_t boot_total)
 		r->installed = r->mi[MI_TOTAL], r->installed_src = "meminfo";
 }
 
-/* The mounts of tmpfs and ramfs: each superblock's files, once. */
-struct fswalk {
-	struct ramtop *top;
-	int ramfs;
-	uint64_t page_size;
-	dev_t dev;
-	char path[PATH_BUF];
-	unsigned unreadable;
-};
-static char wdents[8192];
-
-static void walk_dir(struct fswalk *w, int fd, size_t len, unsigned depth)
-{
-	long n, off;
-
-	while ((n = syscall(SYS_getdents64, fd, wdents, sizeof(wdents))) > 0)
-		for (off = 0; off < n;) {
-			struct linux_dirent64 *d = (void *)(wdents + off);
-			int64_t next = d->d_off;
-			size_t nl = strlen(d->d_name);
-			struct stat st;
-			int sub;
-
-			off += d->d_reclen;
-			if (d->d_name[0] == '.' && (!d->d_name[1] || (d->d_name[1] == '.' && !d->d_name[2])))
-				continue;
-			if (len + 1 + nl >= sizeof(w->path) ||
-			    fstatat(fd, d->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-				w->unreadable++;
-				continue;
-			}
-			w->path[len] = '/';
-			memcpy(w->path + len + 1, d->d_name, nl + 1);
-			if (S_ISREG(st.st_mode)) {
-				uint64_t b = w->ramfs ? ((uint64_t)st.st_size + w->page_size - 1) &
-						 ~(w->page_size - 1) : (uint64_t)st.st_blocks * 512;
-
-				if (b)
-					top_add(w->top, w->path, len + 1 + nl, b);
-			} else if (S_ISDIR(st.st_mode) && st.st_dev == w->dev && depth < 64) {
-				if ((sub = openat(fd, d->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-						  O_CLOEXEC)) < 0) {
-					w->unreadable++;
-					continue;
-				}
-				walk_dir(w, sub, len + 1 + nl, depth + 1);
-				close(sub);
-				if (lseek(fd, next, SEEK_SET) < 0)
-					return;
-				break;	/* wdents was reused below */
-			}
-		}
-}
-
-/* Unescape mountinfo's octal escapes (\040 a space) in place. */
-static void unoctal(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++, o++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*o = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
-			s += 3;
-		} else {
-			*o = *s;
-		}
-	}
-	*o = '\0';
-}
-
-static void read_mounts(struct ramsrc *r, uint64_t page_size)
-{
-	static dev_t seen[64];
-	static struct fswalk w;
-	uint32_t nseen = 0, i;
-	unsigned unreadable = 0;
-	char *p = text, *l;
-
-	if (read_small(AT_FDCWD, "/proc/self/mountinfo", text, sizeof(text)) < 0) {
-		note(r, "/proc/self/mountinfo cannot be read: tmpfs and ramfs files not named");
-		return;
-	}
-	while ((l = next_line(&p)) != NULL) {
-		char *f[10], *dash = strstr(l, " - ");
-		struct stat st;
-		int k = 0, fd;
-
-		if (!dash)
-			continue;
-		*dash = '\0';
-		for (char *q = l; k < 5 && (f[k] = word(&q)) != NULL; k++)
-			;
-		for (char *q = dash + 3; k < 7 && (f[k] = word(&q)) != NULL; k++)
-			;
-		if (k >= 6) {	/* the devices a mapping of their files names */
-			char *colon = strchr(f[2], ':');
-			uint64_t ma, mi;
-
-			if (colon && (*colon = '\0', dec_prefix(f[2], &ma) == 0) &&
-			    dec_prefix(colon + 1, &mi) == 0) {
-				uint32_t dev = (uint32_t)(ma << 20 | mi);
-
-				if ((!strcmp(f[5], "tmpfs") || !strcmp(f[5], "devtmpfs")) && r->nshm_dev < 32)
-					r->shm_dev[r->nshm_dev++] = dev;
-				if (!strcmp(f[5], "hugetlbfs") && r->nhuge_dev < 8)
-					r->huge_dev[r->nhuge_dev++] = dev;
-			}
-		}
-		if (k < 6 || (strcmp(f[5], "tmpfs") && strcmp(f[5], "ramfs") && strcmp(f[5], "devtmpfs")))
-			continue;
-		unoctal(f[4]);
-		if ((fd = open(f[4], O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-			continue;
-		if (fstat(fd, &st) < 0) {
-			close(fd);
-			continue;
-		}
-		for (i = 0; i < nseen && seen[i] != st.st_dev; i++)
-			;
-		if (i < nseen || nseen == sizeof(seen) / sizeof(seen[0])) {
-			close(fd);	/* a bind mount of one walked already */
-			continue;
-		}
-		seen[nseen++] = st.st_dev;
-		w.top = strcmp(f[5], "ramfs") == 0 ? &r->ramfs : &r->tmpfs;
-		w.ramfs = w.top == &r->ramfs;
-		w.page_size = page_size;
-		w.dev = st.st_dev;
-		w.unreadable = 0;
-		strcpy(w.path, strcmp(f[4], "/") == 0 ? "" : f[4]);
-		walk_dir(&w, fd, strlen(w.path), 0);
-		unreadable += w.unreadable;
-		close(fd);
-	}
-	if (unreadable)
-		note(r, "some files of tmpfs or ramfs mounts could not be looked at");
-}
-
-/* SysV shared memory segments: key, shmid and their resident size (rss, 4.x on). */
-static void read_sysv(struct ramsrc *r)
-{
-	char *p = text, *l;
-
-	if (read_small(AT_FDCWD, "/proc/sysvipc/shm", text, sizeof(text)) < 0)
-		return;	/* no SysV IPC in this kernel */
-	next_line(&p);	/* the head */
-	while ((l = next_line(&p)) != NULL) {
-		uint64_t v[16];
-		char name[40], *q = l;
-		int k;
-
-		for (k = 0; k < 16 && dec_at(&q, &v[k]) == 0; k++)
-			;
-		/* key shmid perms size cpid lpid nattch uid gid cuid cgid atime dtime ctime rss swap */
-		if (k < 15)
-			continue;
-		fmt_snprintf(name, sizeof(name), "key %llu id %llu", (unsigned long long)v[0],
-			     (unsigned long long)v[1]);
-		top_add(&r->sysv, name, strlen(name), v[14]);
-	}
-}
-
 /* /proc/slabinfo (root): each cache's slabs, in the pages they hold. */
 static void read_slabinfo(struct ramsrc *r, uint64_t page_size)
 {
@@ -588,7 +346,7 @@ static void read_slabinfo(struct ramsrc *r, uint64_t page_size)
 		return;
 	}
 	r->have_slabinfo = 1;
-	while ((l = next_line(&p)) != NULL) {
+	while ((l = ram_line(&p)) != NULL) {
 		/* name active_objs num_objs objsize objperslab pagesperslab : tunables ... : slabdata active num shared */
 		char *sd = strstr(l, ": slabdata "), *q = l, *name;
 		uint64_t v[5], slabs;
@@ -597,14 +355,14 @@ static void read_slabinfo(struct ramsrc *r, uint64_t page_size)
 
 		if (!sd || l[0] == '#')
 			continue;
-		name = word(&q);
+		name = ram_word(&q);
 		nl = strlen(name);
-		for (k = 0; k < 5 && dec_at(&q, &v[k]) == 0; k++)
+		for (k = 0; k < 5 && ram_dec(&q, &v[k]) == 0; k++)
 			;
 		q = sd + 10;
-		if (k < 5 || dec_at(&q, &slabs) < 0 || dec_at(&q, &slabs) < 0)
+		if (k < 5 || ram_dec(&q, &slabs) < 0 || ram_dec(&q, &slabs) < 0)
 			continue;
-		top_add(&r->slab, name, nl, slabs * v[4] * page_size);
+		ram_top_add(&r->slab, name, nl, slabs * v[4] * page_size);
 	}
 }
 
@@ -625,7 +383,7 @@ static void read_vmallocinfo(struct ramsrc *r, uint64_t page_size)
 		const char *pg = find_str(buf, " pages=");
 		uint64_t n;
 
-		if (!pg || dec_prefix(pg + 7, &n) < 0)
+		if (!pg || ram_dec_prefix(pg + 7, &n) < 0)
 			continue;
 		r->vmalloc_info += n * page_size;
 		if (find_str(buf, "thread_stack") || find_str(buf, "dup_task_struct"))
@@ -642,12 +400,12 @@ static void read_modules(struct ramsrc *r, uint64_t page_size)
 
 	if (read_small(AT_FDCWD, "/proc/modules", text, sizeof(text)) < 0)
 		return;
-	while ((l = next_line(&p)) != NULL) {
-		char *q = l, *name = word(&q);
+	while ((l = ram_line(&p)) != NULL) {
+		char *q = l, *name = ram_word(&q);
 		uint64_t size;
 
-		if (name && q && dec_at(&q, &size) == 0)
-			top_add(&r->modules, name, strlen(name), (size + page_size - 1) & ~(page_size - 1));
+		if (name && q && ram_dec(&q, &size) == 0)
+			ram_top_add(&r->modules, name, strlen(name), (size + page_size - 1) & ~(page_size - 1));
 	}
 }
 
@@ -664,7 +422,7 @@ static void read_zram(struct ramsrc *r)
 		fmt_snprintf(path, sizeof(path), "/sys/block/zram%d/mm_stat", i);
 		if (read_small(AT_FDCWD, path, buf, sizeof(buf)) < 0)
 			continue;
-		if (dec_at(&q, &orig) < 0 || dec_at(&q, &compr) < 0 || dec_at(&q, &used) < 0)
+		if (ram_dec(&q, &orig) < 0 || ram_dec(&q, &compr) < 0 || ram_dec(&q, &used) < 0)
 			continue;
 		r->zram_orig += orig;
 		r->zram_compr += compr;
@@ -700,8 +458,12 @@ void ram_read(struct ramsrc *r, const char *census_how, uint64_t page_size)
 	dt_mem = read_devtree(r);
 	boot_total = read_bootlog(r);
 	installed(r, dt_mem, boot_total);
-	read_mounts(r, page_size);
-	read_sysv(r);
+	ram_read_mounts(&r->files, page_size);
+	if (r->files.no_mountinfo)
+		note(r, "/proc/self/mountinfo cannot be read: tmpfs and ramfs files not named");
+	else if (r->files.unreadable)
+		note(r, "some files of tmpfs or ramfs mounts could not be looked at");
+	ram_read_sysv(&r->files);
 	read_slabinfo(r, page_size);
 	read_vmallocinfo(r, page_size);
 	read_modules(r, page_size);
