@@ -207,7 +207,7 @@ static uint32_t dt_u32(int dirfd, const char *name, uint32_t dflt)
 	size_t at = 0;
 	ssize_t n = read_small(dirfd, name, (char *)b, sizeof(b));
 
-	return n == 5 && dt_cells(b, 4, &at, 1, &v) == 0 ? (uint32_t)v : dflt;
+	return n == 4 && dt_cells(b, 4, &at, 1, &v) == 0 ? (uint32_t)v : dflt;
 }
 
 /* The sizes a node's reg property gives, summed (the address cells skipped). */
@@ -225,10 +225,9 @@ static uint64_t dt_reg(int dirfd, const char *node, uint32_t ac, uint32_t sc, in
 	if (n <= 0) {
 		fmt_snprintf(path, sizeof(path), "%s/size", node);	/* placed at boot */
 		n = read_small(dirfd, path, (char *)reg, sizeof(reg));
-		*ok = n > 0 && dt_cells(reg, (size_t)n - 1, &at, sc, &sum) == 0;
+		*ok = n > 0 && dt_cells(reg, (size_t)n, &at, sc, &sum) == 0;
 		return *ok ? sum : 0;
 	}
-	n--;	/* read_small's NUL */
 	while ((size_t)n - at >= 4 * (ac + sc)) {
 		if (dt_cells(reg, (size_t)n, &at, ac, &v) < 0 || dt_cells(reg, (size_t)n, &at, sc, &v) < 0)
 			break;
