@@ -599,9 +599,12 @@ static void read_slabinfo(struct ramsrc *r, uint64_t page_size)
 {
 	static char big[1 << 18];
 	char *p = big, *l;
+	ssize_t n = read_small(AT_FDCWD, "/proc/slabinfo", big, sizeof(big));
 
-	if (read_small(AT_FDCWD, "/proc/slabinfo", big, sizeof(big)) < 0) {
-		note(r, "/proc/slabinfo cannot be read (root only): slab caches not named");
+	if (n < 0) {	/* the real reason: root only, or a kernel without it */
+		note(r, n == -ENOENT ? "no /proc/slabinfo (SLOB, or no SLUB_DEBUG): slab caches not named" :
+		     n == -EACCES ? "/proc/slabinfo cannot be read (root only): slab caches not named" :
+		     "/proc/slabinfo cannot be read: slab caches not named");
 		return;
 	}
 	r->have_slabinfo = 1;
