@@ -9,6 +9,8 @@
 #   armhf     Debian bookworm's armmp kernel, qemu-system-arm -M virt:
 #             installed is -m, from the device tree's memory node; no
 #             reserved-memory region, none shown; the census as on amd64;
+#             booted with rootfstype=ramfs, so that its initramfs is a
+#             ramfs (as on a kernel without tmpfs), the others' a tmpfs;
 #   armhf-dt  the same board with a reserved-memory node added to its device
 #             tree (qemu's own, dumped, decompiled, a no-map region of 8 MiB
 #             added, compiled, booted with -dtb): the region is shown by its
@@ -135,7 +137,8 @@ prepare() {
 	append= dtb=
 	case $c in
 	amd64)	arch=amd64 bin=build dist=trixie ;;
-	armhf|armhf-dt) arch=armhf bin=build/arm dist=bookworm ;;
+	armhf)	arch=armhf bin=build/arm dist=bookworm append=rootfstype=ramfs ;;
+	armhf-dt) arch=armhf bin=build/arm dist=bookworm ;;
 	nopagemap) arch=amd64 bin=build ;;
 	*)	no "$c: not a case (amd64 armhf armhf-dt nopagemap)"; return 1 ;;
 	esac
