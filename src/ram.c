@@ -103,6 +103,7 @@ static void build(const struct scan *s, const struct ramsrc *r)
 	uint64_t vmalloc = mi[MI_VMALLOC];
 	const char *vsrc = "meminfo";
 	uint32_t i;
+	int fw;
 
 	split_procs(s, r, &ps);
 	nlines = 0;
@@ -110,15 +111,17 @@ static void build(const struct scan *s, const struct ramsrc *r)
 	/* reserved at boot: installed less MemTotal */
 	add(1, L_HEAD, "reserved at boot", NULL, reserved, "derived");
 	other = reserved;
-	if (r->have_iomem && r->installed > r->sysram) {
+	fw = r->have_iomem && r->installed > r->sysram;
+	if (fw) {
 		add(2, L_RESERVED, "firmware", NULL, less(r->installed, r->sysram), "iomem");
 		other -= less(r->installed, r->sysram);
 	}
 	for (i = 0; i < r->nregion; i++) {
 		if (r->region_reusable[i])
 			continue;	/* CMA: lent to movable pages, within MemTotal */
-		add(2, L_RESERVED, "region", r->region[i].name, (int64_t)r->region[i].bytes, "devicetree");
-		/* a no-map region is outside System RAM: iomem's firmware has it */
+		/* a no-map region is outside System RAM: within iomem's firmware */
+		add(fw && r->region_nomap[i] ? 3 : 2, L_RESERVED, "region", r->region[i].name,
+		    (int64_t)r->region[i].bytes, "devicetree");
 		if (!(r->have_iomem && r->region_nomap[i]))
 			other -= (int64_t)r->region[i].bytes;
 	}

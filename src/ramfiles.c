@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -82,6 +83,21 @@ static void unoctal(char *s)
 	*o = '\0';
 }
 
+/*
+ * The initramfs's root, which mountinfo calls rootfs: tmpfs or ramfs, as its
+ * superblock says. On a board that runs from an initramfs, every file is RAM.
+ */
+static const char *rootfs_type(const char *dir)
+{
+	static const uint32_t tmpfs_magic = 0x01021994, ramfs_magic = 0x858458f6;	/* linux/magic.h */
+	struct statfs sf;
+
+	if (statfs(dir, &sf) < 0)
+		return "rootfs";
+	return (uint32_t)sf.f_type == tmpfs_magic ? "tmpfs" :
+	       (uint32_t)sf.f_type == ramfs_magic ? "ramfs" : "rootfs";
+}
+
 void ram_read_mounts(struct ramfiles *r, uint64_t page_size)
 {
 	static dev_t seen[64];
@@ -110,6 +126,9 @@ void ram_read_mounts(struct ramfiles *r, uint64_t page_size)
 			char *colon = strchr(f[2], ':');
 			uint64_t ma, mi;
 
+			unoctal(f[4]);
+			if (strcmp(f[5], "rootfs") == 0)
+				f[5] = (char *)rootfs_type(f[4]);
 			if (colon && (*colon = '\0', ram_dec_prefix(f[2], &ma) == 0) &&
 			    ram_dec_prefix(colon + 1, &mi) == 0) {
 				uint32_t dev = (uint32_t)(ma << 20 | mi);
@@ -122,7 +141,6 @@ void ram_read_mounts(struct ramfiles *r, uint64_t page_size)
 		}
 		if (k < 6 || (strcmp(f[5], "tmpfs") && strcmp(f[5], "ramfs") && strcmp(f[5], "devtmpfs")))
 			continue;
-		unoctal(f[4]);
 		if ((fd = open(f[4], O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 			continue;
 		if (fstat(fd, &st) < 0) {

@@ -128,7 +128,7 @@ static uint32_t dt_u32(int dirfd, const char *name, uint32_t dflt)
 	size_t at = 0;
 	ssize_t n = read_small(dirfd, name, (char *)b, sizeof(b));
 
-	return n == 5 && dt_cells(b, 4, &at, 1, &v) == 0 ? (uint32_t)v : dflt;
+	return n == 4 && dt_cells(b, 4, &at, 1, &v) == 0 ? (uint32_t)v : dflt;
 }
 
 /* The sizes a node's reg property gives, summed (the address cells skipped). */
@@ -146,10 +146,9 @@ static uint64_t dt_reg(int dirfd, const char *node, uint32_t ac, uint32_t sc, in
 	if (n <= 0) {
 		fmt_snprintf(path, sizeof(path), "%s/size", node);	/* placed at boot */
 		n = read_small(dirfd, path, (char *)reg, sizeof(reg));
-		*ok = n > 0 && dt_cells(reg, (size_t)n - 1, &at, sc, &sum) == 0;
+		*ok = n > 0 && dt_cells(reg, (size_t)n, &at, sc, &sum) == 0;
 		return *ok ? sum : 0;
 	}
-	n--;	/* read_small's NUL */
 	while ((size_t)n - at >= 4 * (ac + sc)) {
 		if (dt_cells(reg, (size_t)n, &at, ac, &v) < 0 || dt_cells(reg, (size_t)n, &at, sc, &v) < 0)
 			break;
@@ -340,9 +339,12 @@ static void read_slabinfo(struct ramsrc *r, uint64_t page_size)
 {
 	static char big[1 << 18];
 	char *p = big, *l;
+	ssize_t n = read_small(AT_FDCWD, "/proc/slabinfo", big, sizeof(big));
 
-	if (read_small(AT_FDCWD, "/proc/slabinfo", big, sizeof(big)) < 0) {
-		note(r, "/proc/slabinfo cannot be read (root only): slab caches not named");
+	if (n < 0) {	/* the real reason: root only, or a kernel without it */
+		note(r, n == -ENOENT ? "no /proc/slabinfo (SLOB, or no SLUB_DEBUG): slab caches not named" :
+		     n == -EACCES ? "/proc/slabinfo cannot be read (root only): slab caches not named" :
+		     "/proc/slabinfo cannot be read: slab caches not named");
 		return;
 	}
 	r->have_slabinfo = 1;

@@ -1,0 +1,28 @@
+# The ram view's test, guest side: run as /test/run.sh in a qemu guest (busybox sh), checked by tests/ram_qemu.sh.
+# /test holds exmap-mini, params (CASE, TMPFS_MIB) and, on a kernel without
+# pagemap, exmap_mini.ko, loaded first. Everything goes back framed
+# (tests/qemu/frame.sh): the view's CSV, what the host checks it against,
+# read in the guest (MemTotal, iomem, the root's filesystem type, the
+# initramfs files' blocks, SMBIOS entries, the device tree's
+# reserved-memory), then the CSV and the text once a file of TMPFS_MIB MiB
+# is written to a tmpfs mounted at the start.
+CASE=unknown TMPFS_MIB=16
+cd /test || exit 1
+. /test/params
+. /test/frame.sh
+X=./exmap-mini
+
+frame_begin "ram-$CASE"
+[ -f exmap_mini.ko ] && frame_cmd insmod insmod /test/exmap_mini.ko
+mkdir -p /mnt/ram && mount -t tmpfs -o size=$((TMPFS_MIB * 2))m exmap-ram /mnt/ram
+frame_cmd csv "$X" -c ram
+frame_cmd memtotal grep '^MemTotal:' /proc/meminfo
+frame_file iomem /proc/iomem
+frame_cmd rootfs stat -f -c %t /
+frame_cmd files stat -c '%n %s %b' /bin/busybox /test/exmap-mini
+frame_cmd dmi ls /sys/firmware/dmi/entries
+frame_cmd resmem ls /proc/device-tree/reserved-memory
+dd if=/dev/zero of=/mnt/ram/big bs=1M count="$TMPFS_MIB" 2>/dev/null
+frame_cmd csv_t "$X" -c ram
+frame_cmd ram "$X" ram
+frame_end
