@@ -476,7 +476,20 @@ int main(int argc, char **argv)
 		load_capture(&scan, &arena, &capf[0]);
 	} else
 #endif
-	{
+	if (o.view == V_RAM && !cli.backend && access("/proc/self/pagemap", F_OK) != 0 &&
+	    access("/proc/exmap-mini", F_OK) != 0) {
+		/* all of RAM still, from the kernel's counters: no process is scanned */
+		scan.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
+		scan.source = "none";
+		view_ram(&scan, &o, "auto");
+		if (o.csv || o.noheader)
+			warnx("no page source (no pagemap, no module): no process was scanned");
+		else
+			outs("note: no page source (no pagemap, no module): no process was scanned\n");
+		out_flush();
+		exit_at_least(EX_PARTIAL);
+		return exit_status;
+	} else {
 		scan_live(&scan, &arena, &o, cli.backend ? cli.backend : "auto", cli.table, cli.cap_mem);
 	}
 	account(&scan, &t);

@@ -127,8 +127,11 @@ static void build(const struct scan *s, const struct ramsrc *r)
 	}
 	if (r->kimage_src) {
 		add(2, L_RESERVED, "kernel code", NULL, (int64_t)r->kcode, r->kimage_src);
-		add(2, L_RESERVED, "kernel data", NULL, (int64_t)r->kdata, r->kimage_src);
-		add(2, L_RESERVED, "kernel bss", NULL, (int64_t)r->kbss, r->kimage_src);
+		/* arm's iomem holds bss within its data */
+		add(2, L_RESERVED, r->kbss ? "kernel data" : "kernel data and bss", NULL,
+		    (int64_t)r->kdata, r->kimage_src);
+		if (r->kbss)
+			add(2, L_RESERVED, "kernel bss", NULL, (int64_t)r->kbss, r->kimage_src);
 		other -= (int64_t)(r->kcode + r->kdata + r->kbss);
 	}
 	add(2, L_RESERVED, "other", NULL, other, "derived");
@@ -422,8 +425,9 @@ void view_ram(struct scan *s, const struct opts *o, const char *census_how)
 				outf("note: %s\n", rp->notes[i]);
 			if (rp->census_err)
 				outf("note: no census of frames: %s\n", rp->census_err == -ENODATA ?
-				     "no System RAM ranges (iomem)" :
-				     "neither /proc/kpageflags nor the module (kmod) can be read");
+				     "no System RAM ranges (iomem)" : rp->census_err == -ENOSYS ?
+				     "no kpageflags; the module counts no frames" :
+				     "no kpageflags, no module");
 		}
 	}
 	if (o->csv || o->noheader)

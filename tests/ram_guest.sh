@@ -13,7 +13,12 @@ cd /test || exit 1
 X=./exmap-mini
 
 frame_begin "ram-$CASE"
-[ -f exmap_mini.ko ] && frame_cmd insmod insmod /test/exmap_mini.ko
+# no pagemap and no module yet: the view from the counters alone
+if [ -f exmap_mini.ko ]; then
+	frame_cmd nomod "$X" ram
+	frame_cmd nomod_csv "$X" -c ram
+	frame_cmd insmod insmod /test/exmap_mini.ko
+fi
 mkdir -p /mnt/ram && mount -t tmpfs -o size=$((TMPFS_MIB * 2))m exmap-ram /mnt/ram
 frame_cmd csv "$X" -c ram
 frame_cmd memtotal grep '^MemTotal:' /proc/meminfo

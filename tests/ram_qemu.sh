@@ -186,11 +186,21 @@ common() {
 	check_cmd "text: unexplained is a line" has '^    unexplained ' "$o/ram"
 	check_eq "text: no line of the report over 80 columns" \
 		"$(awk '!/^note: / && length($0) > 80' "$o/ram" | wc -l)" 0
-	for k in code data bss; do
-		check_eq "kernel $k: iomem's ranges, source iomem" \
-			"$(awk -F, -v s="kernel $k" '$1 == "reserved" && $2 == s { print $4, $5 }' "$csv")" \
-			"$(iomem "$o/iomem" $k) iomem"
-	done
+	bss=$(iomem "$o/iomem" bss)
+	check_eq "kernel code: iomem's ranges, source iomem" \
+		"$(awk -F, '$1 == "reserved" && $2 == "kernel code" { print $4, $5 }' "$csv")" \
+		"$(iomem "$o/iomem" code) iomem"
+	if [ "${bss:-0}" -gt 0 ]; then
+		for k in data bss; do
+			check_eq "kernel $k: iomem's ranges, source iomem" \
+				"$(awk -F, -v s="kernel $k" '$1 == "reserved" && $2 == s { print $4, $5 }' "$csv")" \
+				"$(iomem "$o/iomem" $k) iomem"
+		done
+	else	# arm: iomem's Kernel data holds bss
+		check_eq "kernel data and bss (iomem has no Kernel bss): iomem's data, source iomem" \
+			"$(awk -F, '$1 == "reserved" && $2 == "kernel data and bss" { print $4, $5 }' "$csv")" \
+			"$(iomem "$o/iomem" data) iomem"
+	fi
 	# the initramfs: every file of it is RAM, named under the root's filesystem
 	case $(cat "$o/rootfs") in
 	1021994) rootfs=tmpfs ;;
@@ -256,12 +266,19 @@ checks() {
 			"$(awk -F, '$1 == "installed" { print $4, $5 }' "$o/csv")" "$((MEM_MIB * MIB)) devicetree"
 		census ;;
 	nopagemap)
+		check_eq "no pagemap, no module: ram still prints, exit 1 (no process scanned)" \
+			"$(cat "$o/nomod.rc") $(cat "$o/nomod_csv.rc")" "1 1"
+		check_cmd "no pagemap, no module: a note says no process was scanned" \
+			has '^note: no page source (no pagemap, no module): no process was scanned$' "$o/nomod"
+		check_eq "no pagemap, no module: the parts still add up to MemTotal" \
+			"$(awk -F, '$1 == "part" { s += $4 } END { printf "%.0f", s }' "$o/nomod_csv")" \
+			"$(awk -F, '$1 == "memtotal" { print $4 }' "$o/nomod_csv")"
 		check_eq "insmod" "$(cat "$o/insmod.rc")" 0 "$(cat "$o/insmod.stderr" 2>/dev/null)"
 		check_eq "installed is iomem's System RAM (no SMBIOS in sysfs here)" \
 			"$(awk -F, '$1 == "installed" { print $4, $5 }' "$o/csv")" "$(iomem "$o/iomem" sysram) iomem"
 		check_eq "no census: no kpageflags, and the module gives none" "$(rows "$o/csv" census)" 0
-		check_cmd "a note says there is no census, and names kpageflags" \
-			has '^note: no census of frames: .*kpageflags' "$o/ram"
+		check_cmd "a note says there is no census, and names kpageflags and the module" \
+			has '^note: no census of frames: no kpageflags; the module counts no frames$' "$o/ram"
 		check_cmd "a note says why slab caches are not named (no /proc/slabinfo)" \
 			has '^note: no /proc/slabinfo (SLOB' "$o/ram" ;;
 	esac
