@@ -312,22 +312,8 @@ done <"$D/capture-v1.smaps"
 # --- the processes the board could not read are named, with the reason ------
 # A v2 capture carries each unreadable pid and its strerror() in chunk 1: made
 # here by editing a.cap's (the CRCs redone), then loaded by -l and by diff.
-python3 - "$T/a.cap" "$T/unread.cap" "$HERE" <<'PY'
-import re, sys
-sys.path.insert(0, sys.argv[3])
-from capwire import header, info, read, reclose
-out = []
-for l in read(sys.argv[1]):
-    kind = info(l)[0]
-    if kind in ("begin", "end"):
-        text = l.rstrip(b"\n").split(b" ", 2)[2].rsplit(b" crc=", 1)[0]
-        text = text.replace(b" unreadable=0 ", b" unreadable=2 ")
-        l = b"XM %s %s\n" % (kind.encode(), header(text))
-    elif l.startswith(b"XM 1 . "):
-        out += [b"XM 1 u 4242 Permission%20denied\n", b"XM 1 u 4343 No%20such%20device\n"]
-    out.append(l)
-open(sys.argv[2], "wb").writelines(reclose(out))
-PY
+python3 "$HERE/capwire.py" unreadable 2 "$T/a.cap" "$T/unread.cap" 4242 "Permission denied" \
+	4343 "No such device"
 for how in "-l $T/unread.cap procs" "diff $T/a.cap $T/unread.cap"; do
 	# shellcheck disable=SC2086
 	"$EXMAP" $how >/dev/null 2>"$T/err"; rc=$?
@@ -335,19 +321,7 @@ for how in "-l $T/unread.cap procs" "diff $T/a.cap $T/unread.cap"; do
 		"$rc $(grep -c 'pid 4242 could not be read when the capture was taken: Permission denied' "$T/err") $(grep -c 'pid 4343 could not be read when the capture was taken: No such device' "$T/err")" "1 1 1"
 done
 # the v1 capture with its count of unreadable processes raised: said, unnamed
-python3 - "$D/capture-v1.log" "$T/v1u.log" "$HERE" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[3])
-from capwire import header, info, read
-out = []
-for l in read(sys.argv[1]):
-    kind = info(l)[0]
-    if kind in ("begin", "end"):
-        text = l.rstrip(b"\n").split(b" ", 2)[2].rsplit(b" crc=", 1)[0]
-        l = b"XM %s %s\n" % (kind.encode(), header(text.replace(b" unreadable=0 ", b" unreadable=3 ")))
-    out.append(l)
-open(sys.argv[2], "wb").writelines(out)
-PY
+python3 "$HERE/capwire.py" unreadable 3 "$D/capture-v1.log" "$T/v1u.log"
 "$EXMAP" -l "$T/v1u.log" procs >/dev/null 2>"$T/err"
 check_eq "a v1 capture with 3 unreadable processes: exit 1, said that v1 does not name them" \
 	"$? $(head -1 "$T/err")" "1 exmap-mini: $T/v1u.log: 3 processes could not be read when the capture was taken (a v1 capture does not name them)"

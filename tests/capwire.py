@@ -10,6 +10,11 @@ usage: tests/capwire.py verify CAPTURE       prints "GOOD BAD": the chunks and
        tests/capwire.py console [--seed N] CAPTURE OUT
                                              CAPTURE as a console shows it
                                              (console_log)
+       tests/capwire.py unreadable N CAPTURE OUT [PID REASON]...
+                                             CAPTURE with its header counting
+                                             N unreadable processes and, in a
+                                             v2 capture, these named in chunk
+                                             1 (the checksums redone)
 
 A capture line is "XM begin TEXT crc=C" or "XM end TEXT crc=C" (C the CRC-32
 of TEXT), a payload line "XM K PAYLOAD" of chunk K, or a chunk's close line
@@ -145,14 +150,35 @@ def console_log(lines, rng):
     return out + [b"# \r\n", pk.line() + b"\r\n"]
 
 
+def unreadable(lines, n, named):
+    """lines with the header's unreadable count n, and the (pid, reason)
+    pairs of named in chunk 1, every checksum made again."""
+    out = []
+    for l in lines:
+        kind = info(l)[0]
+        if kind in ("begin", "end"):
+            text = l.rstrip(b"\n").split(b" ", 2)[2].rsplit(b" crc=", 1)[0]
+            text = re.sub(rb" unreadable=\d+ ", b" unreadable=%d " % n, text)
+            l = b"XM %s %s\n" % (kind.encode(), header(text))
+        elif l.startswith(b"XM 1 . "):
+            out += [b"XM 1 u %d %s\n" % (pid, why.replace(b" ", b"%20")) for pid, why in named]
+        out.append(l)
+    return reclose(out)
+
+
 def main(args):
-    usage = "usage: capwire.py verify CAPTURE | console [--seed N] CAPTURE OUT"
+    usage = ("usage: capwire.py verify CAPTURE | console [--seed N] CAPTURE OUT | "
+             "unreadable N CAPTURE OUT [PID REASON]...")
     seed = 1
     if args[:1] == ["console"] and args[1:2] == ["--seed"] and len(args) > 2:
         seed = int(args[2])
         args = args[:1] + args[3:]
     if args[:1] == ["verify"] and len(args) == 2:
         print("%d %d" % verify(read(args[1])))
+    elif args[:1] == ["unreadable"] and len(args) >= 4 and len(args) % 2 == 0:
+        named = [(int(args[i]), args[i + 1].encode()) for i in range(4, len(args), 2)]
+        with open(args[3], "wb") as f:
+            f.write(b"".join(unreadable(read(args[2]), int(args[1]), named)))
     elif args[:1] == ["console"] and len(args) == 3:
         with open(args[2], "wb") as f:
             f.write(b"".join(console_log(read(args[1]), random.Random(seed))))
