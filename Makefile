@@ -72,10 +72,11 @@ endif
 $(BUILD)/obj/%.o: src/%.c $(FLAGS_STAMP) | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 	$(CC) $(BUILD_CFLAGS) -c -o $@ $<
 
-$(BUILD)/exmap-mini: $(OBJS) $(FLAGS_STAMP)
+# A musl built again (TOOLCHAIN_DEPS' stamp is newer) links again.
+$(BUILD)/exmap-mini: $(OBJS) $(FLAGS_STAMP) $(TOOLCHAIN_DEPS)
 	$(CC) $(BUILD_CFLAGS) $(BUILD_LDFLAGS) -o $@ $(OBJS)
 
-$(BUILD)/unit: tests/unit.c $(LIBOBJS) | $(BUILD)/obj
+$(BUILD)/unit: tests/unit.c $(LIBOBJS) $(TOOLCHAIN_DEPS) | $(BUILD)/obj
 	$(CC) $(BUILD_CFLAGS) -Isrc $(BUILD_LDFLAGS) -o $@ tests/unit.c $(LIBOBJS)
 
 # The benchmark's floor is built like exmap-mini, so the two compare fairly.
