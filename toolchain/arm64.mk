@@ -9,7 +9,6 @@ DEBARCH := arm64
 CROSS_PKGS := gcc-aarch64-linux-gnu musl-dev:arm64
 # arm64 kernels run 4, 16 (Raspberry Pi 5, Asahi) or 64 KiB pages: every
 # segment is aligned for the largest, so one binary runs on all of them.
-# No RELRO: musl's static start-up never write-protects it (the range stays
-# rw-p), and its page alignment would pad the file by some 12 KiB.
+# (No RELRO, as on every target: the Makefile's XM_LDFLAGS.)
 MAXPAGE ?= 65536
-TARGET_LDFLAGS := -Wl,-z,max-page-size=$(MAXPAGE) -Wl,-z,norelro
+TARGET_LDFLAGS := -Wl,-z,max-page-size=$(MAXPAGE)

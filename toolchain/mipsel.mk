@@ -18,8 +18,10 @@ KARCH := mips
 DEBARCH := mipsel
 
 # A static executable needs no position-independent calls: non-PIC code with
-# PLTs is 8% smaller on MIPS (136,024 to 125,188 bytes stripped for mipsel).
+# PLTs is 8% smaller on MIPS (136,024 to 125,188 bytes stripped for mipsel);
+# musl is built so too (it builds PIC by default), 2.3 KiB less.
 TARGET_CFLAGS := -mno-shared -mplt
+MUSL_CFLAGS := -mno-shared -mplt
 # MIPS code is the largest: without browse (14 KiB here) the binary stays
 # within the 128 KiB a router's flash allows; BROWSE=1 puts it in.
 BROWSE ?= 0
@@ -35,6 +37,8 @@ TOOLCHAIN_DEPS := $(if $(filter $(MUSL_PREFIX)/%,$(MUSL_SPECS)),$(MUSL_PREFIX)/m
 # A pattern rule, so that it does not become the default goal (this file is
 # read before the Makefile's "all"); .SECONDARY, so that make does not delete
 # the stamp as an intermediate file when done.
-$(MUSL_PREFIX)/%.stamp:
-	toolchain/musl $(CROSS_COMPILE:%-=%) $(MUSL_PREFIX)
+# It runs again when this file or the script changes, and then rebuilds musl
+# only if the compiler or MUSL_CFLAGS did.
+$(MUSL_PREFIX)/%.stamp: toolchain/musl toolchain/mipsel.mk
+	toolchain/musl $(CROSS_COMPILE:%-=%) $(MUSL_PREFIX) '$(MUSL_CFLAGS)'
 .SECONDARY: $(MUSL_PREFIX)/musl.stamp
