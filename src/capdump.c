@@ -331,15 +331,12 @@ void dump_capture(struct scan *s)
 			    .vanished = s->vanished, .empty = s->empty,
 			    .unreadable = s->unreadable };
 	char text[512];
-	struct timespec ts;
 	uint32_t hwm = 0, i;
 	size_t n;
 
 	h.chunks = cap_nchunks(&h);
 	/* the time and our pid: no two captures share it */
-	if (clock_gettime(CLOCK_REALTIME, &ts) == 0)
-		h.id = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	h.id = h.id << 8 ^ (uint64_t)getpid();
+	h.id = clock_ns(CLOCK_REALTIME) << 8 ^ (uint64_t)getpid();
 	cap_escape(h.src, sizeof(h.src), s->source, strlen(s->source));
 	/* "XM begin ", " crc=" and 8 digits, the newline: the rest is the uname's */
 	n = cap_header_text(text, sizeof(text), &h);

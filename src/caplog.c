@@ -148,8 +148,9 @@ static int spool_file(const char *path)
 	if (fd >= 0)
 		return fd;
 	/* a kernel or filesystem without O_TMPFILE */
-	fmt_snprintf(name, sizeof(name), "%s/exmap-mini.XXXXXX", dir);
-	if ((fd = mkstemp(name)) < 0)
+	/* our pid makes the name ours; O_EXCL refuses one left behind */
+	fmt_snprintf(name, sizeof(name), "%s/exmap-mini.%d", dir, (int)getpid());
+	if ((fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
 		dierr(errno, "%s: a capture from a pipe is kept in %s, which cannot be written",
 		      path, dir);
 	unlink(name);

@@ -191,7 +191,7 @@ static void arena_or_die(struct arena *a, uint64_t fixed, uint64_t runs, uint64_
 static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 		      const char *backend, uint64_t table, uint64_t cap_mem)
 {
-	uint64_t page_size = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t page_size = (uint64_t)getpagesize();
 	uint64_t bound, ram_swap = 0, blocks;
 	struct pagesrc *src = source_choose(backend);
 	struct probe probe;
@@ -479,7 +479,7 @@ int main(int argc, char **argv)
 	if (o.view == V_RAM && !cli.backend && access("/proc/self/pagemap", F_OK) != 0 &&
 	    access("/proc/exmap-mini", F_OK) != 0) {
 		/* all of RAM still, from the kernel's counters: no process is scanned */
-		scan.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
+		scan.page_size = (uint64_t)getpagesize();
 		scan.source = "none";
 		view_ram(&scan, &o, "auto");
 		if (o.csv || o.noheader)

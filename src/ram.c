@@ -89,6 +89,16 @@ static void split_procs(const struct scan *s, const struct ramsrc *r, struct pro
 		}
 }
 
+/* What MemTotal's parts so far leave: unexplained, at the end. */
+static int64_t left;
+
+/* A part of MemTotal: a line, taken from what is left. */
+static void part(int depth, const char *sub, int64_t v, const char *source)
+{
+	add(depth, L_PART, sub, NULL, v, source);
+	left -= v;
+}
+
 /* a - b, as a signed figure: a counter less what the scan found of it */
 static int64_t less(uint64_t a, uint64_t b)
 {
@@ -99,7 +109,7 @@ static void build(const struct scan *s, const struct ramsrc *r)
 {
 	const uint64_t *mi = r->mi;
 	struct procsplit ps;
-	int64_t left = (int64_t)mi[MI_TOTAL], reserved = less(r->installed, mi[MI_TOTAL]), other;
+	int64_t reserved = less(r->installed, mi[MI_TOTAL]), other;
 	uint64_t vmalloc = mi[MI_VMALLOC];
 	const char *vsrc = "meminfo";
 	uint32_t i;
@@ -143,17 +153,17 @@ static void build(const struct scan *s, const struct ramsrc *r)
 		add(2, L_RESERVED, "cma (within MemTotal)", NULL, (int64_t)mi[MI_CMATOTAL], "meminfo");
 
 	add(1, L_HEAD, "MemTotal", NULL, (int64_t)mi[MI_TOTAL], "meminfo");
-#define PART(d, sub, v, src) do { int64_t v_ = (v); add(d, L_PART, sub, NULL, v_, src); left -= v_; } while (0)
-	PART(2, "free", (int64_t)mi[MI_FREE], "meminfo");
+	left = (int64_t)mi[MI_TOTAL];
+	part(2, "free", (int64_t)mi[MI_FREE], "meminfo");
 	add(2, L_HEAD, "processes (eff_resident)", NULL, (int64_t)(ps.anon + ps.file + ps.shmem), "scan");
-	PART(3, "process anonymous", (int64_t)ps.anon, "scan");
-	PART(3, "process file", (int64_t)ps.file, "scan");
-	PART(3, "process shmem", (int64_t)ps.shmem, "scan");
-	PART(2, "unmapped anonymous", less(mi[MI_ANON], ps.anon), "meminfo-scan");
-	PART(2, "unmapped page cache", less(mi[MI_CACHED] + mi[MI_BUFFERS],
+	part(3, "process anonymous", (int64_t)ps.anon, "scan");
+	part(3, "process file", (int64_t)ps.file, "scan");
+	part(3, "process shmem", (int64_t)ps.shmem, "scan");
+	part(2, "unmapped anonymous", less(mi[MI_ANON], ps.anon), "meminfo-scan");
+	part(2, "unmapped page cache", less(mi[MI_CACHED] + mi[MI_BUFFERS],
 						       mi[MI_SHMEM] + ps.file), "meminfo-scan");
 	add_top(3, "ramfs", &r->files.ramfs, "ramfs");
-	PART(2, "unmapped shmem", less(mi[MI_SHMEM], ps.shmem), "meminfo-scan");
+	part(2, "unmapped shmem", less(mi[MI_SHMEM], ps.shmem), "meminfo-scan");
 	add_top(3, "tmpfs", &r->files.tmpfs, "tmpfs");
 	add_top(3, "sysv", &r->files.sysv, "sysvipc");
 	add(2, L_HEAD, "kernel", NULL, 0, "meminfo");
@@ -161,29 +171,29 @@ static void build(const struct scan *s, const struct ramsrc *r)
 		size_t kernel = nlines - 1;
 		int64_t k0 = left;
 
-		PART(3, "slab reclaimable", (int64_t)mi[MI_SRECLAIM], "meminfo");
-		PART(3, "slab unreclaimable", (int64_t)mi[MI_SUNRECLAIM], "meminfo");
+		part(3, "slab reclaimable", (int64_t)mi[MI_SRECLAIM], "meminfo");
+		part(3, "slab unreclaimable", (int64_t)mi[MI_SUNRECLAIM], "meminfo");
 		add_top(4, "slab", &r->slab, "slabinfo");
 		if (mi[MI_KRECLAIM] > mi[MI_SRECLAIM])
-			PART(3, "other reclaimable", less(mi[MI_KRECLAIM], mi[MI_SRECLAIM]), "meminfo");
-		PART(3, "kernel stacks", (int64_t)mi[MI_STACK], "meminfo");
-		PART(3, "page tables", (int64_t)mi[MI_PGTABLE], "meminfo");
+			part(3, "other reclaimable", less(mi[MI_KRECLAIM], mi[MI_SRECLAIM]), "meminfo");
+		part(3, "kernel stacks", (int64_t)mi[MI_STACK], "meminfo");
+		part(3, "page tables", (int64_t)mi[MI_PGTABLE], "meminfo");
 		if (r->mi_have & 1u << MI_SECPGTABLE)
-			PART(3, "secondary page tables", (int64_t)mi[MI_SECPGTABLE], "meminfo");
+			part(3, "secondary page tables", (int64_t)mi[MI_SECPGTABLE], "meminfo");
 		if (!vmalloc && r->have_vmallocinfo)
 			vmalloc = r->vmalloc_info, vsrc = "vmallocinfo";
 		/* vmalloc'ed kernel stacks are counted as stacks */
 		if (vmalloc >= r->vmalloc_stacks)
 			vmalloc -= r->vmalloc_stacks;	/* said in a note */
-		PART(3, "vmalloc", (int64_t)vmalloc, vsrc);
+		part(3, "vmalloc", (int64_t)vmalloc, vsrc);
 		add_top(4, "module", &r->modules, "modules");
-		PART(3, "percpu", (int64_t)mi[MI_PERCPU], "meminfo");
+		part(3, "percpu", (int64_t)mi[MI_PERCPU], "meminfo");
 		if (r->nzram)
-			PART(3, "zram", (int64_t)r->zram_used, "zram");
+			part(3, "zram", (int64_t)r->zram_used, "zram");
 		if (mi[MI_ZSWAP])
-			PART(3, "zswap", (int64_t)mi[MI_ZSWAP], "meminfo");
+			part(3, "zswap", (int64_t)mi[MI_ZSWAP], "meminfo");
 		if (mi[MI_HUGETLB])
-			PART(3, "hugetlb pool", (int64_t)mi[MI_HUGETLB], "meminfo");
+			part(3, "hugetlb pool", (int64_t)mi[MI_HUGETLB], "meminfo");
 		lines[kernel].bytes = k0 - left;
 	}
 	add(2, L_PART, "unexplained", NULL, left, "derived");

@@ -30,7 +30,7 @@ void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
 	s->runtop = (struct run *)(a->base + a->size - a->hi);
 	s->src = src;
 	s->probe = *probe;
-	s->page_size = (uint64_t)sysconf(_SC_PAGESIZE);
+	s->page_size = (uint64_t)getpagesize();	/* sysconf() brings getrlimit along */
 	s->page_shift = __builtin_ctzll(s->page_size);
 	src->page_shift = s->page_shift;
 	s->source = src->name;
@@ -39,10 +39,7 @@ void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
 
 static uint64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return clock_ns(CLOCK_MONOTONIC) / 1000000;
 }
 
 /* After a second of scanning, where it is: at most five times a second. */

@@ -183,7 +183,7 @@ size_t text_cols(void)
 
 	if (!cols) {
 		cols = TEXT_COLS;
-		if (is_terminal(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > TEXT_COLS)
+		if (terminal_size(1, &ws) == 0 && ws.ws_col > TEXT_COLS)
 			cols = ws.ws_col < TEXT_COLS_MAX ? ws.ws_col : TEXT_COLS_MAX;
 	}
 	return cols;

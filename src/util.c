@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exmap.h"
@@ -36,7 +37,37 @@ int is_terminal(int fd)
 {
 	struct winsize ws;
 
-	return syscall(SYS_ioctl, fd, TIOCGWINSZ, &ws) == 0;
+	return terminal_size(fd, &ws) == 0;
+}
+
+/* The terminal's size on fd: 0, or -1 when fd is no terminal. */
+int terminal_size(int fd, struct winsize *ws)
+{
+	return syscall(SYS_ioctl, fd, TIOCGWINSZ, ws) == 0 ? 0 : -1;
+}
+
+/*
+ * A clock's time in nanoseconds, 0 if it cannot be read: the raw call, as
+ * musl's clock_gettime() brings its vDSO lookup and 32-bit time conversions.
+ * A 32-bit kernel before 5.1 has no clock_gettime64: the old call then.
+ */
+uint64_t clock_ns(int clk)
+{
+#ifdef SYS_clock_gettime64
+	long long t[2];
+	long t32[2];
+
+	if (syscall(SYS_clock_gettime64, clk, t) == 0)
+		return (uint64_t)t[0] * 1000000000u + (uint64_t)t[1];
+	if (syscall(SYS_clock_gettime32, clk, t32) == 0)
+		return (uint64_t)t32[0] * 1000000000u + (uint64_t)t32[1];
+	return 0;
+#else
+	struct timespec ts;
+
+	return syscall(SYS_clock_gettime, clk, &ts) == 0 ?
+	       (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec : 0;
+#endif
 }
 
 /* One line of progress on stderr (a terminal), redrawn in place. */

@@ -9,3 +9,6 @@ BUILD := build/arm
 QEMU := qemu-arm-static
 KARCH := arm
 DEBARCH := armhf
+# A board dumps; loading captures (-l, diff, -S) is a host's work: left out
+# of board builds, as on every cross target (LOAD=1 puts it in).
+LOAD ?= 0

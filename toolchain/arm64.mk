@@ -12,3 +12,6 @@ CROSS_PKGS := gcc-aarch64-linux-gnu musl-dev:arm64
 # (No RELRO, as on every target: the Makefile's XM_LDFLAGS.)
 MAXPAGE ?= 65536
 TARGET_LDFLAGS := -Wl,-z,max-page-size=$(MAXPAGE)
+# A board dumps; loading captures (-l, diff, -S) is a host's work: left out
+# of board builds, as on every cross target (LOAD=1 puts it in).
+LOAD ?= 0

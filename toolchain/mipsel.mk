@@ -25,8 +25,8 @@ MUSL_CFLAGS := -mno-shared -mplt
 # MIPS code is the largest: without browse (14 KiB here) the binary stays
 # within the 128 KiB a router's flash allows; BROWSE=1 puts it in.
 BROWSE ?= 0
-# And without loading captures (-l, diff, -S: 27 KiB here), which a host
-# does with a board's dump; LOAD=1 puts it in.
+# A board dumps; loading captures (-l, diff, -S: 27 KiB here) is a host's
+# work: left out of board builds, as on every cross target (LOAD=1 puts it in).
 LOAD ?= 0
 
 # The same for every such target.
