@@ -47,6 +47,7 @@ STRIP := $(if $(CROSS_COMPILE),$(CROSS_COMPILE)strip,strip)
 PREFIX ?= /usr/local
 
 SRCS := $(wildcard src/*.c)
+LOADSRCS := src/capload.c src/caplog.c src/capcheck.c src/diff.c src/sysroot.c
 # BROWSE=0: without the full-screen view (browse.c, term.c), for a board
 # with no terminal to run it on; make bench says what it costs.
 BROWSE ?= 1
@@ -59,12 +60,14 @@ endif
 # flash is tight; dump stays.
 LOAD ?= 1
 ifeq ($(LOAD),0)
-SRCS := $(filter-out src/capload.c src/caplog.c src/capcheck.c src/diff.c src/sysroot.c,$(SRCS))
+SRCS := $(filter-out $(LOADSRCS),$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_LOAD
 endif
 HDRS := $(wildcard src/*.h) kmod/exmap_mini_abi.h
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
+# The unit tests test the capture reader on every target, LOAD=0 or not.
+UNITOBJS := $(sort $(LIBOBJS) $(LOADSRCS:src/%.c=$(BUILD)/obj/%.o))
 
 all: $(BUILD)/exmap-mini
 
@@ -84,8 +87,8 @@ $(BUILD)/obj/%.o: src/%.c $(FLAGS_STAMP) | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 $(BUILD)/exmap-mini: $(OBJS) $(FLAGS_STAMP) $(TOOLCHAIN_DEPS)
 	$(CC) $(BUILD_CFLAGS) $(BUILD_LDFLAGS) -o $@ $(OBJS)
 
-$(BUILD)/unit: tests/unit.c $(LIBOBJS) $(TOOLCHAIN_DEPS) | $(BUILD)/obj
-	$(CC) $(BUILD_CFLAGS) -Isrc $(BUILD_LDFLAGS) -o $@ tests/unit.c $(LIBOBJS)
+$(BUILD)/unit: tests/unit.c $(UNITOBJS) $(TOOLCHAIN_DEPS) | $(BUILD)/obj
+	$(CC) $(BUILD_CFLAGS) -Isrc $(BUILD_LDFLAGS) -o $@ tests/unit.c $(UNITOBJS)
 
 # The benchmark's floor is built like exmap-mini, so the two compare fairly.
 $(BUILD)/floor: tests/floor.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
