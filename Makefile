@@ -174,6 +174,9 @@ bench: setup
 	grep '^browse over serial:' $(BUILD)/browse-bench.log
 	tests/browse_cost.sh
 	tests/ram_bench.sh $(BUILD)
+	tests/ram_qemu.sh amd64 armhf >$(BUILD)/ram-bench.log 2>&1 || \
+		{ tail -20 $(BUILD)/ram-bench.log; exit 1; }
+	grep '^ram view on the emulated' $(BUILD)/ram-bench.log
 
 # make kmod KDIR=/path/to/kernel/build: the module for that kernel, built out
 # of tree in $(BUILD)/kmod/<KDIR's name>/ so that kmod/ stays clean.

@@ -30,4 +30,6 @@ frame_cmd resmem ls /proc/device-tree/reserved-memory
 dd if=/dev/zero of=/mnt/ram/big bs=1M count="$TMPFS_MIB" 2>/dev/null
 frame_cmd csv_t "$X" -c ram
 frame_cmd ram "$X" ram
+# what the view costs here (the census of every frame in it), for make bench
+frame_cmd cost sh -c "time $X -c ram >/dev/null"
 frame_end
