@@ -287,11 +287,12 @@ static void print_text(const struct ramsrc *r, const struct opts *o)
 static void compare_census(const struct ramsrc *r, uint64_t page_size)
 {
 	static const struct {
-		int kind, mi, mi2;
+		int kind, mi, mi2, less;	/* the counters: mi + mi2 - less */
 	} pairs[] = {
-		{ FK_FREE, MI_FREE, -1 }, { FK_SLAB, MI_SRECLAIM, MI_SUNRECLAIM },
-		{ FK_PGTABLE, MI_PGTABLE, -1 }, { FK_SHMEM, MI_SHMEM, -1 },
-		{ FK_HUGETLB, MI_HUGETLB, -1 },
+		{ FK_FREE, MI_FREE, -1, -1 }, { FK_SLAB, MI_SRECLAIM, MI_SUNRECLAIM, -1 },
+		{ FK_PGTABLE, MI_PGTABLE, -1, -1 }, { FK_SHMEM, MI_SHMEM, -1, -1 },
+		{ FK_HUGETLB, MI_HUGETLB, -1, -1 }, { FK_ANON, MI_ANON, -1, -1 },
+		{ FK_FILE, MI_CACHED, MI_BUFFERS, MI_SHMEM },
 	};
 	char a[32], b[32];
 	size_t i;
@@ -300,13 +301,14 @@ static void compare_census(const struct ramsrc *r, uint64_t page_size)
 		return;
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		uint64_t c = r->census.kind[pairs[i].kind] * page_size;
-		uint64_t m = r->mi[pairs[i].mi] + (pairs[i].mi2 >= 0 ? r->mi[pairs[i].mi2] : 0);
+		uint64_t m = r->mi[pairs[i].mi] + (pairs[i].mi2 >= 0 ? r->mi[pairs[i].mi2] : 0) -
+			     (pairs[i].less >= 0 ? r->mi[pairs[i].less] : 0);
 		uint64_t d = c > m ? c - m : m - c;
 
 		if (d * 100 > r->installed) {
 			fmt_human(a, sizeof(a), c);
 			fmt_human(b, sizeof(b), m);
-			outf("census: %s is %s by %s, %s by meminfo (more than 1%% of RAM apart)\n",
+			outf("census: over 1%% of RAM apart: %s %s by %s, %s by meminfo\n",
 			     frame_kind_name[pairs[i].kind], a, r->census.source, b);
 		}
 	}
