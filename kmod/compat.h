@@ -11,6 +11,11 @@
  *  6.12  page_mapcount() is gone: the count comes from the folio;
  *  6.19  non-present PTEs are "software leaf" entries (<linux/leafops.h>):
  *        pte_to_swp_entry and is_pte_marker are gone;
+ * for the frame census, what /proc/kpageflags reads of a struct page, which
+ * moved from the page to its folio between 6.1 and 6.12 (its flags, THP as
+ * large_rmappable folios), and to the folio's page type by 7.x (offline, page
+ * tables); MAX_ORDER inclusive since 6.4, MAX_PAGE_ORDER since 6.8; the flags
+ * word in a memdesc_flags_t since 6.18;
  * and one configuration difference: huge user mappings (no THP on armmp).
  */
 #ifndef EXMAP_MINI_COMPAT_H
@@ -19,6 +24,8 @@
 #include <linux/version.h>
 #include <linux/mm.h>
 #include <linux/highmem.h>
+#include <linux/mmzone.h>
+#include <linux/page-flags.h>
 #include <linux/rcupdate.h>
 #include <linux/swap.h>
 #include <linux/swapops.h>
@@ -190,6 +197,76 @@ static inline int xm_page_mapcount(struct page *page)
 }
 #else
 #define xm_page_mapcount(page)		page_mapcount(page)
+#endif
+
+/* The highest order of a free block (the buddy allocator's). */
+#if defined(MAX_PAGE_ORDER)
+#define XM_MAX_ORDER		MAX_PAGE_ORDER
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#define XM_MAX_ORDER		MAX_ORDER
+#else
+#define XM_MAX_ORDER		(MAX_ORDER - 1)
+#endif
+
+/* A free block's order, in its first page's private (mm/internal.h's buddy_order_unsafe). */
+#define xm_buddy_order(page)	READ_ONCE((page)->private)
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
+#define xm_flags_word(page)	READ_ONCE((page)->flags.f)
+#else
+#define xm_flags_word(page)	READ_ONCE((page)->flags)
+#endif
+
+/*
+ * What fs/proc/page.c's stable_page_flags() reads, so that a frame's kind is
+ * the one kpageflags gives it. 6.12 reads the folio: its flags (LRU,
+ * swap-backed, reserved), its mapping's anon and KSM bits, THP as a large
+ * rmappable folio (the huge zero folio among them: it is allocated as one).
+ * 6.1 reads a page's own flags and its head's mapping, and THP is a compound
+ * page whose head is on an LRU or anonymous. The huge zero page, which 6.1's
+ * kpageflags calls zero, is not exported: here it is another kernel
+ * allocation. (The change came between 6.1 and 6.12, the versions tested.)
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define xm_kpf_flags(page)	xm_flags_word(&page_folio(page)->page)
+#define xm_kpf_hugetlb(page)	folio_test_hugetlb(page_folio(page))
+#define xm_kpf_slab(page)	folio_test_slab(page_folio(page))
+#define xm_kpf_ksm(page)	folio_test_ksm(page_folio(page))
+#define xm_kpf_anon(page)	folio_test_anon(page_folio(page))
+#define xm_kpf_mapped(page)	folio_mapped(page_folio(page))
+static inline bool xm_kpf_thp(struct page *page)
+{
+	struct folio *folio = page_folio(page);
+
+	return folio_test_large(folio) && !folio_test_hugetlb(folio) &&
+	       folio_test_large_rmappable(folio);
+}
+#else
+#define xm_kpf_flags(page)	xm_flags_word(page)
+#define xm_kpf_hugetlb(page)	PageHuge(page)
+#define xm_kpf_slab(page)	PageSlab(page)
+#define xm_kpf_ksm(page)	PageKsm(page)
+#define xm_kpf_anon(page)	PageAnon(page)
+/* a slab page's _mapcount is the allocator's */
+#define xm_kpf_mapped(page)	(!PageSlab(page) && page_mapped(page))
+static inline bool xm_kpf_thp(struct page *page)
+{
+	struct page *head;
+
+	if (PageHuge(page) || !PageTransCompound(page))
+		return false;
+	head = compound_head(page);
+	return PageLRU(head) || PageAnon(head);
+}
+#endif
+
+/* 7.x asks the folio whether it is offline or a page table; 6.12 the page. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
+#define xm_kpf_offline(page)	folio_test_offline(page_folio(page))
+#define xm_kpf_pgtable(page)	folio_test_pgtable(page_folio(page))
+#else
+#define xm_kpf_offline(page)	PageOffline(page)
+#define xm_kpf_pgtable(page)	PageTable(page)
 #endif
 
 #endif

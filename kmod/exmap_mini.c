@@ -7,6 +7,8 @@
  *
  * The walk holds mmap_lock for reading over a bounded number of entries, fills
  * a kernel buffer, drops the lock, copies the buffer out and reschedules.
+ * In frame mode it gives every frame's kind as /proc/kpageflags would, for
+ * kernels without it: struct pages read without a lock, as kpageflags does.
  */
 #include <linux/capability.h>
 #include <linux/module.h>
@@ -25,10 +27,12 @@
 
 #define XM_BUF_RECS	8192	/* records copied out at a time: 64 KiB */
 #define XM_BUDGET	1024	/* page table entries examined per hold of mmap_lock */
+#define XM_FRAME_STEP	4096	/* frames classified between copies out and reschedules */
 
 struct xm_file {
 	struct mutex lock;
 	struct mm_struct *mm;	/* pinned (mmgrab) when the pid was written */
+	bool frames;		/* "frames" was written: the census of RAM frames */
 	exmap_mini_rec *buf;
 };
 
@@ -270,6 +274,136 @@ static void xm_walk_vmas(struct xm_walk *w)
 	}
 }
 
+/* The end of memory: the last pfn of any online node's span, plus one. */
+static unsigned long xm_end_pfn(void)
+{
+	unsigned long end = 0;
+	int nid;
+
+	for_each_online_node(nid)
+		end = max(end, pgdat_end_pfn(NODE_DATA(nid)));
+	return end;
+}
+
+/*
+ * Whether a page with no reference is inside a larger free block, whose first
+ * page is the buddy allocator's (mm/page_alloc.c's is_free_buddy_page, which
+ * kpageflags asks and 5.10 does not export). A block never crosses its
+ * order's alignment, so its first page is in the same memory map section.
+ */
+static bool xm_in_free_block(struct page *page, unsigned long pfn)
+{
+	unsigned int order;
+
+	for (order = 1; order <= XM_MAX_ORDER; order++) {
+		struct page *head = page - (pfn & ((1UL << order) - 1));
+
+		if (PageBuddy(head) && xm_buddy_order(head) >= order)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A frame's kind, the first that applies in exmap_mini_abi.h's order, as
+ * stable_page_flags() sets the bits census.c reads. *free_end is the end of
+ * the last free block whose first page was seen: its other pages need no
+ * search. Nothing a page points to is followed but its head.
+ */
+static unsigned int xm_kind(struct page *page, unsigned long pfn, unsigned long *free_end)
+{
+	unsigned long flags;
+
+	if (xm_kpf_offline(page))
+		return EXMAP_MINI_K_OFFLINE;
+	if (PageBuddy(page)) {
+		unsigned long order = xm_buddy_order(page);
+
+		if (order <= XM_MAX_ORDER && !(pfn & ((1UL << order) - 1)))
+			*free_end = pfn + (1UL << order);
+		return EXMAP_MINI_K_FREE;
+	}
+	if (page_count(page) == 0 &&
+	    (pfn < *free_end || xm_in_free_block(page, pfn)))
+		return EXMAP_MINI_K_FREE;
+	if (is_zero_pfn(pfn))
+		return EXMAP_MINI_K_ZERO;
+	flags = xm_kpf_flags(page);
+	if (flags & (1UL << PG_reserved))
+		return EXMAP_MINI_K_RESERVED;
+	if (xm_kpf_hugetlb(page))
+		return EXMAP_MINI_K_HUGETLB;
+	if (xm_kpf_slab(page))
+		return EXMAP_MINI_K_SLAB;
+	if (xm_kpf_pgtable(page))
+		return EXMAP_MINI_K_PGTABLE;
+	if (xm_kpf_ksm(page))
+		return EXMAP_MINI_K_KSM;
+	if (xm_kpf_anon(page))
+		return EXMAP_MINI_K_ANON;
+	if (flags & (1UL << PG_swapbacked))
+		return EXMAP_MINI_K_SHMEM;
+	if (flags & (1UL << PG_lru))
+		return EXMAP_MINI_K_FILE;
+	return EXMAP_MINI_K_OTHER;
+}
+
+/* A frame's byte: its kind, and whether it is mapped and part of a THP. */
+static u8 xm_frame(unsigned long pfn, unsigned long *free_end)
+{
+	struct page *page = pfn_to_online_page(pfn);
+	unsigned int kind;
+
+	if (!page)
+		return EXMAP_MINI_K_NOPAGE;
+	kind = xm_kind(page, pfn, free_end);
+	/* a free or offline page is no one's: its other fields are not to be read */
+	if (kind == EXMAP_MINI_K_FREE || kind == EXMAP_MINI_K_OFFLINE)
+		return kind;
+	return kind | (xm_kpf_mapped(page) ? EXMAP_MINI_FMAPPED : 0) |
+	       (xm_kpf_thp(page) ? EXMAP_MINI_FTHP : 0);
+}
+
+/* Frame mode's read: a byte per frame from pfn *ppos on, in steps. */
+static ssize_t xm_read_frames(struct xm_file *xf, char __user *ubuf, size_t len, loff_t *ppos)
+{
+	struct exmap_mini_hdr hdr = {
+		.magic = EXMAP_MINI_MAGIC, .version = EXMAP_MINI_VERSION,
+		.rec_size = 1, .page_shift = PAGE_SHIFT,
+	};
+	unsigned long end = xm_end_pfn(), pfn, free_end = 0;
+	u8 *buf = (u8 *)xf->buf;
+	size_t n, out = EXMAP_MINI_HDR;
+	int err = 0;
+
+	if ((u64)*ppos >= end)
+		return 0;
+	pfn = (unsigned long)*ppos;
+	n = min3(len - EXMAP_MINI_HDR, (size_t)EXMAP_MINI_FRAMES_MAX, (size_t)(end - pfn));
+	hdr.addr = pfn;
+	if (copy_to_user(ubuf, &hdr, sizeof(hdr)))
+		return -EFAULT;
+	while (out - EXMAP_MINI_HDR < n) {
+		size_t step = min_t(size_t, n - (out - EXMAP_MINI_HDR), XM_FRAME_STEP), i;
+
+		for (i = 0; i < step; i++)
+			buf[i] = xm_frame(pfn + i, &free_end);
+		if (copy_to_user(ubuf + out, buf, step)) {
+			err = -EFAULT;
+			break;
+		}
+		out += step;
+		pfn += step;
+		if (fatal_signal_pending(current)) {
+			err = -EINTR;
+			break;
+		}
+		cond_resched();
+	}
+	*ppos = pfn;
+	return err && out == EXMAP_MINI_HDR ? err : (ssize_t)out;
+}
+
 static ssize_t xm_read(struct file *file, char __user *ubuf, size_t len, loff_t *ppos)
 {
 	struct xm_file *xf = file->private_data;
@@ -282,9 +416,18 @@ static ssize_t xm_read(struct file *file, char __user *ubuf, size_t len, loff_t 
 	struct mm_struct *mm;
 	int err = 0;
 
-	if (len < EXMAP_MINI_HDR + EXMAP_MINI_REC || *ppos < 0)
+	if (*ppos < 0)
 		return -EINVAL;
 	mutex_lock(&xf->lock);
+	if (xf->frames) {
+		out = len > EXMAP_MINI_HDR ? xm_read_frames(xf, ubuf, len, ppos) : -EINVAL;
+		mutex_unlock(&xf->lock);
+		return out;
+	}
+	if (len < EXMAP_MINI_HDR + EXMAP_MINI_REC) {
+		mutex_unlock(&xf->lock);
+		return -EINVAL;
+	}
 	mm = xf->mm;
 	if (!mm) {
 		mutex_unlock(&xf->lock);
@@ -345,7 +488,24 @@ done:
 	return err && out == EXMAP_MINI_HDR ? err : out;
 }
 
-/* Choose the process: once per open file; its mm is pinned, not looked up again. */
+/* Frame mode, once per open file and not after a pid. */
+static ssize_t xm_frames_mode(struct xm_file *xf, size_t len)
+{
+	ssize_t ret = len;
+
+	mutex_lock(&xf->lock);
+	if (xf->mm || xf->frames)
+		ret = -EBUSY;
+	else
+		xf->frames = true;
+	mutex_unlock(&xf->lock);
+	return ret;
+}
+
+/*
+ * Choose the process: once per open file; its mm is pinned, not looked up
+ * again. Or the word "frames": the census of RAM frames.
+ */
 static ssize_t xm_write(struct file *file, const char __user *ubuf, size_t len, loff_t *ppos)
 {
 	struct xm_file *xf = file->private_data;
@@ -360,6 +520,8 @@ static ssize_t xm_write(struct file *file, const char __user *ubuf, size_t len, 
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
+	if (!strcmp(strim(buf), EXMAP_MINI_FRAMES_WORD))
+		return xm_frames_mode(xf, len);
 	if (kstrtoint(strim(buf), 10, &nr) || nr <= 0)
 		return -EINVAL;
 	pid = find_get_pid(nr);
@@ -376,7 +538,7 @@ static ssize_t xm_write(struct file *file, const char __user *ubuf, size_t len, 
 	if (err)
 		return err;
 	mutex_lock(&xf->lock);
-	if (xf->mm) {
+	if (xf->mm || xf->frames) {
 		mutex_unlock(&xf->lock);
 		mmput(mm);
 		return -EBUSY;

@@ -7,6 +7,14 @@
  * the answer is a header and records for the pages from addr on, as many as
  * fit in len, in address order. 0 bytes: addr is past the task size, or the
  * process has exited. Everything is in the machine's byte order.
+ *
+ * Or write the word "frames" instead (once per open file) for the census of
+ * RAM frames: pread(fd, buf, len, pfn) gives the header (rec_size 1, addr the
+ * first pfn) and one byte per frame from pfn on (EXMAP_MINI_F*), as many as
+ * fit in len up to EXMAP_MINI_FRAMES_MAX; fewer at the end of memory (the end
+ * of the last node's span), 0 bytes past it. Frame mode came in version 2's
+ * lifetime, leaving the page records as they were: a module from before it
+ * refuses the word (EINVAL), which says "too old for the census".
  */
 #ifndef EXMAP_MINI_ABI_H
 #define EXMAP_MINI_ABI_H
@@ -57,6 +65,36 @@ typedef u64 exmap_mini_rec;
 						   hwpoison entry: its page untouched */
 #define EXMAP_MINI_PRESENT	(1ULL << 63)
 #define EXMAP_MINI_RUN_MAX	EXMAP_MINI_FRAME	/* pages in one run record */
+
+/*
+ * A frame's byte: its kind, the first that applies in this order (the order
+ * of exmap-mini's census.h, which /proc/kpageflags is read into too), and
+ * whether a process maps it (kpageflags' MMAP) and whether it is part of a
+ * transparent huge page (THP).
+ */
+#define EXMAP_MINI_FRAMES_WORD	"frames"
+#define EXMAP_MINI_FRAMES_MAX	65536	/* frames in one read */
+#define EXMAP_MINI_FKIND	0x0f
+#define EXMAP_MINI_FMAPPED	0x10
+#define EXMAP_MINI_FTHP		0x20
+enum exmap_mini_kind {
+	EXMAP_MINI_K_NOPAGE,	/* no online struct page */
+	EXMAP_MINI_K_OFFLINE,
+	EXMAP_MINI_K_BALLOON,	/* not given: balloons mark their pages offline */
+	EXMAP_MINI_K_FREE,	/* a free block of the buddy allocator, any page of it */
+	EXMAP_MINI_K_ZERO,
+	EXMAP_MINI_K_RESERVED,
+	EXMAP_MINI_K_HUGETLB,
+	EXMAP_MINI_K_SLAB,
+	EXMAP_MINI_K_PGTABLE,
+	EXMAP_MINI_K_KSM,
+	EXMAP_MINI_K_ANON,
+	EXMAP_MINI_K_SHMEM,	/* swap-backed, not anonymous */
+	EXMAP_MINI_K_FILE,	/* on an LRU list otherwise */
+	EXMAP_MINI_K_OTHER,
+	EXMAP_MINI_K_N
+};
+XM_ASSERT(EXMAP_MINI_K_N <= EXMAP_MINI_FKIND + 1, "a kind fits in its bits");
 
 #define EXMAP_MINI_HDR		sizeof(struct exmap_mini_hdr)
 #define EXMAP_MINI_REC		sizeof(exmap_mini_rec)
