@@ -99,6 +99,12 @@ $(BUILD)/floor: tests/floor.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 build/host/%: tests/%.c | build/host
 	$(HOSTCC) -static -O2 -Wall -Wextra -Werror -o $@ $<
 
+# The census of RAM from each source (tests/censusdump.c), on exmap-mini's
+# objects, for the module's system test in a guest.
+$(BUILD)/tools/censusdump: tests/censusdump.c $(LIBOBJS) | $(TOOLCHAIN_DEPS)
+	@mkdir -p $(BUILD)/tools
+	$(CC) $(BUILD_CFLAGS) -Isrc $(BUILD_LDFLAGS) -o $@ tests/censusdump.c $(LIBOBJS)
+
 # The test workloads for the target (workload, churn, runas, twice), static
 # with musl.
 $(BUILD)/tools/%: tests/%.c | $(TOOLCHAIN_DEPS)
@@ -126,10 +132,11 @@ run: setup all
 # this machine in build/host/ (glibc, static), for a board in BUILD/tools/.
 GUEST_TOOLS := workload churn runas twice thpwork readfault afterprobe
 host_tools = $(GUEST_TOOLS:%=build/host/%)
-board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)/tools/%)
+board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)/tools/%) \
+	build/$(1)/tools/censusdump
 
 test: setup
-	$(MAKE) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) fixture elftest-deps $(BUILD)/tools/workload \
+	$(MAKE) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) fixture elftest-deps $(BUILD)/tools/workload $(BUILD)/tools/censusdump \
 		$(BUILD)/sysroot_drv capfuzz-deps
 	for a in arm arm64 mipsel; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped
@@ -142,7 +149,7 @@ test: setup
 # Then the ram view on the x86_64 one (no kpageflags: no census). Both run;
 # either failing fails the target.
 test-tinykernel: setup
-	$(MAKE) all $(host_tools)
+	$(MAKE) all $(host_tools) $(BUILD)/tools/censusdump
 	$(MAKE) ARCH=mipsel $(call board_tools,mipsel)
 	tests/kmod_test.sh nopagemap-amd64 nopagemap-mipsel; k=$$?; tests/ram_qemu.sh nopagemap && exit $$k
 

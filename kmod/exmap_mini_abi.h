@@ -77,23 +77,21 @@ typedef u64 exmap_mini_rec;
 #define EXMAP_MINI_FKIND	0x0f
 #define EXMAP_MINI_FMAPPED	0x10
 #define EXMAP_MINI_FTHP		0x20
-enum exmap_mini_kind {
-	EXMAP_MINI_K_NOPAGE,	/* no online struct page */
-	EXMAP_MINI_K_OFFLINE,
-	EXMAP_MINI_K_BALLOON,	/* not given: balloons mark their pages offline */
-	EXMAP_MINI_K_FREE,	/* a free block of the buddy allocator, any page of it */
-	EXMAP_MINI_K_ZERO,
-	EXMAP_MINI_K_RESERVED,
-	EXMAP_MINI_K_HUGETLB,
-	EXMAP_MINI_K_SLAB,
-	EXMAP_MINI_K_PGTABLE,
-	EXMAP_MINI_K_KSM,
-	EXMAP_MINI_K_ANON,
-	EXMAP_MINI_K_SHMEM,	/* swap-backed, not anonymous */
-	EXMAP_MINI_K_FILE,	/* on an LRU list otherwise */
-	EXMAP_MINI_K_OTHER,
-	EXMAP_MINI_K_N
-};
+#define EXMAP_MINI_K_NOPAGE	0	/* no online struct page */
+#define EXMAP_MINI_K_OFFLINE	1
+#define EXMAP_MINI_K_BALLOON	2	/* not given: balloons mark their pages offline */
+#define EXMAP_MINI_K_FREE	3	/* a free block of the buddy allocator, any page of it */
+#define EXMAP_MINI_K_ZERO	4
+#define EXMAP_MINI_K_RESERVED	5
+#define EXMAP_MINI_K_HUGETLB	6
+#define EXMAP_MINI_K_SLAB	7
+#define EXMAP_MINI_K_PGTABLE	8
+#define EXMAP_MINI_K_KSM	9
+#define EXMAP_MINI_K_ANON	10
+#define EXMAP_MINI_K_SHMEM	11	/* swap-backed, not anonymous */
+#define EXMAP_MINI_K_FILE	12	/* on an LRU list otherwise */
+#define EXMAP_MINI_K_OTHER	13
+#define EXMAP_MINI_K_N		14
 XM_ASSERT(EXMAP_MINI_K_N <= EXMAP_MINI_FKIND + 1, "a kind fits in its bits");
 
 #define EXMAP_MINI_HDR		sizeof(struct exmap_mini_hdr)

@@ -11,7 +11,6 @@ enum {
 	KPF_LRU = 5, KPF_SLAB = 7, KPF_BUDDY = 10, KPF_MMAP = 11, KPF_ANON = 12,
 	KPF_SWAPBACKED = 14, KPF_HUGE = 17, KPF_NOPAGE = 20, KPF_KSM = 21, KPF_THP = 22,
 	KPF_OFFLINE = 23, KPF_ZERO_PAGE = 24, KPF_PGTABLE = 26, KPF_RESERVED = 32,
-	KPF_BALLOON = 33,
 };
 
 const char *const frame_kind_name[FK_N] = {
@@ -24,15 +23,17 @@ const char *const frame_kind_name[FK_N] = {
 
 #define F(b)	(UINT64_C(1) << (b))
 
-/* A frame's kind from its flags: the first of census.h's order that applies. */
+/*
+ * A frame's kind from its flags: the first of census.h's order that applies.
+ * No bit says balloon: 23, KPF_BALLOON until 5.0, is KPF_OFFLINE, which
+ * balloon drivers set since; 33 is KPF_MLOCKED.
+ */
 static int kind_of(uint64_t f)
 {
 	if (f & F(KPF_NOPAGE))
 		return FK_NOPAGE;
 	if (f & F(KPF_OFFLINE))
 		return FK_OFFLINE;
-	if (f & F(KPF_BALLOON))
-		return FK_BALLOON;
 	if (f & F(KPF_BUDDY))
 		return FK_FREE;
 	if (f & F(KPF_ZERO_PAGE))
@@ -93,6 +94,15 @@ int census_kpageflags(struct census *c, const struct ramrange *r, size_t n, int 
 		}
 	}
 	close(fd);
+	/*
+	 * 6.12's kpageflags sets KSM on every anonymous page: it tests mapping &
+	 * PAGE_MAPPING_KSM, which the anon bit alone passes (7.x tests for both
+	 * bits). Where no anonymous frame goes without it, none is KSM's.
+	 */
+	if (c->kind[FK_ANON] == 0) {
+		c->kind[FK_ANON] = c->kind[FK_KSM];
+		c->kind[FK_KSM] = 0;
+	}
 	return 0;
 }
 

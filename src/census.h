@@ -13,7 +13,7 @@
 enum frame_kind {
 	FK_NOPAGE,	/* in a RAM range, but no struct page (KPF_NOPAGE) */
 	FK_OFFLINE,	/* offline: a balloon or hot-unplug took it (KPF_OFFLINE) */
-	FK_BALLOON,	/* a balloon driver's (KPF_BALLOON) */
+	FK_BALLOON,	/* a balloon driver's: no source tells one now (balloons set offline) */
 	FK_FREE,	/* the buddy allocator's (KPF_BUDDY) */
 	FK_ZERO,	/* the zero page, or a huge zero page (KPF_ZERO_PAGE) */
 	FK_RESERVED,	/* reserved: memblock at boot, the kernel image (KPF_RESERVED) */
@@ -44,8 +44,12 @@ struct ramrange {
 
 /*
  * Count every frame of the ranges, by reading /proc/kpageflags (census.c)
- * or the module's frames (kmodsrc.c), in large chunks: 0, or -errno.
+ * or the module's frames (kmodsrc.c), in large chunks: 0, or -errno;
+ * census_kmod's -EPROTONOSUPPORT is a module from before the census, for
+ * which CENSUS_KMOD_OLD is the one line to say.
  */
+#define CENSUS_KMOD_OLD	"the exmap_mini module loaded is too old for the census of RAM: " \
+			"rmmod exmap_mini, then insmod the exmap_mini.ko built with this exmap-mini"
 int census_kpageflags(struct census *c, const struct ramrange *r, size_t n, int page_shift);
 int census_kmod(struct census *c, const struct ramrange *r, size_t n, int page_shift);
 

@@ -3,7 +3,8 @@
  * The kmod page source: /proc/exmap-mini, from the exmap_mini kernel module
  * (kmod/), for kernels without pagemap. Its records are page entries in
  * pagemap's layout, with the PTE's own write bit; only runs of empty pages
- * are spelled out here.
+ * are spelled out here. And the census of RAM from its frame mode, a byte a
+ * frame, read into the same buffer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "census.h"
 #include "exmap.h"
 #include "../kmod/exmap_mini_abi.h"
 
@@ -18,6 +20,15 @@ _Static_assert(PE_FRAME_MASK == EXMAP_MINI_FRAME && PE_WRITE == EXMAP_MINI_WRITE
 	       PE_EXCLUSIVE == EXMAP_MINI_EXCL && PE_NOTRAM == EXMAP_MINI_NOTRAM &&
 	       PE_FILE == EXMAP_MINI_FILE && PE_SWAP == EXMAP_MINI_SWAP &&
 	       PE_PRESENT == EXMAP_MINI_PRESENT, "a record is a page entry");
+
+_Static_assert(FK_NOPAGE == EXMAP_MINI_K_NOPAGE && FK_OFFLINE == EXMAP_MINI_K_OFFLINE &&
+	       FK_BALLOON == EXMAP_MINI_K_BALLOON && FK_FREE == EXMAP_MINI_K_FREE &&
+	       FK_ZERO == EXMAP_MINI_K_ZERO && FK_RESERVED == EXMAP_MINI_K_RESERVED &&
+	       FK_HUGETLB == EXMAP_MINI_K_HUGETLB && FK_SLAB == EXMAP_MINI_K_SLAB &&
+	       FK_PGTABLE == EXMAP_MINI_K_PGTABLE && FK_KSM == EXMAP_MINI_K_KSM &&
+	       FK_ANON == EXMAP_MINI_K_ANON && FK_SHMEM == EXMAP_MINI_K_SHMEM &&
+	       FK_FILE == EXMAP_MINI_K_FILE && FK_OTHER == EXMAP_MINI_K_OTHER &&
+	       FK_N == EXMAP_MINI_K_N, "the module's kinds are the census's");
 
 #define KM_RECS	8192	/* records per pread: 64 KiB, as many as pagemap reads */
 
@@ -134,3 +145,63 @@ struct pagesrc kmod_source = {
 	.close = km_close,
 	.fd = -1,
 };
+
+/*
+ * Frames [pfn, end) of the module's frame mode (fd) into c, read into kbuf
+ * (its records are the frames' bytes then): 0, or -errno.
+ */
+static int km_frames(int fd, struct census *c, uint64_t pfn, uint64_t end, int page_shift)
+{
+	uint8_t *f = (uint8_t *)kbuf.rec;
+
+	while (pfn < end) {
+		size_t want = end - pfn < sizeof(kbuf.rec) ? (size_t)(end - pfn) : sizeof(kbuf.rec), k;
+		ssize_t got = pread(fd, &kbuf, sizeof(kbuf.h) + want, (off_t)pfn);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -errno;
+		/* 0 bytes: past the end of memory the module knows, which holds these ranges */
+		if ((size_t)got <= sizeof(kbuf.h) || kbuf.h.magic != EXMAP_MINI_MAGIC ||
+		    kbuf.h.addr != pfn)
+			return -EIO;
+		if (kbuf.h.version != EXMAP_MINI_VERSION || kbuf.h.rec_size != 1 ||
+		    kbuf.h.page_shift != (uint32_t)page_shift)
+			return -EPROTO;
+		got -= sizeof(kbuf.h);
+		for (k = 0; k < (size_t)got; k++) {
+			unsigned kind = f[k] & EXMAP_MINI_FKIND;
+
+			if (kind >= FK_N)
+				return -EIO;
+			c->kind[kind]++;
+			c->mapped += (f[k] & EXMAP_MINI_FMAPPED) != 0;
+			c->thp += (f[k] & EXMAP_MINI_FTHP) != 0;
+		}
+		c->frames += (uint64_t)got;
+		pfn += (uint64_t)got;
+	}
+	return 0;
+}
+
+int census_kmod(struct census *c, const struct ramrange *r, size_t n, int page_shift)
+{
+	static const char word[] = EXMAP_MINI_FRAMES_WORD;
+	size_t i;
+	int err = 0, fd = open("/proc/" EXMAP_MINI_ENTRY, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	memset(c, 0, sizeof(*c));
+	c->source = "kmod";
+	/* a module from before frame mode takes the word for a bad pid */
+	if (write(fd, word, sizeof(word) - 1) != (ssize_t)sizeof(word) - 1)
+		err = errno == EINVAL ? -EPROTONOSUPPORT : -errno;
+	for (i = 0; i < n && !err; i++)
+		err = km_frames(fd, c, r[i].start >> page_shift, r[i].end >> page_shift, page_shift);
+	/* kbuf held frames: the page source reads its records afresh */
+	kbuf.nrec = kbuf.ri = 0;
+	close(fd);
+	return err;
+}
