@@ -1,10 +1,10 @@
 # The module's system test, guest side: run as /test/run.sh in a qemu guest
 # (busybox sh) with exmap-mini, exmap_mini.ko, workload, churn, runas, twice,
-# readfault and afterprobe in /test. Everything goes back to the host framed
+# readfault, afterprobe and censusdump in /test. Everything goes back to the host framed
 # (tests/qemu/frame.sh) and is checked there (tests/kmod_test.sh,
 # tests/zeropage_checks.sh). /test/params may set the knobs below; with
 # /test/exmap-mini.ap (another build) the probe-reuse phase runs that one.
-N=4 FILE_KIB=512 COW_KIB=384 PRIV_KIB=128 STRESS=30
+N=4 FILE_KIB=512 COW_KIB=384 PRIV_KIB=128 STRESS=30 CENSUS_HUGE=4
 [ -f /test/params ] && . /test/params
 X=/test/exmap-mini
 AP_X=$X
@@ -17,6 +17,16 @@ frame_cmd pagemap sh -c 'test -e /proc/self/pagemap && echo yes || echo no'
 frame_cmd insmod insmod /test/exmap_mini.ko
 frame_file meminfo /proc/meminfo
 frame_cmd entry sh -c 'ls -ln /proc/exmap-mini'
+
+# The census of RAM frames (tests/censusdump.c): kpageflags (where the
+# kernel has it) and the module one right after the other on the quiescent
+# guest, CENSUS_HUGE pages in the hugetlb pool (where there is one), then
+# meminfo; the pool is given back after.
+H=/proc/sys/vm/nr_hugepages
+[ -w $H ] && echo "$CENSUS_HUGE" >$H
+frame_cmd census /test/censusdump
+frame_file census_meminfo /proc/meminfo
+[ -w $H ] && echo 0 >$H
 
 # The quiescent workload: both sources must agree on it.
 mkdir -p /tmp

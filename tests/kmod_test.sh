@@ -24,6 +24,10 @@
 #     of pages in a large mapping) costs what its pages cost and gives the
 #     kernel's figures, with each source and with pagemap without
 #     PAGEMAP_SCAN (tests/sparse_checks.sh);
+#   - the census of RAM frames from the module adds up to iomem's System
+#     RAM, agrees with kpageflags where the kernel has it, and matches
+#     meminfo's MemFree, Slab, PageTables and hugetlb pool
+#     (tests/census_checks.sh, tests/censusdump.c);
 #   - auto picks the module; rmmod succeeds.
 # usage: tests/kmod_test.sh [DIST-ARCH...]   (default: the three amd64 kernels)
 # DIST is any toolchain/kernel takes (bullseye, bookworm, trixie,
@@ -88,6 +92,7 @@ loads_here() {
 . "$here/zeropage_checks.sh"	# zp_*: read faults, the probe's pages
 . "$here/dmesg_check.sh"	# dmesg_clean: no report of a kernel bug
 . "$here/sparse_checks.sh"	# sparse_sizes, sparse_checks: a sparse address space
+. "$here/census_checks.sh"	# census_checks: the census of RAM frames
 
 # special_checks PID: each mapping the kernel named ([vvar], [vvar_vclock],
 # [vdso]...) is resident as much as the kernel's Rss of it says, with either
@@ -149,7 +154,7 @@ prepare_target() {
 	esac
 	thp=$(thp_mode "$target")
 	for f in "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice" \
-		"$tools/readfault" "$tools/afterprobe" ${thp:+"$tools/thpwork"} \
+		"$tools/readfault" "$tools/afterprobe" "$bin/tools/censusdump" ${thp:+"$tools/thpwork"} \
 		${AFTERPROBE_EXMAP:+"$AFTERPROBE_EXMAP"}; do
 		[ -x "$f" ] || { no "$f is not built (make test builds it)"; return 1; }
 	done
@@ -160,13 +165,13 @@ prepare_target() {
 	check_cmd "module build: no warning, no unexported symbol" lacks 'warning|undefined' "$w/kmod.log"
 	ko=$(ls build/*/kmod/"$(basename "$kdir")"/exmap_mini.ko build/kmod/"$(basename "$kdir")"/exmap_mini.ko 2>/dev/null | head -1)
 	cp "$ko" "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice" \
-		"$tools/readfault" "$tools/afterprobe" "$w/test/" &&
+		"$tools/readfault" "$tools/afterprobe" "$bin/tools/censusdump" "$w/test/" &&
 		cp tests/kmod_guest.sh "$w/test/run.sh" && cp tests/sparse_guest.sh "$w/test/" || return 1
 	[ -z "${AFTERPROBE_EXMAP:-}" ] || cp "$AFTERPROBE_EXMAP" "$w/test/exmap-mini.ap" || return 1
 	[ -z "$thp" ] || cp "$tools/thpwork" tests/thp_guest.sh "$w/test/" || return 1
 	eval "$(sparse_sizes "$arch")"
-	printf 'N=%s FILE_KIB=%s COW_KIB=%s PRIV_KIB=%s STRESS=%s THP=%s SPARSE_R=%s SPARSE_I=%s\n' \
-		$N $FILE_KIB $COW_KIB $PRIV_KIB "$STRESS" "$thp" $SPARSE_R $SPARSE_I >"$w/test/params"
+	printf 'N=%s FILE_KIB=%s COW_KIB=%s PRIV_KIB=%s STRESS=%s THP=%s SPARSE_R=%s SPARSE_I=%s CENSUS_HUGE=%s\n' \
+		$N $FILE_KIB $COW_KIB $PRIV_KIB "$STRESS" "$thp" $SPARSE_R $SPARSE_I $CENSUS_HUGE >"$w/test/params"
 	tests/qemu/initramfs "$arch" "$w/initramfs.cpio.gz" "$w"/test/* >"$w/initramfs.log" 2>&1 ||
 		{ cat "$w/initramfs.log"; no "initramfs"; return 1; }
 }
@@ -299,6 +304,7 @@ checks() {
 	zp_afterprobe
 
 	sparse_checks "$o"
+	census_checks "$o"
 	[ -z "$thp" ] || thp_checks "$o"
 	check_cmd "non-root: refused with a clear message" refused
 	check_cmd "stress: scans ran and all ended ($(cat "$o/stress"))" stress_ran

@@ -1,0 +1,65 @@
+# The census of RAM frames, host side: sourced by tests/kmod_test.sh (with
+# tests/lib.sh); checks what tests/censusdump.c printed in the guest
+# (block "census": both sources one right after the other, on the quiescent
+# guest, with CENSUS_HUGE pages in the hugetlb pool where there is one;
+# "census_meminfo" just after):
+#   - the module's census adds up to iomem's System RAM, kind by kind;
+#   - where /proc/kpageflags exists, every kind, and mapped and thp, agree
+#     with it within 1% of RAM (the one frame kind they can differ on: 5.10
+#     and 6.1 call the huge zero page zero, which the module cannot tell, the
+#     kernel exporting nothing for it; its 2 MiB is within the 1%);
+#   - free is MemFree, slab Slab, page tables PageTables, within 1% of RAM;
+#   - the hugetlb pool is hugetlb, exactly (HugePages_Total).
+# On a kernel without kpageflags the module's census is the only one; it
+# must still add up and match meminfo.
+
+CENSUS_HUGE=4	# huge pages reserved in the guest for the census
+
+# cfig SOURCE KIND: a figure of the census, in frames
+cfig() { awk -F, -v s="$1" -v k="$2" '$1 == "census" && $4 == s && $2 == k { print $3 }' "$o/census"; }
+# meminfo_frames FIELD: a meminfo figure (kB) in frames of PSIZE bytes
+meminfo_frames() { awk -v f="$1:" -v p="$psize" '$1 == f { print int($2 * 1024 / p) }' "$o/census_meminfo"; }
+# the sum of the kinds of SOURCE's census
+census_sum() {
+	awk -F, -v s="$1" '$1 == "census" && $4 == s && $2 != "frames" && $2 != "mapped" &&
+		$2 != "thp" { t += $3 } END { print t + 0 }' "$o/census"
+}
+
+census_checks() {
+	o=$1
+	check_eq "census: the module's answered (censusdump kmod)" \
+		"$(grep -c ',kmod$' "$o/census")" 17 "$(cat "$o/census.stderr" 2>/dev/null)"
+	ram=$(awk -F, '$1 == "ram" { print $2 }' "$o/census")
+	psize=$(awk -F, '$1 == "ram" { print $3 }' "$o/census")
+	is_int "$ram" && [ "$ram" -gt 0 ] || { no "census: iomem's System RAM came back" "$(head -n 3 "$o/census")"; return; }
+	tol=$((ram / 100))
+	check_eq "census (kmod): frames = iomem's System RAM, $ram" "$(cfig kmod frames)" "$ram"
+	check_eq "census (kmod): the kinds add up to the frames" "$(census_sum kmod)" "$ram"
+	if [ -n "$(cfig kpageflags frames)" ]; then
+		check_eq "census (kpageflags): the kinds add up to iomem's System RAM" \
+			"$(census_sum kpageflags)" "$ram"
+		for k in "no struct page" offline balloon free "zero page" reserved hugetlb slab \
+			"page tables" ksm anonymous shmem "page cache" "other kernel" mapped thp; do
+			check_num "census: $k, kmod = kpageflags within 1% of RAM ($tol frames)" \
+				"$(cfig kmod "$k")" "$(cfig kpageflags "$k")" $tol
+		done
+	elif [ "$(cat "$o/pagemap")" = yes ]; then
+		no "census: kpageflags answered where pagemap exists" "$(cat "$o/census.stderr" 2>/dev/null)"
+	else
+		ok "census: no kpageflags here: the module's census is the only one"
+	fi
+	check_num "census (kmod): free = MemFree within 1% of RAM" \
+		"$(cfig kmod free)" "$(meminfo_frames MemFree)" $tol
+	check_num "census (kmod): slab = Slab within 1% of RAM" \
+		"$(cfig kmod slab)" "$(meminfo_frames Slab)" $tol
+	check_num "census (kmod): page tables = PageTables within 1% of RAM" \
+		"$(cfig kmod "page tables")" "$(meminfo_frames PageTables)" $tol
+	pool=$(awk -v p="$psize" '$1 == "HugePages_Total:" { n = $2 } $1 == "Hugepagesize:" { s = $2 }
+		END { if (n != "") print int(n * s * 1024 / p) }' "$o/census_meminfo")
+	if [ -n "$pool" ]; then
+		check_cmd "census: the hugetlb pool was filled ($CENSUS_HUGE huge pages asked)" test "$pool" -gt 0
+		check_eq "census (kmod): hugetlb = the pool, HugePages_Total" "$(cfig kmod hugetlb)" "$pool"
+	else
+		check_eq "census (kmod): no hugetlb pool here, no hugetlb frames" "$(cfig kmod hugetlb)" 0
+	fi
+}
