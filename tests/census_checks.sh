@@ -9,7 +9,9 @@
 #     and 6.1 call the huge zero page zero, which the module cannot tell, the
 #     kernel exporting nothing for it; its 2 MiB is within the 1%);
 #   - free is MemFree, slab Slab, page tables PageTables, within 1% of RAM;
-#   - the hugetlb pool is hugetlb, exactly (HugePages_Total).
+#   - the hugetlb pool is hugetlb, exactly (HugePages_Total);
+#   - with KSM not running, no frame is KSM's, by either source (6.12's
+#     kpageflags marks every anonymous page KSM; census.c undoes that).
 # On a kernel without kpageflags the module's census is the only one; it
 # must still add up and match meminfo.
 
@@ -54,6 +56,13 @@ census_checks() {
 		"$(cfig kmod slab)" "$(meminfo_frames Slab)" $tol
 	check_num "census (kmod): page tables = PageTables within 1% of RAM" \
 		"$(cfig kmod "page tables")" "$(meminfo_frames PageTables)" $tol
+	if grep -qx '0\|none' "$o/census_ksm"; then
+		for b in kmod kpageflags; do
+			[ -n "$(cfig $b frames)" ] &&
+				check_eq "census ($b): KSM not running ($(cat "$o/census_ksm")), no ksm frames" \
+					"$(cfig $b ksm)" 0
+		done
+	fi
 	pool=$(awk -v p="$psize" '$1 == "HugePages_Total:" { n = $2 } $1 == "Hugepagesize:" { s = $2 }
 		END { if (n != "") print int(n * s * 1024 / p) }' "$o/census_meminfo")
 	if [ -n "$pool" ]; then
