@@ -106,10 +106,3 @@ int census_kpageflags(struct census *c, const struct ramrange *r, size_t n, int 
 	return 0;
 }
 
-/* Until the module counts frames: it cannot. */
-__attribute__((weak)) int census_kmod(struct census *c, const struct ramrange *r, size_t n,
-				      int page_shift)
-{
-	(void)c, (void)r, (void)n, (void)page_shift;
-	return -ENOSYS;
-}
