@@ -10,6 +10,8 @@
 #     kernel exporting nothing for it; its 2 MiB is within the 1%);
 #   - free is MemFree, slab Slab, page tables PageTables, within 1% of RAM;
 #   - the hugetlb pool is hugetlb, exactly (HugePages_Total);
+#   - exmap-mini's ram view shows the census of kpageflags, or the module's
+#     where there is no kpageflags, all of System RAM;
 #   - with KSM not running, no frame is KSM's, by either source (6.12's
 #     kpageflags marks every anonymous page KSM; census.c undoes that).
 # On a kernel without kpageflags the module's census is the only one; it
@@ -56,6 +58,11 @@ census_checks() {
 		"$(cfig kmod slab)" "$(meminfo_frames Slab)" $tol
 	check_num "census (kmod): page tables = PageTables within 1% of RAM" \
 		"$(cfig kmod "page tables")" "$(meminfo_frames PageTables)" $tol
+	src=kmod
+	[ -n "$(cfig kpageflags frames)" ] && src=kpageflags
+	check_eq "ram view: its census is $src's, all of System RAM" \
+		"$(awk -F, '$1 == "census" && $2 == "census" { print $4 "," $5 }' "$o/ram_view")" \
+		"$((ram * psize)),$src" "$(head -c 300 "$o/ram_view.stderr" 2>/dev/null)"
 	if grep -qx '0\|none' "$o/census_ksm"; then
 		for b in kmod kpageflags; do
 			[ -n "$(cfig $b frames)" ] &&

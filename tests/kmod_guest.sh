@@ -27,6 +27,7 @@ H=/proc/sys/vm/nr_hugepages
 frame_cmd census /test/censusdump
 frame_file census_meminfo /proc/meminfo
 frame_cmd census_ksm sh -c 'cat /sys/kernel/mm/ksm/run 2>/dev/null || echo none'
+frame_cmd ram_view $X -c ram
 [ -w $H ] && echo 0 >$H
 
 # The quiescent workload: both sources must agree on it.
