@@ -437,9 +437,8 @@ void view_ram(struct scan *s, const struct opts *o, const char *census_how)
 				outf("note: %s\n", rp->notes[i]);
 			if (rp->census_err)
 				outf("note: no census of frames: %s\n", rp->census_err == -ENODATA ?
-				     "no System RAM ranges (iomem)" : rp->census_err == -ENOSYS ?
-				     "no kpageflags; the module counts no frames" :
-				     "no kpageflags, no module");
+				     "no System RAM ranges (iomem)" : rp->census_err == -EPROTONOSUPPORT ?
+				     CENSUS_KMOD_OLD : "no kpageflags, no module");
 		}
 	}
 	if (o->csv || o->noheader)
