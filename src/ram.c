@@ -149,8 +149,10 @@ static void build(const struct scan *s, const struct ramsrc *r)
 		if (r->region_reusable[i])
 			add(2, L_RESERVED, "reusable region (within MemTotal)", r->region[i].name,
 			    (int64_t)r->region[i].bytes, "devicetree");
-	if (mi[MI_CMATOTAL])
+	if (mi[MI_CMATOTAL]) {
 		add(2, L_RESERVED, "cma (within MemTotal)", NULL, (int64_t)mi[MI_CMATOTAL], "meminfo");
+		add(3, L_RESERVED, "cma free (within MemTotal)", NULL, (int64_t)mi[MI_CMAFREE], "meminfo");
+	}
 
 	add(1, L_HEAD, "MemTotal", NULL, (int64_t)mi[MI_TOTAL], "meminfo");
 	left = (int64_t)mi[MI_TOTAL];
@@ -211,6 +213,11 @@ static void build(const struct scan *s, const struct ramsrc *r)
 			if (r->census.kind[i])
 				add(1, L_CENSUS, frame_kind_name[i], NULL,
 				    (int64_t)(r->census.kind[i] * s->page_size), r->census.source);
+		/* what runs across the kinds */
+		add(1, L_CENSUS, "mapped by a process (across kinds)", NULL,
+		    (int64_t)(r->census.mapped * s->page_size), r->census.source);
+		add(1, L_CENSUS, "in transparent huge pages (across kinds)", NULL,
+		    (int64_t)(r->census.thp * s->page_size), r->census.source);
 	}
 }
 

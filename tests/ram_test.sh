@@ -71,6 +71,9 @@ if [ -r /proc/kpageflags ]; then
 	census=$(row "$T/base.csv" census census)
 	# iomem's ranges rounded in to whole pages
 	check_num "census: every frame of System RAM ($sysram bytes)" "$census" "$sysram" $((64 * ps))
+	check_eq "census: the kinds add up to it (mapped and THP run across them)" \
+		"$(awk -F, '$1 == "census" && $2 != "census" && $2 !~ /across kinds/ { s += $4 }
+			END { printf "%.0f", s }' "$T/base.csv")" "$census"
 	ramb=$(row "$T/base.csv" installed "")
 	tol=$((ramb / 100))
 	mi() { echo $(($(awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo) * 1024)); }
