@@ -146,11 +146,20 @@ SHMID=
 # --- 256 MiB read into the page cache, mapped by no process -------------------
 F=/var/tmp/exmap-ram.$$
 dd if=/dev/urandom of="$F" bs=1M count=256 status=none && sync "$F"
-python3 -c 'import os,sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$F"
-ram cache0
-cat "$F" >/dev/null
-ram cache1
-grew "page cache" cache0 cache1 "unmapped page cache" $((256 << 20)) $((24 << 20))
+# The machine is shared: what else runs may fill or reclaim the page cache
+# meanwhile. Up to 3 tries, each from the file's cache dropped again; the
+# last is the verdict, and how many it took is said.
+try=1
+while :; do
+	python3 -c 'import os,sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$F"
+	ram cache0
+	cat "$F" >/dev/null
+	ram cache1
+	d=$(($(row "$T/cache1.csv" part "unmapped page cache") - $(row "$T/cache0.csv" part "unmapped page cache")))
+	within $((232 << 20)) "$d" $((280 << 20)) >/dev/null || [ $try -ge 3 ] || { try=$((try + 1)); continue; }
+	break
+done
+grew "page cache (try $try of 3)" cache0 cache1 "unmapped page cache" $((256 << 20)) $((24 << 20))
 rm -f "$F"
 
 # --- 200,000 empty files -------------------------------------------------------
