@@ -418,6 +418,7 @@ mains = [r for r in rows if namecol and r[namecol] == "main"]
 out(len(mains) == 1 and int(mains[0].get("resident", "0") or 0) > 0 and mains[0].get("writable") == "0",
     "-S: main, which ran, is resident and not writable", "%s" % mains[:1])
 EOF
+[ $? -eq 0 ] || no "the symbol checks ran to their end" "$(tail -n 2 "$w/host/S.checks")"
 tally "$w/host/S.checks"
 
 # 4. diff and budgets.
@@ -474,10 +475,17 @@ got_rows = rows(h + "/diff.csv")
 head = open(h + "/diff.csv").readline().rstrip("\r\n") if got_rows else ""
 out(head == HEAD, "diff -c: the header is " + HEAD, "got '%s'" % head)
 got = {}
+# the ram view's lines (kind ram: name, and A's and B's bytes) are not the
+# processes' and files' figures; the board's are checked to be there
+ram_rows = [r for r in got_rows if r["kind"] == "ram"]
+out(len(ram_rows) > 0 and all(r["n_a"].lstrip("-").isdigit() and r["n_b"].lstrip("-").isdigit()
+                              for r in ram_rows),
+    "diff -c: the ram view's lines that changed, each with A's and B's bytes (%d)" % len(ram_rows))
+got_rows = [r for r in got_rows if r["kind"] != "ram"]
 for r in got_rows:
     try:
         got[(r["kind"], r["name"], r["cmdline"])] = [int(r["n_a"]), int(r["n_b"])] + [int(r[f]) for f in FIG]
-    except (KeyError, ValueError) as e:
+    except (KeyError, ValueError, TypeError) as e:
         out(False, "diff -c: a row parses", "%s: %s" % (e, r))
         break
 # every row as the live figures say; rows left out only if nothing changed.
@@ -525,6 +533,7 @@ for f, p in (("eff_resident", "diff.csv"), ("resident", "diff.res.csv")):
     out(ok, "diff -c%s: processes, then files, each by largest absolute change of %s"
         % (" -s resident" if f == "resident" else "", f), "%s" % [(x["kind"], x[f]) for x in r][:12])
 EOF
+[ $? -eq 0 ] || no "the diff checks ran to their end" "$(tail -n 2 "$w/host/diff.checks")"
 tally "$w/host/diff.checks"
 
 # Budgets: W1's processes summed, and its data file, from capture A.
