@@ -6,13 +6,6 @@
 
 #include "census.h"
 
-/* /proc/kpageflags bits (include/uapi/linux/kernel-page-flags.h) */
-enum {
-	KPF_LRU = 5, KPF_SLAB = 7, KPF_BUDDY = 10, KPF_MMAP = 11, KPF_ANON = 12,
-	KPF_SWAPBACKED = 14, KPF_HUGE = 17, KPF_NOPAGE = 20, KPF_KSM = 21, KPF_THP = 22,
-	KPF_OFFLINE = 23, KPF_ZERO_PAGE = 24, KPF_PGTABLE = 26, KPF_RESERVED = 32,
-};
-
 const char *const frame_kind_name[FK_N] = {
 	[FK_NOPAGE] = "no struct page", [FK_OFFLINE] = "offline", [FK_BALLOON] = "balloon",
 	[FK_FREE] = "free", [FK_ZERO] = "zero page", [FK_RESERVED] = "reserved",

@@ -28,6 +28,13 @@ enum frame_kind {
 	FK_N
 };
 
+/* /proc/kpageflags bits (include/uapi/linux/kernel-page-flags.h) */
+enum {
+	KPF_LRU = 5, KPF_SLAB = 7, KPF_BUDDY = 10, KPF_MMAP = 11, KPF_ANON = 12,
+	KPF_SWAPBACKED = 14, KPF_HUGE = 17, KPF_NOPAGE = 20, KPF_KSM = 21, KPF_THP = 22,
+	KPF_OFFLINE = 23, KPF_ZERO_PAGE = 24, KPF_PGTABLE = 26, KPF_RESERVED = 32,
+};
+
 struct census {
 	uint64_t frames;		/* examined: every frame of every RAM range */
 	uint64_t kind[FK_N];		/* frames of each kind; they add up to frames */

@@ -10,9 +10,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "census.h"
 #include "exmap.h"
 
-#define KPF_ZERO_PAGE	24	/* /proc/kpageflags: the zero page or the huge zero page */
 
 /* Our own entry for addr, through the source. */
 static int self_entry(struct pagesrc *src, const volatile void *addr, uint64_t *pe)

@@ -325,9 +325,12 @@ static void compare_census(const struct ramsrc *r, uint64_t page_size)
 static const struct ramsrc *figures(const struct scan *s, const char *census_how)
 {
 	static struct ramsrc live;
+	static int have;
 
-	if (!s->cap) {
-		ram_read(&live, census_how, s->page_size);
+	if (!s->cap) {	/* read once: the view and its budgets see the same */
+		if (!have)
+			ram_read(&live, census_how, s->page_size);
+		have = 1;
 		return &live;
 	}
 	if (!s->cap->ram)
