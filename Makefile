@@ -63,6 +63,14 @@ ifeq ($(LOAD),0)
 SRCS := $(filter-out $(LOADSRCS),$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_LOAD
 endif
+# HTML=0: without the html view (html.c, page.c and the page's template,
+# src/report.html), which a host makes from a board's capture; board builds
+# (every cross target) leave it out, this machine's own build has it.
+HTML ?= $(if $(filter native,$(TARGET)),1,0)
+ifeq ($(HTML),0)
+SRCS := $(filter-out src/html.c src/page.c,$(SRCS))
+XM_CFLAGS += -DEXMAP_NO_HTML
+endif
 HDRS := $(wildcard src/*.h) kmod/exmap_mini_abi.h
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
@@ -82,6 +90,9 @@ endif
 # TOOLCHAIN_DEPS: what a target's toolchain file needs built first (musl, say).
 $(BUILD)/obj/%.o: src/%.c $(FLAGS_STAMP) | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 	$(CC) $(BUILD_CFLAGS) -c -o $@ $<
+
+# The page's template goes into page.o as it is (.incbin).
+$(BUILD)/obj/page.o: src/report.html
 
 # A musl built again (TOOLCHAIN_DEPS' stamp is newer) links again.
 $(BUILD)/exmap-mini: $(OBJS) $(FLAGS_STAMP) $(TOOLCHAIN_DEPS)

@@ -577,6 +577,8 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 	s->unreadable = cf->h.unreadable;
 	if (cap_unescape(cf->h.src, cap->src_name, sizeof(cap->src_name), &len) < 0)
 		strcpy(cap->src_name, "?");
+	if (cap_unescape(cf->h.uname, cap->uname, sizeof(cap->uname), &len) < 0)
+		strcpy(cap->uname, "?");
 	s->source = cap->src_name;
 	if (s->unreadable)
 		exit_at_least(EX_PARTIAL);

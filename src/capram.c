@@ -22,6 +22,7 @@ static const struct {
 	uint8_t type;
 	uint16_t off;
 } keys[] = {
+	K("time", RK_U64, time_s), K("uptime", RK_U64, uptime_s),
 	K("installed", RK_U64, installed), K("installed_src", RK_STR, installed_src),
 	K("sysram", RK_U64, sysram), K("have_iomem", RK_INT, have_iomem),
 	K("kcode", RK_U64, kcode), K("kdata", RK_U64, kdata), K("kbss", RK_U64, kbss),

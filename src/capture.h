@@ -39,6 +39,8 @@ struct capabsent {		/* a process the board could not read, and why */
 
 struct ramsrc;
 
+#define CAP_UNAME_MAX_TEXT	200	/* machine, release and node name, as text */
+
 struct capture {
 	const char *file;	/* the log it came from */
 	struct ramsrc *ram;	/* the ram view's figures: v2 on */
@@ -50,6 +52,7 @@ struct capture {
 	int absent_lost;	/* the chunk naming them was damaged */
 	uint32_t lost;		/* processes the capture holds that did not load */
 	char src_name[32];	/* the page source it was taken with */
+	char uname[CAP_UNAME_MAX_TEXT];	/* the machine it was taken on, unescaped */
 };
 
 #define CAP_SRC_MAX	32	/* a page source's name, escaped */

@@ -11,6 +11,9 @@
 
 #include "capture.h"
 #include "ram.h"
+#ifndef EXMAP_NO_HTML
+#include "page.h"
+#endif
 
 struct drow {
 	const char *name;
@@ -228,6 +231,61 @@ static void put_rows(struct dtab *t, struct arena *a, const struct opts *o, int 
 		     procs ? (hidden == 1 ? "process" : "processes") : (hidden == 1 ? "file" : "files"));
 }
 
+#ifndef EXMAP_NO_HTML
+/* diff's page: [name, command, n_a, n_b, a's eight figures, b's], a row each. */
+static void html_rows(const struct dtab *t)
+{
+	static char cmd[CMDLINE_MAX + 1];
+	uint32_t i;
+
+	outs("[");
+	for (i = 0; i < t->n; i++) {
+		const struct drow *r = &t->rows[i];
+
+		outs(i ? ",\n[" : "[");
+		js_cstr(r->name);
+		outs(",");
+		if (r->cmd) {
+			cmd_text(r, cmd, sizeof(cmd));
+			js_cstr(cmd);
+		} else {
+			outs("null");
+		}
+		outf(",%u,%u,", r->n[0], r->n[1]);
+		js_figs(&r->fig[0]);
+		outs(",");
+		js_figs(&r->fig[1]);
+		outs("]");
+	}
+	outs("]");
+}
+
+static void html_diff(const struct scan *s, const struct dtab *procs, const struct dtab *files)
+{
+	int f;
+
+	page_begin();
+	outs("D.kind = \"diff\";\nD.a = ");
+	js_head(&s[0]);
+	outs(";\nD.b = ");
+	js_head(&s[1]);
+	outs(";\nD.figs = [");
+	for (f = 0; f < NFIGS; f++)
+		outf("%s\"%s\"", f ? "," : "", field_names[f]);
+	outs("];\nD.procs = ");
+	html_rows(procs);
+	outs(";\nD.files = ");
+	html_rows(files);
+	outs(";\nD.ramA = ");
+	js_ram(&s[0], "auto");
+	outs(";\nD.ramB = ");
+	js_ram(&s[1], "auto");
+	outs(";\n");
+	page_notes_put();
+	page_end();
+}
+#endif
+
 void diff_captures(struct arena *a, const struct capfile *cfa, const struct capfile *cfb,
 		   const struct opts *o)
 {
@@ -258,6 +316,12 @@ void diff_captures(struct arena *a, const struct capfile *cfa, const struct capf
 		for (i = 0; i < nf[k]; i++)
 			dtab_add(&files, k, fl[k][i].path, NULL, 0, fl[k][i].nproc, &fl[k][i].fig);
 	}
+#ifndef EXMAP_NO_HTML
+	if (o->html) {
+		html_diff(s, &procs, &files);
+		return;
+	}
+#endif
 	if (o->csv && !o->noheader) {
 		outs("kind,name,cmdline,n_a,n_b");
 		put_heads(o, NULL, 0);

@@ -266,7 +266,9 @@ static int load_symbols(struct scan *s, struct target *t)
 	if (r < 0)
 		return -1;
 	if (r == 1) {
-		warnx("%s has no symbol table (stripped)", t->file->path);
+		t->nosyms = 1;
+		if (!t->quiet)
+			warnx("%s has no symbol table (stripped)", t->file->path);
 		return 0;
 	}
 	for (i = 0; i < tab.count; i++) {

@@ -133,11 +133,12 @@ static void add_bytes(const struct scan *s, const struct mapping *m, struct curs
 	}
 }
 
-/* Bytes [a, z) between items: holes (sections), or no symbol's where they
- * lie in a section shown (symbols). */
+/* Bytes [a, z) between items: holes (sections); for symbols, each section's
+ * bytes no symbol holds where they lie in a section shown, else outside. */
 static void add_gap(const struct scan *s, struct target *t, const struct mapping *m,
 		    struct cursor *cur, uint32_t *ri, uint64_t a, uint64_t z, uint64_t bias)
 {
+	uint64_t at = a;
 	uint32_t i;
 
 	if (t->sections) {
@@ -147,13 +148,24 @@ static void add_gap(const struct scan *s, struct target *t, const struct mapping
 	/* gaps come in address order: *ri, the first section not yet behind */
 	while (*ri < t->nrange && t->ranges[*ri].hi + bias <= a)
 		++*ri;
-	for (i = *ri; i < t->nrange; i++) {
+	for (i = *ri; i < t->nrange && at < z; i++) {
 		uint64_t lo = t->ranges[i].lo + bias, hi = t->ranges[i].hi + bias;
 
 		if (lo >= z)
 			break;
-		add_bytes(s, m, cur, lo > a ? lo : a, hi < z ? hi : z, &t->holes.fig);
+		if (lo < at)
+			lo = at;
+		if (hi > z)
+			hi = z;
+		if (lo >= hi)
+			continue;	/* within a section before it: each byte once */
+		if (lo > at)
+			add_bytes(s, m, cur, at, lo, &t->outside.fig);
+		add_bytes(s, m, cur, lo, hi, &t->ranges[i].fig);
+		at = hi;
 	}
+	if (at < z)
+		add_bytes(s, m, cur, at, z, &t->outside.fig);
 }
 
 /* Place every item on the region [r0, r1) of mapping m, at bias; the gaps too. */
@@ -344,12 +356,13 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 		if (!(ph = segment_of(t, m, ps, known, &bias, &bad))) {
 			struct cursor cur = { 0, m->start };
 
-			if (t->sections) {	/* not a loaded segment: all holes */
-				add_bytes(s, m, &cur, m->start, m->end, &t->holes.fig);
-				if (bss) {
-					cur = (struct cursor){ 0, bss->start };
-					add_bytes(s, bss, &cur, bss->start, bss->end, &t->holes.fig);
-				}
+			/* not a loaded segment: all holes, outside every section */
+			struct fig *f = t->sections ? &t->holes.fig : &t->outside.fig;
+
+			add_bytes(s, m, &cur, m->start, m->end, f);
+			if (bss) {
+				cur = (struct cursor){ 0, bss->start };
+				add_bytes(s, bss, &cur, bss->start, bss->end, f);
 			}
 			continue;
 		}
@@ -411,16 +424,23 @@ static void put_item(const struct opts *o, const struct elf_item *it, int symbol
 	outs("\n");
 }
 
-/*
- * The items of file index (its sections, or the symbols of o->view_section
- * or all) on the pages of the processes the report shows, into t: 0, or -1
- * when the file is damaged (t->elf.err says how). t->skipped counts the
- * processes left out. The caller closes t->fd.
- */
-int elf_items(struct scan *s, const struct opts *o, uint32_t index, int sections,
-	      struct target *t)
+/* symbols: [no symbol] is the bytes no symbol holds in every section shown */
+static void gap_total(struct target *t)
 {
-	uint32_t nfile, i;
+	uint32_t i;
+
+	if (t->sections)
+		return;
+	memset(&t->holes.fig, 0, sizeof(t->holes.fig));
+	for (i = 0; i < t->nrange; i++)
+		fig_add(&t->holes.fig, &t->ranges[i].fig);
+}
+
+/* A target for file index, its sections or symbols, not yet opened. */
+void target_init(struct scan *s, const struct opts *o, uint32_t index, int sections,
+		 struct target *t)
+{
+	uint32_t nfile;
 	struct file *files = files_build(s, &nfile);
 
 	memset(t, 0, sizeof(*t));
@@ -432,6 +452,42 @@ int elf_items(struct scan *s, const struct opts *o, uint32_t index, int sections
 	t->sysroot = o->sysroot;
 	t->holes.name = sections ? "[holes]" : "[no symbol]";
 	t->holes.section = o->view_section ? o->view_section : "";
+	t->outside.name = "[holes]";
+	t->outside.section = "";
+}
+
+/*
+ * The items placed on process p's pages alone (the target opened at its
+ * first use): 0; -1 when p was left out (t->skipped counts it, a warning
+ * said why) or the file is damaged (t->broken, t->elf.err).
+ */
+int place_alone(struct scan *s, struct target *t, const struct proc *p)
+{
+	uint32_t i, skipped = t->skipped;
+
+	for (i = 0; i < t->nitem; i++)
+		memset(&t->items[i].fig, 0, sizeof(t->items[i].fig));
+	for (i = 0; i < t->nrange; i++)
+		memset(&t->ranges[i].fig, 0, sizeof(t->ranges[i].fig));
+	memset(&t->holes.fig, 0, sizeof(t->holes.fig));
+	memset(&t->outside.fig, 0, sizeof(t->outside.fig));
+	place_proc(s, t, p);
+	gap_total(t);
+	return t->broken || t->skipped != skipped ? -1 : 0;
+}
+
+/*
+ * The items of file index (its sections, or the symbols of o->view_section
+ * or all) on the pages of the processes the report shows, into t: 0, or -1
+ * when the file is damaged (t->elf.err says how). t->skipped counts the
+ * processes left out. The caller closes t->fd.
+ */
+int elf_items(struct scan *s, const struct opts *o, uint32_t index, int sections,
+	      struct target *t)
+{
+	uint32_t i;
+
+	target_init(s, o, index, sections, t);
 	for (i = 0; i < s->nproc; i++) {
 		const struct mapping *m;
 
@@ -442,6 +498,7 @@ int elf_items(struct scan *s, const struct opts *o, uint32_t index, int sections
 		if (t->broken)
 			return -1;
 	}
+	gap_total(t);
 	return 0;
 }
 

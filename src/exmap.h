@@ -404,7 +404,8 @@ void report_filter(struct scan *s, const pid_t *pids, size_t npid, uint32_t file
 int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
 /* table.c: rows of figures, as text or CSV, sorted and cut, for every view */
-enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF, V_BROWSE, V_RAM };
+enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF, V_BROWSE, V_RAM,
+	    V_FOLDED, V_HTML };
 struct opts {
 	enum view view;
 	pid_t view_pid;
@@ -414,6 +415,7 @@ struct opts {
 	int kib;
 	int noheader;
 	int all;		/* -a: diff's unchanged rows too */
+	int html;		/* diff a b html: a page */
 	int sort;		/* enum field, or -1 for the view's default */
 	uint64_t top;		/* 0: every row */
 	const char *sysroot;	/* -S: where a capture's ELF files are found */
@@ -481,6 +483,13 @@ uint32_t file_lookup(struct file *files, uint32_t n, const char *want, int quiet
 
 /* elfview.c: sections and symbols placed on the scanned pages */
 void view_elf_items(struct scan *s, const struct opts *o);
+
+/* folded.c: a line per leaf, process;file;section;symbol eff_resident */
+void view_folded(struct scan *s, const struct opts *o);
+
+/* html.c: one self-contained page; a board build may leave it out (HTML=0) */
+void view_html(struct scan *s, const struct totals *t, const struct opts *o,
+	       const char *census_how);
 
 /*
  * sysroot.c: a capture's ELF file on the host, under SYSROOT: the file with

@@ -8,6 +8,9 @@
 
 #include "capture.h"
 #include "ram.h"
+#ifndef EXMAP_NO_HTML
+#include "page.h"
+#endif
 
 #define PID_LIST_MAX	4096	/* pids given with -p */
 #define BUDGET_MAX	64	/* --budget options */
@@ -19,6 +22,7 @@ static const char usage_text[] =
 "       exmap-mini -l capture [-ckq] [-S sysroot] [-P pid[,pid...]] [-F file]\n"
 "                  [-s field] [-n count] [-m size] [--budget name=size]... [view]\n"
 "       exmap-mini [-ackq] [-s field] [-n count] [-m size] diff capture capture\n"
+"                  [html]\n"
 "       exmap-mini -h | -V\n"
 "views:\n"
 "  procs                  one row per process, with totals (the default)\n"
@@ -28,12 +32,16 @@ static const char usage_text[] =
 "  symbols file [section] one row per symbol of a mapped ELF file\n"
 "  elf file               its sections, segments, symbols, build-id; no scan\n"
 "  dump                   the scan as a capture, to load with -l or diff later\n"
-"  diff a b               how each figure changed from capture a to capture b,\n"
+"  diff a b [html]        how each figure changed from capture a to capture b,\n"
 "                         per process (by name and command line) and per file\n"
 "  browse                 processes or files, then their files or processes,\n"
 "                         sections and symbols, full screen (a terminal)\n"
 "  ram                    all of RAM: reserved at boot, and MemTotal in parts\n"
 "                         (free, processes, caches, kernel, unexplained)\n"
+"  folded                 process;file;section;symbol eff_resident, a line a\n"
+"                         leaf, for flame-graph tools\n"
+"  html                   one self-contained HTML page: a zoomable map, both\n"
+"                         perspectives, tables, the ram view\n"
 "options:\n"
 "  -b source  where page information comes from: auto (the default: the\n"
 "             module if loaded, else pagemap), kmod or pagemap\n"
@@ -102,7 +110,7 @@ static void parse_pids(int c, const char *arg, pid_t *list, size_t *n)
 
 static int valid_sort(enum view v, int f)
 {
-	if (f < 0 || v == V_DUMP || v == V_RAM)
+	if (f < 0 || v == V_DUMP || v == V_RAM || v == V_FOLDED)
 		return 0;
 	if (f < NFIGS)
 		return 1;
@@ -111,6 +119,7 @@ static int valid_sort(enum view v, int f)
 	case V_FILES: return f == F_PATH || f == F_NPROC;
 	case V_MAPS: return f == F_ADDRESS || f == F_PATH;
 	case V_DIFF: return f == F_NAME;
+	case V_HTML: return 0;	/* a figure: the tables' first order */
 	case V_BROWSE: return f == F_NAME;	/* the name, else a figure */
 	default: return f == F_ADDRESS || f == F_NAME;
 	}
@@ -127,6 +136,8 @@ static const char *sort_fields(enum view v)
 	case V_DIFF: case V_BROWSE: return FIGS_ " name";
 	case V_DUMP: return "none (a capture is not sorted)";
 	case V_RAM: return "none (its lines are in their order)";
+	case V_FOLDED: return "none (flame-graph tools order the lines)";
+	case V_HTML: return FIGS_;
 	default: return FIGS_ " address name";
 	}
 #undef FIGS_
@@ -215,8 +226,8 @@ static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 		blocks = table;
 	arena_or_die(arena, ptab_bytes((uint32_t)table, (uint32_t)blocks) +
 		     (npid + 64) * (RECORD_BYTES + sizeof(pid_t)) + ARENA_BASE +
-		     (o->view == V_SECTIONS || o->view == V_SYMBOLS || o->view == V_BROWSE ?
-		      ARENA_ELF : 0),
+		     (o->view == V_SECTIONS || o->view == V_SYMBOLS || o->view == V_BROWSE ||
+		      o->view == V_FOLDED || o->view == V_HTML ? ARENA_ELF : 0),
 		     RUN_SPACE, cap_mem);
 	if (npid_list) {
 		pids = pid_list;
@@ -230,7 +241,7 @@ static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 		npid = l.n;
 	}
 	scan_init(s, arena, src, (uint32_t)table, (uint32_t)blocks, &probe);
-	s->want_cmdline = o->view == V_DUMP;
+	s->want_cmdline = o->view == V_DUMP || o->view == V_HTML;
 	/* On a terminal only, and never beside CSV or a capture. */
 	s->progress = !o->csv && o->view != V_DUMP && is_terminal(2);
 	scan_procs(s, pids, npid);
@@ -250,9 +261,11 @@ static const struct {
 	{ "symbols", V_SYMBOLS, 1, 2, " file [section]" },
 	{ "elf", V_ELF, 1, 1, " file" },
 	{ "dump", V_DUMP, 0, 0, "" },
-	{ "diff", V_DIFF, 2, 2, " capture capture" },
+	{ "diff", V_DIFF, 2, 3, " capture capture [html]" },
 	{ "browse", V_BROWSE, 0, 0, "" },
 	{ "ram", V_RAM, 0, 0, "" },
+	{ "folded", V_FOLDED, 0, 0, "" },
+	{ "html", V_HTML, 0, 0, "" },
 };
 
 /* A view asked for wrongly: what is wrong, then the one usage line for it. */
@@ -276,11 +289,14 @@ static void parse_view(struct opts *o, char **argv, int argc)
 		if (strcmp(argv[0], views[k].name) == 0)
 			break;
 	if (k == sizeof(views) / sizeof(views[0]))
-		die("%s: not a view (procs files maps sections symbols elf dump diff browse ram)\n"
+		die("%s: not a view (procs files maps sections symbols elf dump diff browse ram "
+		    "folded html)\n"
 		    "usage: see exmap-mini -h", argv[0]);
 	if (n < views[k].min)
 		view_misuse(k, views[k].view == V_DIFF ? "%s: give two captures%s" :
 			    views[k].view == V_MAPS ? "%s: give a pid%s" : "%s: give a file%s", "");
+	if (views[k].view == V_DIFF && n == 3 && strcmp(argv[3], "html") != 0)
+		view_misuse(k, "%s: the word after the captures can only be html: %s", argv[3]);
 	if (n > views[k].max) {
 		/* files 716, procs 716: the part of one process is -P's */
 		if ((views[k].view == V_FILES || views[k].view == V_PROCS) &&
@@ -294,6 +310,16 @@ static void parse_view(struct opts *o, char **argv, int argc)
 	case V_BROWSE:
 #ifdef EXMAP_NO_BROWSE
 		die("browse: left out of this build (made with BROWSE=0)");
+#endif
+		break;
+	case V_DIFF:
+		o->html = n == 3;
+		/* fall through */
+	case V_HTML:
+#ifdef EXMAP_NO_HTML
+		if (o->view == V_HTML || o->html)
+			die("html: left out of this build (made with HTML=0, for a board: a host "
+			    "makes the page from a capture)");
 #endif
 		break;
 	case V_MAPS:
@@ -452,6 +478,10 @@ int main(int argc, char **argv)
 		die("-P and -F choose what a report shows; not with the %s view",
 		    o.view == V_DUMP ? "dump (a capture holds the whole scan)" :
 		    o.view == V_DIFF ? "diff" : "elf");
+	if ((o.view == V_FOLDED || o.view == V_HTML || o.html) && (o.csv || o.top || o.noheader))
+		die("-%c: not with the %s view (%s)", o.csv ? 'c' : o.top ? 'n' : 'q',
+		    o.view == V_FOLDED ? "folded" : "html", o.view == V_FOLDED ?
+		    "its lines are for flame-graph tools" : "it is one page, all of it");
 	if (nbudget && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("--budget: checked on a scan or a capture, not with the %s view",
 		    o.view == V_DUMP ? "dump" : o.view == V_DIFF ? "diff" : "elf");
@@ -460,6 +490,10 @@ int main(int argc, char **argv)
 		view_elf(o.view_file, &o);
 		return exit_status;
 	}
+#ifndef EXMAP_NO_HTML
+	if (o.view == V_HTML || o.html)	/* what loading or scanning says goes in the page too */
+		page_notes_start();
+#endif
 #ifndef EXMAP_NO_LOAD
 	if (o.view == V_DIFF) {
 		size = capture_open(argv[1], &capf[0]);
@@ -470,7 +504,8 @@ int main(int argc, char **argv)
 	}
 	if (cli.load) {
 		size = capture_open(cli.load, &capf[0]);
-		if (o.view == V_SECTIONS || o.view == V_SYMBOLS || o.view == V_BROWSE)
+		if (o.view == V_SECTIONS || o.view == V_SYMBOLS || o.view == V_BROWSE ||
+		    o.view == V_FOLDED || o.view == V_HTML)
 			size += ARENA_ELF;
 		arena_or_die(&arena, size, 0, cli.cap_mem);
 		load_capture(&scan, &arena, &capf[0]);
@@ -520,6 +555,18 @@ int main(int argc, char **argv)
 			warnx("%u process%s could not be read: the capture leaves %s out",
 			      scan.unreadable, scan.unreadable == 1 ? "" : "es",
 			      scan.unreadable == 1 ? "it" : "them");
+		return exit_status;
+	}
+	if (o.view == V_FOLDED || o.view == V_HTML) {
+		if (o.view == V_FOLDED)
+			view_folded(&scan, &o);
+#ifndef EXMAP_NO_HTML
+		else
+			view_html(&scan, &t, &o, cli.backend ? cli.backend : "auto");
+#endif
+		out_flush();
+		if (nbudget)
+			check_budgets(&scan, budgets, nbudget, &o);
 		return exit_status;
 	}
 	switch (o.view) {

@@ -369,6 +369,44 @@ uint32_t ram_budget(const struct scan *s, const char *name, uint64_t *bytes)
 }
 
 /*
+ * The ram view's lines, for a picture, in the view's order: fn for each,
+ * with its kind ("head", "part", "detail", "reserved", "swap", "census").
+ * The figures are read now, or the capture's. 0; -1 when a capture holds
+ * none (v1, or its chunk lost: said when it was loaded).
+ */
+int ram_lines(const struct scan *s, const char *census_how,
+	      void (*fn)(void *arg, const struct ram_line *l), void *arg)
+{
+	static const char *const kind[] = {
+		[L_HEAD] = "head", [L_PART] = "part", [L_DETAIL] = "detail",
+		[L_RESERVED] = "reserved", [L_SWAP] = "swap", [L_CENSUS] = "census",
+	};
+	const struct ramsrc *r;
+	size_t i;
+
+	if (s->cap && (!s->cap->ram || s->cap->ram_lost))
+		return -1;
+	r = figures(s, census_how);
+	build(s, r);
+	for (i = 0; i < nlines; i++) {
+		struct ram_line l = { lines[i].depth, kind[lines[i].kind], lines[i].sub,
+				      lines[i].name, lines[i].bytes, lines[i].source };
+
+		fn(arg, &l);
+	}
+	return 0;
+}
+
+/* When the figures were read: seconds since 1970 and since boot (0: unknown). */
+void ram_when(const struct scan *s, uint64_t *time_s, uint64_t *uptime_s)
+{
+	const struct ramsrc *r = s->cap ? s->cap->ram : NULL;
+
+	*time_s = r ? r->time_s : 0;
+	*uptime_s = r ? r->uptime_s : 0;
+}
+
+/*
  * diff: each line of the ram view in capture a and in capture b, where it
  * changed (all of them with -a). Lines are matched by their kind, label and
  * name; a line on one side only counts as 0 on the other.

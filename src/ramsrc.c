@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ramsrc.h"
@@ -455,6 +456,8 @@ void ram_read(struct ramsrc *r, const char *census_how, uint64_t page_size)
 	uint64_t dt_mem, boot_total;
 
 	memset(r, 0, sizeof(*r));
+	r->time_s = clock_ns(CLOCK_REALTIME) / 1000000000u;
+	r->uptime_s = clock_ns(CLOCK_BOOTTIME) / 1000000000u;
 	read_meminfo(r);
 	read_iomem(r, page_size);
 	dt_mem = read_devtree(r);

@@ -15,6 +15,7 @@ enum mi {
 };
 
 struct ramsrc {
+	uint64_t time_s, uptime_s;	/* when read: since 1970, since boot */
 	uint64_t mi[MI_N];
 	uint32_t mi_have;		/* bit per enum mi */
 	/* installed RAM, and where the figure came from */
