@@ -63,13 +63,14 @@ ifeq ($(LOAD),0)
 SRCS := $(filter-out $(LOADSRCS),$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_LOAD
 endif
-# HTML=0: without the html view (html.c, page.c and the page's template,
-# src/report.html), which a host makes from a board's capture; board builds
-# (every cross target) leave it out, this machine's own build has it.
-HTML ?= $(if $(filter native,$(TARGET)),1,0)
-ifeq ($(HTML),0)
-SRCS := $(filter-out src/html.c src/page.c,$(SRCS))
-XM_CFLAGS += -DEXMAP_NO_HTML
+# PICTURES=0: without the folded and html views (folded.c, tree.c, html.c,
+# page.c and the page's template, src/report.html), which a host makes from
+# a board's capture; board builds (every cross target) leave them out, this
+# machine's own build has them.
+PICTURES ?= $(if $(filter native,$(TARGET)),1,0)
+ifeq ($(PICTURES),0)
+SRCS := $(filter-out src/folded.c src/tree.c src/html.c src/page.c,$(SRCS))
+XM_CFLAGS += -DEXMAP_NO_PICTURES
 endif
 HDRS := $(wildcard src/*.h) kmod/exmap_mini_abi.h
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)

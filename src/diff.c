@@ -11,7 +11,7 @@
 
 #include "capture.h"
 #include "ram.h"
-#ifndef EXMAP_NO_HTML
+#ifndef EXMAP_NO_PICTURES
 #include "page.h"
 #endif
 
@@ -231,7 +231,7 @@ static void put_rows(struct dtab *t, struct arena *a, const struct opts *o, int 
 		     procs ? (hidden == 1 ? "process" : "processes") : (hidden == 1 ? "file" : "files"));
 }
 
-#ifndef EXMAP_NO_HTML
+#ifndef EXMAP_NO_PICTURES
 /* diff's page: [name, command, n_a, n_b, a's eight figures, b's], a row each. */
 static void html_rows(const struct dtab *t)
 {
@@ -316,7 +316,7 @@ void diff_captures(struct arena *a, const struct capfile *cfa, const struct capf
 		for (i = 0; i < nf[k]; i++)
 			dtab_add(&files, k, fl[k][i].path, NULL, 0, fl[k][i].nproc, &fl[k][i].fig);
 	}
-#ifndef EXMAP_NO_HTML
+#ifndef EXMAP_NO_PICTURES
 	if (o->html) {
 		html_diff(s, &procs, &files);
 		return;

@@ -484,10 +484,11 @@ uint32_t file_lookup(struct file *files, uint32_t n, const char *want, int quiet
 /* elfview.c: sections and symbols placed on the scanned pages */
 void view_elf_items(struct scan *s, const struct opts *o);
 
-/* folded.c: a line per leaf, process;file;section;symbol eff_resident */
+/* folded.c: a line per leaf, process;file;section;symbol eff_resident; with
+ * html.c, left out of board builds (PICTURES=0) */
 void view_folded(struct scan *s, const struct opts *o);
 
-/* html.c: one self-contained page; a board build may leave it out (HTML=0) */
+/* html.c: one self-contained page */
 void view_html(struct scan *s, const struct totals *t, const struct opts *o,
 	       const char *census_how);
 

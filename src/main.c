@@ -8,7 +8,7 @@
 
 #include "capture.h"
 #include "ram.h"
-#ifndef EXMAP_NO_HTML
+#ifndef EXMAP_NO_PICTURES
 #include "page.h"
 #endif
 
@@ -315,11 +315,11 @@ static void parse_view(struct opts *o, char **argv, int argc)
 	case V_DIFF:
 		o->html = n == 3;
 		/* fall through */
-	case V_HTML:
-#ifdef EXMAP_NO_HTML
-		if (o->view == V_HTML || o->html)
-			die("html: left out of this build (made with HTML=0, for a board: a host "
-			    "makes the page from a capture)");
+	case V_HTML: case V_FOLDED:
+#ifdef EXMAP_NO_PICTURES
+		if (o->view != V_DIFF || o->html)
+			die("%s: left out of this build (made with PICTURES=0, for a board: a host "
+			    "draws the pictures from a capture)", o->view == V_FOLDED ? "folded" : "html");
 #endif
 		break;
 	case V_MAPS:
@@ -490,7 +490,7 @@ int main(int argc, char **argv)
 		view_elf(o.view_file, &o);
 		return exit_status;
 	}
-#ifndef EXMAP_NO_HTML
+#ifndef EXMAP_NO_PICTURES
 	if (o.view == V_HTML || o.html)	/* what loading or scanning says goes in the page too */
 		page_notes_start();
 #endif
@@ -557,18 +557,18 @@ int main(int argc, char **argv)
 			      scan.unreadable == 1 ? "it" : "them");
 		return exit_status;
 	}
+#ifndef EXMAP_NO_PICTURES
 	if (o.view == V_FOLDED || o.view == V_HTML) {
 		if (o.view == V_FOLDED)
 			view_folded(&scan, &o);
-#ifndef EXMAP_NO_HTML
 		else
 			view_html(&scan, &t, &o, cli.backend ? cli.backend : "auto");
-#endif
 		out_flush();
 		if (nbudget)
 			check_budgets(&scan, budgets, nbudget, &o);
 		return exit_status;
 	}
+#endif
 	switch (o.view) {
 	case V_PROCS: view_procs(&scan, &t, &o); break;
 	case V_FILES: view_files(&scan, &o); break;

@@ -14,6 +14,9 @@
 #include <unistd.h>
 
 #include "capture.h"
+#ifndef EXMAP_NO_PICTURES
+#include "page.h"
+#endif
 
 static int passed, failed;
 
@@ -228,6 +231,39 @@ static void test_csv(void)
 		check(strcmp(buf, cases[i].want) == 0, "csv_field", cases[i].in);
 	}
 }
+
+#ifndef EXMAP_NO_PICTURES
+static void js_one(const void *s)
+{
+	js_str(s, strlen(s));
+}
+
+/* A name in the html page: a string literal that no byte can end early. */
+static void test_js_str(void)
+{
+	static const struct { const char *in, *want; } cases[] = {
+		{ "plain", "\"plain\"" }, { "", "\"\"" },
+		{ "a\"b\\c", "\"a\\\"b\\\\c\"" },
+		{ "</script><!--", "\"\\u003c/script>\\u003c!--\"" },
+		{ "tab\there\n", "\"tab\\u0009here\\u000a\"" }, { "\x7f", "\"\\u007f\"" },
+		{ "caf\xc3\xa9", "\"caf\xc3\xa9\"" },			/* UTF-8 as it is */
+		{ "\xf0\x9f\x98\x80!", "\"\xf0\x9f\x98\x80!\"" },
+		{ "\xff", "\"\\\\xff\"" },				/* not UTF-8: the byte */
+		{ "x\xc3", "\"x\\\\xc3\"" },				/* cut short */
+		{ "\xc0\xaf", "\"\\\\xc0\\\\xaf\"" },		/* overlong */
+		{ "\xed\xa0\x80", "\"\\\\xed\\\\xa0\\\\x80\"" },	/* a surrogate */
+		{ "\xf4\x90\x80\x80", "\"\\\\xf4\\\\x90\\\\x80\\\\x80\"" },	/* past U+10FFFF */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[256];
+
+		capture(js_one, cases[i].in, buf, sizeof(buf));
+		check(strcmp(buf, cases[i].want) == 0, "js_str", buf);
+	}
+}
+#endif
 
 static void test_eff(void)
 {
@@ -515,6 +551,9 @@ int main(void)
 	test_maps_lines();
 	test_linebuf();
 	test_csv();
+#ifndef EXMAP_NO_PICTURES
+	test_js_str();
+#endif
 	test_eff();
 	test_ptab();
 	test_arena();
