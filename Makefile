@@ -153,6 +153,7 @@ test: setup
 	for a in arm arm64 mipsel; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped
 	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
+	$(MAKE) BUILD=build/x86_64 LOAD=0 PICTURES=0 build/x86_64/exmap-mini
 	tests/run $(BUILD)
 
 # The module on our own kernels without pagemap, x86_64 and an OpenWrt-like

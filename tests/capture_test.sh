@@ -575,4 +575,26 @@ else
 	no "--budget live on the board: under exits 0, over exits 3 and says so" \
 		"under $(cat "$o/budget.under.rc"), over $(cat "$o/budget.over.rc"): $(first "$o/budget.over.err")"
 fi
+
+# The pictures of the board's capture, drawn on the host: the page under
+# 1 MiB and its checks in chromium (tests/html_check.py, as on this
+# machine's capture), folded's lines and sums; the stripped program's
+# symbols through -S (its unstripped twin), and without -S the program,
+# not on this machine, whole at the file and said.
+"$X" -l "$w/capA.log" -S "$S" html >"$w/host/board.html" 2>"$w/host/board.html.err"
+bytes=$(wc -c <"$w/host/board.html")
+echo "html page of the board's capture: $bytes bytes"
+check_cmd "the board's html page is under 1 MiB ($bytes bytes)" within 1 "$bytes" 1048575
+run_checks "the board's page" python3 tests/html_check.py page "$X" "$w/host" -l "$w/capA.log" -S "$S" -- $w1
+cp "$w/host/report.png" build/html/report-board.png 2>/dev/null
+run_checks "the board's folded" python3 tests/html_check.py folded "$X" -l "$w/capA.log" -S "$S" -- $w1
+sp=$(sed -n 's/^ready //p' "$o/sprog" | cut -d' ' -f1)
+"$X" -l "$w/capA.log" -S "$S" -P "$sp" folded >"$w/host/sprog.S" 2>/dev/null
+"$X" -l "$w/capA.log" -P "$sp" folded >"$w/host/sprog.noS" 2>"$w/host/sprog.noS.err"
+depth() { awk '{ n = split($1, a, ";"); if (a[2] == "/test/sbin/prog") print n }' "$1" | sort -u | tr '\n' ' '; }
+check_eq "folded -S: the stripped program's lines reach its symbols (its twin's)" "$(depth "$w/host/sprog.S")" "3 4 "
+check_eq "folded without -S: the program (not on this machine) stops at the file" \
+	"$(depth "$w/host/sprog.noS")" "2 "
+check_cmd "folded without -S: says why the program is shown whole" \
+	has "/test/sbin/prog: .*shown whole" "$w/host/sprog.noS.err"
 finish
