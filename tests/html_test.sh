@@ -12,7 +12,7 @@
 # file, the stripped copy at its sections, the workload at its symbols) and
 # escape ';' and spaces (tests/html_check.py folded); the html page in
 # chromium (tests/html_check.py page: areas, clicks, tooltip, tables, ram
-# bar, nothing loaded from outside, a screenshot); diff's page, with W2
+# bar, nothing loaded from outside, a screenshot), also live; diff's page, with W2
 # gone and a W3 of four children started (tests/html_check.py diff).
 # Pages and the screenshot are kept in HTML_OUT (build/html).
 # Run as root. Environment: EXMAP, WORKLOAD, HTML_OUT. Last line: N passed, N failed.
@@ -84,8 +84,12 @@ check_cmd "folded: its process frames are name-pid ($W2)" \
 check_cmd "folded: the stripped file is said on stderr (sections are its leaves)" \
 	has "without a symbol table" "$T/a.folded.err"
 
-# the page in chromium
+# the page in chromium: of the capture, and live (-p: the workload alone,
+# which stands still between the runs the checker compares)
 run_checks "html" python3 tests/html_check.py page "$EXMAP" "$OUT" -l "$T/a.log" -- $W1
+mkdir -p "$OUT/live"
+run_checks "html live" python3 tests/html_check.py page "$EXMAP" "$OUT/live" \
+	-p "$(echo $W1 | tr ' ' ,)" -- $W1
 cp "$OUT/report.png" "$OUT/report-workload.png" 2>/dev/null
 bytes=$(wc -c <"$OUT/report.html")
 echo "html page of the workload: $bytes bytes"
