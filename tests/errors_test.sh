@@ -50,7 +50,7 @@ done <<EOF
 2|maps|usage: exmap-mini \[options\] maps pid
 2|files 716|usage: exmap-mini \[options\] files
 2|sections|usage: exmap-mini \[options\] sections file
-2|diff a|usage: exmap-mini \[options\] diff capture capture
+2|diff a|usage: exmap-mini \[options\] diff capture capture \[html\]
 2|symbols a b c|usage: exmap-mini \[options\] symbols file \[section\]
 2|procs extra|usage: exmap-mini \[options\] procs
 # options: one prefix, one line
@@ -62,6 +62,13 @@ done <<EOF
 2|-s name ram|exmap-mini: -s: name is not a field of this view; it has: none (its lines are in their order)
 2|-P $W ram|exmap-mini: -P and -F: not with the ram view (it is all of RAM)
 2|ram extra|usage: exmap-mini \[options\] ram
+2|folded extra|usage: exmap-mini \[options\] folded
+2|diff a b pdf|usage: exmap-mini \[options\] diff capture capture \[html\]
+2|-c folded|exmap-mini: -c: not with the folded view (its lines are for flame-graph tools)
+2|-n 5 html|exmap-mini: -n: not with the html view (it is one page, all of it)
+2|-q diff a b html|exmap-mini: -q: not with the html view (it is one page, all of it)
+2|-s pid folded|exmap-mini: -s: pid is not a field of this view; it has: none (flame-graph tools order the lines)
+2|-s name html|exmap-mini: -s: name is not a field of this view; it has: vm mapped resident eff_mapped eff_resident sole writable swap
 # processes: the real reason
 2|-p $GONE|exmap-mini: -p: no such process: pid $GONE
 2|-p $W maps $GONE|exmap-mini: maps: pid $GONE is not among -p's: add it there
