@@ -214,6 +214,9 @@ void tree_walk(struct scan *s, const struct opts *o,
 			if (find_str(t.elf.err, "ELF identification") ||
 			    find_str(t.elf.err, "not an ELF file") || no_id(s, f)) {
 				st->other++;
+			} else if (t.status == EX_DAMAGED) {
+				st->unread++;	/* the capture's build-ids lost: said once, below */
+				st->no_ids++;
 			} else {
 				st->unread++;
 				warnx("%s: %s: shown whole, without its sections", f->path, t.elf.err);
@@ -226,4 +229,7 @@ void tree_walk(struct scan *s, const struct opts *o,
 			close(t.fd);
 		s->arena->lo = mark;	/* the file's items, given back */
 	}
+	if (st->no_ids)
+		warnx("the capture's build-ids were lost: %u file%s shown whole, without %s sections",
+		      st->no_ids, st->no_ids == 1 ? "" : "s", st->no_ids == 1 ? "its" : "their");
 }

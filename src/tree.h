@@ -29,6 +29,7 @@ struct tree_stats {
 	uint32_t nosyms;	/* of those, files with no symbol table: sections are leaves */
 	uint32_t other;		/* regular files that are not ELF: the file is the leaf */
 	uint32_t unread;	/* ELF files not read (missing, damaged): said, the file a leaf */
+	uint32_t no_ids;	/* of those, files a capture without its build-ids cannot check */
 	uint32_t left_out;	/* a process's part left whole (it exited, the file changed) */
 };
 

@@ -6,11 +6,13 @@
 # console prefixes; junk, NULs, lines over 16 KiB; a chunk twice; lines of a newer version;
 # several captures in one log; payload changed with its checksum redone; made
 # headers. Each is loaded by the sanitizer build with -l for procs, -c procs,
-# -c files and maps PID. Every run: no sanitizer report, no signal, exit 0,
+# -c files, maps PID and -c ram; every fourth for folded too, every
+# sixteenth for html. Every run: no sanitizer report, no signal, exit 0,
 # 1, 2 or 4, an "exmap-mini: " line when not 0. Exit 0 or 1: the report is
 # byte for byte the clean capture's. Exit 4: nothing made up (each process
 # row and mapping is the clean capture's, a file's figures at most its clean
-# ones), and a lost line names its chunk. One line per group of damage.
+# ones, each folded line a clean one or a file's clean lines summed, the
+# page whole), and a lost line names its chunk. One line per group of damage.
 #
 # The damage and the verdicts are tests/capture_corrupt.py's.
 # Run as root. Build first: make capfuzz-deps. Environment: EXMAP (the build
