@@ -359,9 +359,10 @@ check_num "sparse: the islands' resident is their Rss (smaps)" \
 stop_workload
 
 # Progress: on a terminal, after a second, one line, erased when done; never
-# when stderr is not a terminal, and never beside CSV. 1 TiB of islands read
-# entry by entry (PAGEMAP_SCAN off) takes seconds.
-sharing 1 64 0 0 "-I 1048576"
+# when stderr is not a terminal, and never beside CSV. 3 TiB of islands read
+# entry by entry (PAGEMAP_SCAN off) take seconds (1 TiB took 0.97 s here:
+# too close to the second).
+sharing 1 64 0 0 "-I 3145728"
 set -- $WL_CHILDREN
 PP="$WL_PARENT,$1"
 TERM=vt100 EXMAP_PAGEMAP_SCAN=0 script -qec "$EXMAP -p $PP" "$T/tty.out" >/dev/null 2>&1
