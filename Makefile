@@ -1,11 +1,11 @@
-# exmap-mini. make: build/exmap-mini; make ARCH=arm|arm64|mips|mipsel: build/ARCH/exmap-mini.
+# exmap-mini. make: build/exmap-mini; make ARCH=arm|arm64|mips|mipsel|riscv64: build/ARCH/exmap-mini.
 # make run: scan this machine; make test: every test; make bench: the benchmark.
 
 ARCH ?=
 HOSTARCH := $(shell uname -m)
 TARGET := $(if $(filter-out $(HOSTARCH),$(ARCH)),$(ARCH),native)
 ifeq ($(wildcard toolchain/$(TARGET).mk),)
-$(error no toolchain/$(TARGET).mk: ARCH may be arm, arm64, mips, mipsel or empty)
+$(error no toolchain/$(TARGET).mk: ARCH may be arm, arm64, mips, mipsel, riscv64 or empty)
 endif
 include toolchain/$(TARGET).mk
 
@@ -138,7 +138,7 @@ board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)
 test: setup
 	$(MAKE) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) fixture elftest-deps $(BUILD)/tools/workload $(BUILD)/tools/censusdump \
 		$(BUILD)/sysroot_drv capfuzz-deps
-	for a in arm arm64 mipsel; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
+	for a in arm arm64 mipsel riscv64; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped
 	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
 	tests/run $(BUILD)
@@ -153,8 +153,8 @@ test-tinykernel: setup
 	$(MAKE) ARCH=mipsel $(call board_tools,mipsel)
 	tests/kmod_test.sh nopagemap-amd64 nopagemap-mipsel; k=$$?; tests/ram_qemu.sh nopagemap && exit $$k
 
-# The board demo: the target's Debian kernel in qemu (-M virt for arm and
-# arm64), the module loaded, exmap-mini's report on the serial console.
+# The board demo: the target's Debian kernel in qemu (-M virt for arm, arm64
+# and riscv64), the module loaded, exmap-mini's report on the serial console.
 board: setup
 	$(MAKE) all $(BUILD)/tools/workload
 	tests/board.sh $(DEBARCH) $(BUILD) $(ARCH)
