@@ -130,7 +130,7 @@ run: setup all
 
 # What the tests run in a guest or on a board, by name (tests/NAME.c): for
 # this machine in build/host/ (glibc, static), for a board in BUILD/tools/.
-GUEST_TOOLS := workload churn runas twice thpwork readfault afterprobe
+GUEST_TOOLS := workload churn runas twice thpwork readfault afterprobe hugework
 host_tools = $(GUEST_TOOLS:%=build/host/%)
 board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)/tools/%) \
 	build/$(1)/tools/censusdump
