@@ -11,8 +11,8 @@
  *  6.12  page_mapcount() is gone: the count comes from the folio;
  *  6.19  non-present PTEs are "software leaf" entries (<linux/leafops.h>):
  *        pte_to_swp_entry and is_pte_marker are gone;
- *  7.2   riscv64's p4d_offset and pud_offset are exported (checked in sid's
- *        Module.symvers; 6.12's are not): before, xm_p4d_offset and
+ *  7.2   riscv64's p4d_offset and pud_offset are exported (sid's
+ *        Module.symvers; 6.12's has neither): below, xm_p4d_offset and
  *        xm_pud_offset do what they do;
  * for the frame census, what /proc/kpageflags reads of a struct page, which
  * moved from the page to its folio between 6.1 and 6.12 (its flags, THP as
@@ -79,9 +79,10 @@ typedef swp_entry_t xm_leaf_t;
 
 /*
  * riscv64 chooses its page table depth at boot (Sv39, Sv48 or Sv57: 3, 4 or
- * 5 levels; since 5.18), so p4d_offset and pud_offset are functions there,
- * not exported before 7.2. What they do, from the depth flags the kernel
- * exports: a level that is folded is the entry above it.
+ * 5 levels; since 5.18), so p4d_offset and pud_offset are functions there:
+ * 6.12 does not export them, 7.2 does (the versions between are taken as
+ * not). What they do, from the depth flags the kernel exports: a level that
+ * is folded is the entry above it.
  */
 #if defined(CONFIG_RISCV) && CONFIG_PGTABLE_LEVELS == 5 && \
 	LINUX_VERSION_CODE < KERNEL_VERSION(7, 2, 0)
