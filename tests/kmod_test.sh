@@ -34,8 +34,8 @@
 # trixie-backports, sid: the suite's newest kernel when first fetched).
 # ARCH is amd64, armhf (Debian's armmp, in qemu -M virt with 1.5 GiB so that
 # HIGHMEM, and with it HIGHPTE, is in play), arm64, mipsel (4kc-malta, qemu
-# -M malta, 256 MiB) or riscv64 (qemu -M virt, OpenSBI); the guest's binaries are
-# the target's own: build/exmap-mini and build/host/* for amd64,
+# -M malta, 256 MiB) or riscv64 (qemu -M virt, OpenSBI); the guest's
+# binaries are the target's own: build/exmap-mini and build/host/* for amd64,
 # build/arm/exmap-mini and build/arm/tools/* for armhf, and so on.
 # Targets nopagemap-amd64 and nopagemap-mipsel are our own kernels without
 # CONFIG_PROC_PAGE_MONITOR (toolchain/tinykernel; mipsel an OpenWrt-like
@@ -169,8 +169,8 @@ prepare_target() {
 	thp=$(thp_mode "$target")
 	napot=$(napot_mode "$target")
 	# riscv64 with Svnapot on qemu's CPU; 6.12 then takes its deepest
-	# page tables, Sv57 (a 7.x kernel takes the device tree's word: qemu
-	# 7.2's says Sv48)
+	# page tables, Sv57 (7.2 takes the device tree's word: qemu 7.2's
+	# says Sv48)
 	case $target in
 	trixie-riscv64) cpu=rv64,svnapot=on mmu=sv57 ;;
 	*-riscv64) cpu=rv64,svnapot=on ;;
