@@ -1,11 +1,11 @@
-# exmap-mini. make: build/exmap-mini; make ARCH=arm|arm64|mips|mipsel: build/ARCH/exmap-mini.
+# exmap-mini. make: build/exmap-mini; make ARCH=arm|arm64|mips|mipsel|riscv64: build/ARCH/exmap-mini.
 # make run: scan this machine; make test: every test; make bench: the benchmark.
 
 ARCH ?=
 HOSTARCH := $(shell uname -m)
 TARGET := $(if $(filter-out $(HOSTARCH),$(ARCH)),$(ARCH),native)
 ifeq ($(wildcard toolchain/$(TARGET).mk),)
-$(error no toolchain/$(TARGET).mk: ARCH may be arm, arm64, mips, mipsel or empty)
+$(error no toolchain/$(TARGET).mk: ARCH may be arm, arm64, mips, mipsel, riscv64 or empty)
 endif
 include toolchain/$(TARGET).mk
 
@@ -142,7 +142,7 @@ run: setup all
 
 # What the tests run in a guest or on a board, by name (tests/NAME.c): for
 # this machine in build/host/ (glibc, static), for a board in BUILD/tools/.
-GUEST_TOOLS := workload churn runas twice thpwork readfault afterprobe
+GUEST_TOOLS := workload churn runas twice thpwork readfault afterprobe hugework
 host_tools = $(GUEST_TOOLS:%=build/host/%)
 board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)/tools/%) \
 	build/$(1)/tools/censusdump
@@ -150,7 +150,7 @@ board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)
 test: setup
 	$(MAKE) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) fixture elftest-deps $(BUILD)/tools/workload $(BUILD)/tools/censusdump \
 		$(BUILD)/sysroot_drv capfuzz-deps
-	for a in arm arm64 mipsel; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
+	for a in arm arm64 mipsel riscv64; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped
 	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
 	$(MAKE) BUILD=build/x86_64 LOAD=0 PICTURES=0 build/x86_64/exmap-mini
@@ -166,8 +166,8 @@ test-tinykernel: setup
 	$(MAKE) ARCH=mipsel $(call board_tools,mipsel)
 	tests/kmod_test.sh nopagemap-amd64 nopagemap-mipsel; k=$$?; tests/ram_qemu.sh nopagemap && exit $$k
 
-# The board demo: the target's Debian kernel in qemu (-M virt for arm and
-# arm64), the module loaded, exmap-mini's report on the serial console.
+# The board demo: the target's Debian kernel in qemu (-M virt for arm, arm64
+# and riscv64), the module loaded, exmap-mini's report on the serial console.
 board: setup
 	$(MAKE) all $(BUILD)/tools/workload
 	tests/board.sh $(DEBARCH) $(BUILD) $(ARCH)

@@ -11,12 +11,16 @@
  *  6.12  page_mapcount() is gone: the count comes from the folio;
  *  6.19  non-present PTEs are "software leaf" entries (<linux/leafops.h>):
  *        pte_to_swp_entry and is_pte_marker are gone;
+ *  7.2   riscv64's p4d_offset and pud_offset are exported (sid's
+ *        Module.symvers; 6.12's has neither): below, xm_p4d_offset and
+ *        xm_pud_offset do what they do;
  * for the frame census, what /proc/kpageflags reads of a struct page, which
  * moved from the page to its folio between 6.1 and 6.12 (its flags, THP as
  * large_rmappable folios), and to the folio's page type by 7.x (offline, page
  * tables); MAX_ORDER inclusive since 6.4, MAX_PAGE_ORDER since 6.8; the flags
  * word in a memdesc_flags_t since 6.18;
- * and one configuration difference: huge user mappings (no THP on armmp).
+ * and two configuration differences: huge user mappings (no THP on armmp),
+ * and riscv's Svnapot, whose 64 KiB pages are 16 PTEs of one value.
  */
 #ifndef EXMAP_MINI_COMPAT_H
 #define EXMAP_MINI_COMPAT_H
@@ -71,6 +75,52 @@ typedef swp_entry_t xm_leaf_t;
 #else
 #define xm_pte_marker(pte)		false
 #endif
+#endif
+
+/*
+ * riscv64 chooses its page table depth at boot (Sv39, Sv48 or Sv57: 3, 4 or
+ * 5 levels; since 5.18), so p4d_offset and pud_offset are functions there:
+ * 6.12 does not export them, 7.2 does (the versions between are taken as
+ * not). What they do, from the depth flags the kernel exports: a level that
+ * is folded is the entry above it.
+ */
+#if defined(CONFIG_RISCV) && CONFIG_PGTABLE_LEVELS == 5 && \
+	LINUX_VERSION_CODE < KERNEL_VERSION(7, 2, 0)
+static inline p4d_t *xm_p4d_offset(pgd_t *pgd, unsigned long addr)
+{
+	if (pgtable_l5_enabled)
+		return pgd_pgtable(READ_ONCE(*pgd)) + p4d_index(addr);
+	return (p4d_t *)pgd;
+}
+
+static inline pud_t *xm_pud_offset(p4d_t *p4d, unsigned long addr)
+{
+	if (pgtable_l4_enabled)
+		return p4d_pgtable(READ_ONCE(*p4d)) + pud_index(addr);
+	return (pud_t *)p4d;
+}
+#else
+#define xm_p4d_offset(pgd, addr)	p4d_offset(pgd, addr)
+#define xm_pud_offset(p4d, addr)	pud_offset(p4d, addr)
+#endif
+
+/*
+ * The frame of the page at addr that a present PTE maps. With Svnapot
+ * (riscv), a 64 KiB page is 16 PTEs holding the same value, and pte_pfn()
+ * gives its first frame for all 16: the page's own is that plus its place
+ * in the range (as pagemap adds it for a huge page).
+ */
+#ifdef CONFIG_RISCV_ISA_SVNAPOT
+static inline unsigned long xm_pte_pfn(pte_t pte, unsigned long addr)
+{
+	unsigned long pfn = pte_pfn(pte);
+
+	if (has_svnapot() && pte_napot(pte))
+		pfn += (addr >> PAGE_SHIFT) & (napot_pte_num(napot_cont_order(pte)) - 1);
+	return pfn;
+}
+#else
+#define xm_pte_pfn(pte, addr)		pte_pfn(pte)
 #endif
 
 /*

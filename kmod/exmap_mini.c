@@ -111,7 +111,7 @@ static void xm_pte(struct xm_walk *w, pte_t pte)
 	if (pte_none(pte) || (!pte_present(pte) && xm_pte_marker(pte))) {
 		xm_hole(w, w->addr + PAGE_SIZE, EXMAP_MINI_RUN);
 	} else if (pte_present(pte)) {
-		unsigned long pfn = pte_pfn(pte);
+		unsigned long pfn = xm_pte_pfn(pte, w->addr);
 		u64 flags = (pte_write(pte) ? EXMAP_MINI_WRITE : 0) |
 			    (pte_dirty(pte) ? EXMAP_MINI_DIRTY : 0) |
 			    (pte_young(pte) ? EXMAP_MINI_YOUNG : 0);
@@ -194,7 +194,7 @@ static void xm_pmd_range(struct xm_walk *w, pud_t *pud, unsigned long end)
 
 static void xm_pud_range(struct xm_walk *w, p4d_t *p4d, unsigned long end)
 {
-	pud_t *pud = pud_offset(p4d, w->addr);
+	pud_t *pud = xm_pud_offset(p4d, w->addr);
 
 	while (w->addr < end && !xm_full(w)) {
 		unsigned long next = pud_addr_end(w->addr, end);
@@ -228,7 +228,7 @@ static void xm_range(struct xm_walk *w, unsigned long end)
 		if (pgd_none(*pgd) || unlikely(pgd_bad(*pgd))) {
 			xm_hole(w, next, EXMAP_MINI_RUN);
 		} else {
-			p4d = p4d_offset(pgd, w->addr);
+			p4d = xm_p4d_offset(pgd, w->addr);
 			while (w->addr < next && !xm_full(w)) {
 				unsigned long pnext = p4d_addr_end(w->addr, next);
 

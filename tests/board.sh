@@ -1,16 +1,20 @@
 #!/bin/sh
-# The board demo (make board ARCH=arm|arm64|mipsel): what a user does with a real
-# board, with qemu for the board. Fetch Debian's kernel for it (armmp for
-# arm, 4kc-malta for mipsel), build exmap_mini.ko against it, boot it (-M
-# virt; mipsel: -M malta, 256 MiB, console ttyS0) with a busybox initramfs
+# The board demo (make board ARCH=arm|arm64|mipsel|riscv64): what a user does
+# with a real board, with qemu for the board. Fetch Debian's kernel for it
+# (armmp for arm, 4kc-malta for mipsel), build exmap_mini.ko against it, boot
+# it (-M virt; mipsel: -M malta, 256 MiB, console ttyS0; riscv64: -M virt
+# with OpenSBI, console ttyS0) with a busybox initramfs
 # holding the module, exmap-mini and a small workload, load the module and
 # run exmap-mini; its report comes out on the serial console, shown here as
 # it arrives.
-# usage: tests/board.sh DEBARCH BUILDDIR [MAKEARCH]   env: BOARD_DIST (bookworm)
+# usage: tests/board.sh DEBARCH BUILDDIR [MAKEARCH]
+# env: BOARD_DIST (bookworm; trixie for riscv64, Debian's first with it)
 set -u
 [ $# -ge 2 ] || { echo "usage: tests/board.sh debarch builddir [makearch]" >&2; exit 2; }
 debarch=$1 build=$2 makearch=${3:-}
-dist=${BOARD_DIST:-bookworm}
+dist=bookworm
+[ "$debarch" != riscv64 ] || dist=trixie
+dist=${BOARD_DIST:-$dist}
 cd "$(dirname "$0")/.." || exit 2
 w=build/qemu/board/$dist-$debarch
 die() { echo "board: $*" >&2; exit 1; }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Builds for boards, checked where they are made rather than on a board:
 #   - every LOAD segment of every binary built for an ARCH is aligned for the
-#     largest base page its Linux can run (arm64, mips and mipsel: 64 KiB; arm
-#     and x86_64: 4 KiB), so the kernel can map it whatever its page size.
+#     largest base page its Linux can run (arm64, mips and mipsel: 64 KiB; arm,
+#     riscv64 and x86_64: 4 KiB), so the kernel can map it whatever its page
+#     size.
 #     Debian's 4kc-malta and OpenWrt's MIPS kernels use 4 KiB pages, but
 #     Linux offers 16 and 64 KiB pages on MIPS32 cores (the 24Kc's TLB has
 #     them), and 64 KiB is binutils' own maximum for MIPS: it costs no file
@@ -28,7 +29,8 @@ bad_loads() {
 	done
 }
 
-for spec in build:4096 build/arm:4096 build/arm64:65536 build/mips:65536 build/mipsel:65536; do
+for spec in build:4096 build/arm:4096 build/arm64:65536 build/mips:65536 build/mipsel:65536 \
+	build/riscv64:4096; do
 	dir=${spec%:*} page=${spec#*:}
 	n=0
 	# what runs on a board or in a guest: the binary, its unit tests, the
@@ -51,7 +53,7 @@ done
 
 # A cross compiler or musl that is not there: said before anything compiles.
 for spec in arm:gcc-arm-linux-gnueabihf arm64:gcc-aarch64-linux-gnu mips:gcc-mips-linux-gnu \
-	mipsel:gcc-mipsel-linux-gnu; do
+	mipsel:gcc-mipsel-linux-gnu riscv64:gcc-riscv64-linux-gnu; do
 	arch=${spec%:*} pkg=${spec#*:}
 	out=$(make --no-print-directory ARCH=$arch CROSS_COMPILE=/nonexistent/cc- BUILD=/nonexistent/build 2>&1)
 	rc=$?

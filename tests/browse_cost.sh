@@ -7,7 +7,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 rc=0
 for spec in arm:arm-linux-gnueabihf-strip arm64:aarch64-linux-gnu-strip \
-	mips:mips-linux-gnu-strip mipsel:mipsel-linux-gnu-strip; do
+	mips:mips-linux-gnu-strip mipsel:mipsel-linux-gnu-strip riscv64:riscv64-linux-gnu-strip; do
 	arch=${spec%%:*} strip=${spec#*:}
 	yes=build/browse/$arch no=build/nobrowse/$arch
 	if ! make -s ARCH=$arch BROWSE=1 BUILD=$yes $yes/exmap-mini >/dev/null 2>&1 ||

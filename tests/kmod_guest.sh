@@ -16,6 +16,7 @@ frame_cmd uname uname -r
 frame_cmd pagemap sh -c 'test -e /proc/self/pagemap && echo yes || echo no'
 frame_cmd insmod insmod /test/exmap_mini.ko
 frame_file meminfo /proc/meminfo
+frame_file cpuinfo /proc/cpuinfo
 frame_cmd entry sh -c 'ls -ln /proc/exmap-mini'
 
 # The census of RAM frames (tests/censusdump.c): kpageflags (where the
@@ -108,6 +109,9 @@ fi
 [ -n "${SPARSE_R:-}" ] && . /test/sparse_guest.sh
 # Large folios mapped in part (tests/thp_guest.sh), where params set THP.
 [ -n "${THP:-}" ] && . /test/thp_guest.sh
+# hugetlb pages of 64 KiB (Svnapot) and 2 MiB shared by two processes
+# (tests/napot_guest.sh), where params set NAPOT.
+[ -n "${NAPOT:-}" ] && . /test/napot_guest.sh
 
 # Stress: scan with every source while processes and mappings churn.
 /test/churn "$STRESS" >/tmp/churn.out 2>&1 &

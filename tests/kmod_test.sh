@@ -33,9 +33,9 @@
 # DIST is any toolchain/kernel takes (bullseye, bookworm, trixie,
 # trixie-backports, sid: the suite's newest kernel when first fetched).
 # ARCH is amd64, armhf (Debian's armmp, in qemu -M virt with 1.5 GiB so that
-# HIGHMEM, and with it HIGHPTE, is in play), arm64 or mipsel (4kc-malta, qemu
-# -M malta, 256 MiB); the guest's binaries are
-# the target's own: build/exmap-mini and build/host/* for amd64,
+# HIGHMEM, and with it HIGHPTE, is in play), arm64, mipsel (4kc-malta, qemu
+# -M malta, 256 MiB) or riscv64 (qemu -M virt, OpenSBI); the guest's
+# binaries are the target's own: build/exmap-mini and build/host/* for amd64,
 # build/arm/exmap-mini and build/arm/tools/* for armhf, and so on.
 # Targets nopagemap-amd64 and nopagemap-mipsel are our own kernels without
 # CONFIG_PROC_PAGE_MONITOR (toolchain/tinykernel; mipsel an OpenWrt-like
@@ -48,6 +48,12 @@
 # build/arm64's binaries). It, trixie-amd64 and trixie-arm64 also run a
 # phase of large folios mapped in part (tests/thp_guest.sh, checked by
 # tests/thp_checks.sh): PMD huge pages at 16 KiB, multi-size THP at 4 KiB.
+# Targets DIST-riscv64 boot on a CPU with Svnapot (trixie's 6.12 at Sv57,
+# checked in /proc/cpuinfo; sid's takes the device tree's depth) and run the
+# mTHP phase and one of hugetlb pages of 64 KiB (16 PTEs of one value) and
+# 2 MiB shared by two processes (tests/napot_guest.sh, tests/napot_checks.sh).
+# DIST-riscv64-sv39 and -sv48 boot the same kernel at 3 and 4 levels of page
+# tables (no4lvl, no5lvl) on qemu's default CPU, with a third of the churn.
 # Environment: KMOD_STRESS (seconds of churn, 30); KMOD_JOBS (guests at once,
 # 2: each takes a core); AFTERPROBE_EXMAP, another
 # exmap-mini for the guest to run in the probe-reuse phase (an older build, to
@@ -93,6 +99,7 @@ loads_here() {
 . "$here/dmesg_check.sh"	# dmesg_clean: no report of a kernel bug
 . "$here/sparse_checks.sh"	# sparse_sizes, sparse_checks: a sparse address space
 . "$here/census_checks.sh"	# census_checks: the census of RAM frames
+. "$here/napot_checks.sh"	# napot_mode, napot_checks: hugetlb of 64 KiB (Svnapot) and 2 MiB
 
 # special_checks PID: each mapping the kernel named ([vvar], [vvar_vclock],
 # [vdso]...) is resident as much as the kernel's Rss of it says, with either
@@ -129,7 +136,7 @@ lacks() {
 prepare_target() {
 	w=build/qemu/kmod/$target
 	rm -rf "$w" && mkdir -p "$w/test" || return 1
-	append=
+	append= cpu= mmu= stress=$STRESS
 	case $target in
 	nopagemap-*|nozeropage-*)
 		arch=${target#*-}
@@ -141,6 +148,13 @@ prepare_target() {
 		dist=${target%%-*}
 		case $target in trixie-backports-*) dist=trixie-backports ;; esac
 		arch=${target#"$dist"-}
+		# riscv64-sv39 and -sv48: the same kernel at 3 and 4 levels of
+		# page tables (no4lvl, no5lvl), on qemu's default CPU (no
+		# Svnapot), with a third of the churn (the deepest runs it all).
+		case $arch in
+		riscv64-sv39) arch=riscv64 append=no4lvl mmu=sv39 stress=$(((STRESS + 2) / 3)) ;;
+		riscv64-sv48) arch=riscv64 append=no5lvl mmu=sv48 stress=$(((STRESS + 2) / 3)) ;;
+		esac
 		toolchain/kernel fetch "$dist" "$arch" >"$w/fetch.log" 2>&1 ||
 			{ cat "$w/fetch.log"; no "kernel fetch"; return 1; }
 		eval "$(toolchain/kernel path "$dist" "$arch")" ;;
@@ -153,9 +167,17 @@ prepare_target() {
 	*) karch=$arch bin=build/$arch tools=build/$arch/tools mem=512M ;;
 	esac
 	thp=$(thp_mode "$target")
+	napot=$(napot_mode "$target")
+	# riscv64 with Svnapot on qemu's CPU; 6.12 then takes its deepest
+	# page tables, Sv57 (7.2 takes the device tree's word: qemu 7.2's
+	# says Sv48)
+	case $target in
+	trixie-riscv64) cpu=rv64,svnapot=on mmu=sv57 ;;
+	*-riscv64) cpu=rv64,svnapot=on ;;
+	esac
 	for f in "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice" \
 		"$tools/readfault" "$tools/afterprobe" "$bin/tools/censusdump" ${thp:+"$tools/thpwork"} \
-		${AFTERPROBE_EXMAP:+"$AFTERPROBE_EXMAP"}; do
+		${napot:+"$tools/hugework"} ${AFTERPROBE_EXMAP:+"$AFTERPROBE_EXMAP"}; do
 		[ -x "$f" ] || { no "$f is not built (make test builds it)"; return 1; }
 	done
 	make kmod ${karch:+ARCH=$karch} KDIR="$kdir" >"$w/kmod.log" 2>&1 ||
@@ -169,17 +191,19 @@ prepare_target() {
 		cp tests/kmod_guest.sh "$w/test/run.sh" && cp tests/sparse_guest.sh "$w/test/" || return 1
 	[ -z "${AFTERPROBE_EXMAP:-}" ] || cp "$AFTERPROBE_EXMAP" "$w/test/exmap-mini.ap" || return 1
 	[ -z "$thp" ] || cp "$tools/thpwork" tests/thp_guest.sh "$w/test/" || return 1
-	eval "$(sparse_sizes "$arch")"
-	printf 'N=%s FILE_KIB=%s COW_KIB=%s PRIV_KIB=%s STRESS=%s THP=%s SPARSE_R=%s SPARSE_I=%s CENSUS_HUGE=%s\n' \
-		$N $FILE_KIB $COW_KIB $PRIV_KIB "$STRESS" "$thp" $SPARSE_R $SPARSE_I $CENSUS_HUGE >"$w/test/params"
+	[ -z "$napot" ] || cp "$tools/hugework" tests/napot_guest.sh "$w/test/" || return 1
+	eval "$(sparse_sizes "$arch${mmu:+-$mmu}")"
+	printf 'N=%s FILE_KIB=%s COW_KIB=%s PRIV_KIB=%s STRESS=%s THP=%s SPARSE_R=%s SPARSE_I=%s CENSUS_HUGE=%s NAPOT=%s\n' \
+		$N $FILE_KIB $COW_KIB $PRIV_KIB "$stress" "$thp" $SPARSE_R $SPARSE_I $CENSUS_HUGE "$napot" \
+		>"$w/test/params"
 	tests/qemu/initramfs "$arch" "$w/initramfs.cpio.gz" "$w"/test/* >"$w/initramfs.log" 2>&1 ||
 		{ cat "$w/initramfs.log"; no "initramfs"; return 1; }
 }
 
 # The guest prepared, booted; what came back checked.
 boot_target() {
-	QEMU_MEM=$mem QEMU_APPEND="${QEMU_APPEND:+$QEMU_APPEND }$append" \
-		tests/qemu/boot "$arch" "$image" "$w/initramfs.cpio.gz" "$w/console.log" $((STRESS + 300))
+	QEMU_MEM=$mem QEMU_APPEND="${QEMU_APPEND:+$QEMU_APPEND }$append" QEMU_CPU=$cpu \
+		tests/qemu/boot "$arch" "$image" "$w/initramfs.cpio.gz" "$w/console.log" $((stress + 300))
 	rc=$?
 	check_eq "guest booted and powered off" "$rc" 0 "boot exit $rc, see $w/console.log"
 	[ $rc -eq 0 ] || return 1
@@ -223,6 +247,7 @@ checks() {
 	if [ "$arch" = armhf ]; then
 		check_cmd "HIGHMEM in use (page tables can live there)" highmem
 	fi
+	[ -z "$mmu" ] || check_cmd "the kernel's page tables are $mmu" has "^mmu[[:space:]]*: $mmu\$" "$o/cpuinfo"
 	check_cmd "entry is root's, mode 0600" has '^-rw------- *1 0 *0 ' "$o/entry"
 	set -- $(sed -n 's/^ready //p' "$o/workload")
 	parent=$1
@@ -306,6 +331,7 @@ checks() {
 	sparse_checks "$o"
 	census_checks "$o"
 	[ -z "$thp" ] || thp_checks "$o"
+	[ -z "$napot" ] || napot_checks "$o"
 	check_cmd "non-root: refused with a clear message" refused
 	check_cmd "stress: scans ran and all ended ($(cat "$o/stress"))" stress_ran
 	check_cmd "stress: the churn ran" has '^churn: [1-9][0-9]* processes' "$o/churn"

@@ -7,10 +7,12 @@
 # give the same figures but writable.
 
 # sparse_sizes ARCH: the reservation and the islands' mapping, in MiB, for
-# the guest's address space (3 GiB or less on 32 bits)
+# the guest's address space (3 GiB or less on 32 bits, 256 GiB at riscv64's
+# Sv39)
 sparse_sizes() {
 	case $1 in
 	armhf|mipsel) echo "SPARSE_R=512 SPARSE_I=256" ;;
+	riscv64-sv39) echo "SPARSE_R=65536 SPARSE_I=4096" ;;
 	*) echo "SPARSE_R=1048576 SPARSE_I=4096" ;;
 	esac
 }

@@ -13,7 +13,8 @@
 thp_mode() {
 	case $1 in
 	*-arm64-16k) echo pmd ;;
-	trixie-amd64|trixie-arm64|trixie-backports-amd64|trixie-backports-arm64|sid-amd64) echo mthp ;;
+	trixie-amd64|trixie-arm64|trixie-backports-amd64|trixie-backports-arm64|sid-amd64|\
+	trixie-riscv64|sid-riscv64) echo mthp ;;
 	esac
 }
 

@@ -1,0 +1,37 @@
+# 64-bit RISC-V (Debian riscv64, RV64GC, lp64d): Debian has the cross gcc
+# (gcc-riscv64-linux-gnu) but no musl-dev:riscv64, so toolchain/musl builds
+# musl from Debian's musl source package, once (about 20 s on 2 cores), into
+# build/toolchain/musl-riscv64, and CC uses the specs file it installs.
+# Every object and tool waits for it: TOOLCHAIN_DEPS is its stamp.
+# A vendor toolchain: CROSS_COMPILE=prefix- (musl is then built with it), and
+# MUSL_SPECS= if it is musl-native already (then none is built). After
+# changing the compiler, rm -rf build/toolchain/musl-riscv64 (the stamp is there).
+#
+# (toolchain/mips.mk says how to make another such target.)
+CROSS_COMPILE ?= riscv64-linux-gnu-
+CROSS_PKGS := gcc-riscv64-linux-gnu
+MUSL_PREFIX := build/toolchain/musl-riscv64
+BUILD := build/riscv64
+QEMU := qemu-riscv64-static
+KARCH := riscv
+DEBARCH := riscv64
+
+# riscv64 Linux has 4 KiB pages only (Svnapot's 64 KiB pages are huge
+# pages, not a base page size): binutils' default alignment serves.
+# A board dumps; loading captures (-l, diff, -S) is a host's work: left out
+# of board builds, as on every cross target (LOAD=1 puts it in).
+LOAD ?= 0
+
+# The same for every such target.
+MUSL_SPECS ?= $(MUSL_PREFIX)/lib/musl-gcc.specs
+CC := $(CROSS_COMPILE)gcc $(if $(MUSL_SPECS),-specs $(MUSL_SPECS))
+TOOLCHAIN_DEPS := $(if $(filter $(MUSL_PREFIX)/%,$(MUSL_SPECS)),$(MUSL_PREFIX)/musl.stamp)
+
+# A pattern rule, so that it does not become the default goal (this file is
+# read before the Makefile's "all"); .SECONDARY, so that make does not delete
+# the stamp as an intermediate file when done.
+# It runs again when this file or the script changes, and then rebuilds musl
+# only if the compiler or MUSL_CFLAGS did.
+$(MUSL_PREFIX)/%.stamp: toolchain/musl toolchain/riscv64.mk
+	toolchain/musl $(CROSS_COMPILE:%-=%) $(MUSL_PREFIX) '$(MUSL_CFLAGS)'
+.SECONDARY: $(MUSL_PREFIX)/musl.stamp
