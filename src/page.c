@@ -159,12 +159,7 @@ void js_cstr(const char *s)
 	js_str(s ? s : "", s ? strlen(s) : 0);
 }
 
-void js_u64(uint64_t v)
-{
-	out_dec(0, v);
-}
-
-void js_i64(int64_t v)
+static void js_i64(int64_t v)
 {
 	if (v < 0)
 		outs("-");
