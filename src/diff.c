@@ -262,17 +262,14 @@ static void html_rows(const struct dtab *t)
 
 static void html_diff(const struct scan *s, const struct dtab *procs, const struct dtab *files)
 {
-	int f;
-
 	page_begin();
 	outs("D.kind = \"diff\";\nD.a = ");
 	js_head(&s[0]);
 	outs(";\nD.b = ");
 	js_head(&s[1]);
-	outs(";\nD.figs = [");
-	for (f = 0; f < NFIGS; f++)
-		outf("%s\"%s\"", f ? "," : "", field_names[f]);
-	outs("];\nD.procs = ");
+	outs(";\nD.figs = ");
+	js_fignames();
+	outs(";\nD.procs = ");
 	html_rows(procs);
 	outs(";\nD.files = ");
 	html_rows(files);

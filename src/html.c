@@ -168,17 +168,15 @@ void view_html(struct scan *s, const struct totals *t, const struct opts *o,
 	uint32_t *fidx = arena_alloc(s->arena, (size_t)nf * 4 + 4, 4);
 	static struct html h;
 	struct tree_stats st;
-	int f;
 
 	h.fidx = fidx;
 	h.all = o->all;
 	page_begin();
 	outs("D.kind = \"scan\";\nD.head = ");
 	js_head(s);
-	outs(";\nD.figs = [");
-	for (f = 0; f < NFIGS; f++)
-		outf("%s\"%s\"", f ? "," : "", field_names[f]);
-	outf("];\nD.sort = %d;\nD.filtered = %d;\nD.total = [", o->sort < NFIGS ? o->sort : -1,
+	outs(";\nD.figs = ");
+	js_fignames();
+	outf(";\nD.sort = %d;\nD.filtered = %d;\nD.total = [", o->sort < NFIGS ? o->sort : -1,
 	     o->nrpid || o->rfile);
 	js_figs(&t->shown);
 	outs("];\nD.procs = [");

@@ -198,6 +198,12 @@ static void arena_or_die(struct arena *a, uint64_t fixed, uint64_t runs, uint64_
 	}
 }
 
+/* The views that read ELF files' sections and symbols: the arena has room for them. */
+static int reads_elf(enum view v)
+{
+	return v == V_SECTIONS || v == V_SYMBOLS || v == V_BROWSE || v == V_FOLDED || v == V_HTML;
+}
+
 /* A scan of this machine into s: the source, the arena, the pids. */
 static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 		      const char *backend, uint64_t table, uint64_t cap_mem)
@@ -226,8 +232,7 @@ static void scan_live(struct scan *s, struct arena *arena, const struct opts *o,
 		blocks = table;
 	arena_or_die(arena, ptab_bytes((uint32_t)table, (uint32_t)blocks) +
 		     (npid + 64) * (RECORD_BYTES + sizeof(pid_t)) + ARENA_BASE +
-		     (o->view == V_SECTIONS || o->view == V_SYMBOLS || o->view == V_BROWSE ||
-		      o->view == V_FOLDED || o->view == V_HTML ? ARENA_ELF : 0),
+		     (reads_elf(o->view) ? ARENA_ELF : 0),
 		     RUN_SPACE, cap_mem);
 	if (npid_list) {
 		pids = pid_list;
@@ -504,8 +509,7 @@ int main(int argc, char **argv)
 	}
 	if (cli.load) {
 		size = capture_open(cli.load, &capf[0]);
-		if (o.view == V_SECTIONS || o.view == V_SYMBOLS || o.view == V_BROWSE ||
-		    o.view == V_FOLDED || o.view == V_HTML)
+		if (reads_elf(o.view))
 			size += ARENA_ELF;
 		arena_or_die(&arena, size, 0, cli.cap_mem);
 		load_capture(&scan, &arena, &capf[0]);

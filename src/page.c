@@ -166,6 +166,18 @@ static void js_i64(int64_t v)
 	out_dec(0, v < 0 ? -(uint64_t)v : (uint64_t)v);
 }
 
+/* The eight figures' names, as the CSV heads them: an array. */
+void js_fignames(void)
+{
+	int k;
+
+	for (k = 0; k < NFIGS; k++) {
+		outs(k ? "," : "[");
+		js_cstr(field_names[k]);
+	}
+	outs("]");
+}
+
 /* The eight figures, in bytes, in their order (field_names). */
 void js_figs(const struct fig *f)
 {

@@ -10,6 +10,7 @@ void page_notes_start(void);
 void page_notes_put(void);
 void js_str(const char *s, size_t n);
 void js_cstr(const char *s);
+void js_fignames(void);
 void js_figs(const struct fig *f);
 void js_head(const struct scan *s);
 void js_ram(const struct scan *s, const char *census_how);
