@@ -1,10 +1,14 @@
 #!/bin/sh
-# The dmesg matcher (tests/dmesg_check.sh) against a recorded log:
-# tests/data/nozeropage-lockdep.dmesg, the whole dmesg of a clean run of the
-# nozeropage-amd64 guest (our 6.1 kernel with PROVE_LOCKING, PROVE_RCU,
-# DEBUG_ATOMIC_SLEEP, DEBUG_VM, soft lockup and hung task detectors; the
-# module loaded, scanned under churn, unloaded).
-#   - as recorded: no report, though it holds lockdep's boot banners;
+# The dmesg matcher (tests/dmesg_check.sh) against recorded logs:
+#   - whole dmesgs of clean runs, which hold no report: tests/data/
+#     nozeropage-lockdep.dmesg, the nozeropage-amd64 guest (our 6.1 kernel
+#     with PROVE_LOCKING, PROVE_RCU, DEBUG_ATOMIC_SLEEP, DEBUG_VM, soft lockup
+#     and hung task detectors), and rt-amd64.dmesg, the trixie-rt-amd64 guest
+#     (Debian's PREEMPT_RT 6.12); in each, the module loaded, scanned under
+#     churn, unloaded; each holds its checkers' or RT's boot banners;
+#   - the reports of deliberately broken builds of the module, recorded in
+#     PREEMPT_RT guests (from the module's load to the end of the first
+#     report): the first report found is the one the kernel printed;
 #   - benign lines of the Debian guests' logs: no report;
 #   - with one report line added mid-log, one case a kind of report (the
 #     kernel's own wording): a report, and that line is the one found.
@@ -13,15 +17,38 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 . "$here/dmesg_check.sh"
-log=$here/data/nozeropage-lockdep.dmesg
+data=$here/data
+log=$data/nozeropage-lockdep.dmesg
 tmp=$(mktemp -d /tmp/dmesg-test.XXXXXX) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
-if [ -s "$log" ]; then ok "recorded log: $(grep -c . "$log") lines"; else no "recorded log: $log missing"; fi
-for banner in 'RCU lockdep checking is enabled' 'Lock dependency validator' 'MAX_LOCKDEP_KEYS'; do
-	check_cmd "recorded log holds the banner '$banner'" grep -q "$banner" "$log"
+for f in nozeropage-lockdep.dmesg rt-amd64.dmesg; do
+	if [ -s "$data/$f" ]; then ok "$f: $(grep -c . "$data/$f") lines"; else no "$f: missing"; fi
+	check_cmd "$f: no report" not dmesg_reports "$data/$f"
 done
-check_cmd "recorded log: no report" not dmesg_reports "$log"
+# LOG<tab>a banner the clean log holds, a line a banner.
+while IFS='	' read -r f banner; do
+	check_cmd "$f holds the banner '$banner'" grep -qF -- "$banner" "$data/$f"
+done <<'EOF'
+nozeropage-lockdep.dmesg	RCU lockdep checking is enabled
+nozeropage-lockdep.dmesg	Lock dependency validator
+nozeropage-lockdep.dmesg	MAX_LOCKDEP_KEYS
+rt-amd64.dmesg	SMP PREEMPT_RT Debian
+rt-amd64.dmesg	Dynamic Preempt: lazy
+rt-amd64.dmesg	RCU priority boosting: priority 1 delay 500 ms.
+rt-amd64.dmesg	RCU_SOFTIRQ processing moved to rcuc kthreads.
+EOF
+
+# The broken builds' reports: LOG<tab>what was broken<tab>its first report.
+while IFS='	' read -r f what line; do
+	got=$(dmesg_reports "$data/$f" | head -n 1)
+	check_eq "$f ($what): found" "$got" "$line" "matched '$got'"
+done <<'EOF'
+rt-sleep-under-ptl-amd64.dmesg	msleep under the PTE lock, which holds RCU on RT	WARNING: CPU: 0 PID: 251 at kernel/rcu/tree_plugin.h:331 rcu_note_context_switch+0x5ad/0x630
+rt-sleep-under-ptl-arm64.dmesg	the same on arm64	WARNING: CPU: 0 PID: 249 at kernel/rcu/tree_plugin.h:331 rcu_note_context_switch+0x508/0x570
+rt-ptl-in-atomic-amd64.dmesg	the PTE lock under preempt_disable, contended	BUG: scheduling while atomic: exmap-mini/993/0x00000002
+rtdebug-ptl-in-atomic-amd64.dmesg	the same, with DEBUG_ATOMIC_SLEEP	BUG: sleeping function called from invalid context at kernel/locking/spinlock_rt.c:48
+EOF
 
 # Lines that are no report (from the Debian guests' logs), a line a case.
 while IFS= read -r line; do
@@ -34,6 +61,8 @@ done <<'EOF'
 [    0.000000] trace event string verifier disabled
 [    3.051999] exmap_mini: loading out-of-tree module taints kernel.
 [    0.164139] RCU Tasks Trace: Setting shift to 0 and lim to 1 rcu_task_cb_adjust=1 rcu_task_cpu_ids=1.
+[    0.000000] Linux version 6.12.117+deb13-rt-amd64 #1 SMP PREEMPT_RT Debian 6.12.117-1 (2026-11-12)
+[   12.345678] sched: RT throttling activated
 EOF
 
 # KIND<tab>a report's line, as the kernel prints it.
@@ -66,7 +95,11 @@ lockdep off	turning off the locking correctness validator.
 lockdep warn	DEBUG_LOCKS_WARN_ON(1)
 lockdep turned off	INFO: lockdep is turned off.
 sleep in atomic	BUG: sleeping function called from invalid context at mm/memory.c:5600
+sleep in atomic (RT: a sleeping spinlock)	BUG: sleeping function called from invalid context at kernel/locking/spinlock_rt.c:48
 scheduling while atomic	BUG: scheduling while atomic: churn/93/0x00000002
+invalid wait context (lockdep, RT's lock nesting)	[ BUG: Invalid wait context ]
+RCU: a voluntary switch in a read-side section	WARNING: CPU: 0 PID: 251 at kernel/rcu/tree_plugin.h:331 rcu_note_context_switch+0x5ad/0x630
+oops (RT)	Oops: 0002 [#1] PREEMPT_RT SMP NOPTI
 hung task	INFO: task churn:93 blocked for more than 120 seconds.
 soft lockup	watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [exmap-mini:400]
 hard lockup	Watchdog detected hard LOCKUP on cpu 1

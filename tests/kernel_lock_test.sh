@@ -11,7 +11,8 @@
 # step (fetch then unpacks real kernel headers, which these .debs are not).
 # Also: the package layout of 6.19 on (linux-binary, linux-base), an ABI
 # named instead of the newest, which kernel is the newest (headers there,
-# the flavour's own, signed first), and a backports suite over its base.
+# the flavour's own, signed first), a backports suite over its base, and a
+# PREEMPT_RT flavour (rt-amd64: its headers' common part is -common-rt).
 # Needs dpkg-deb, gpg, apt. Last line: N passed, N failed.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -445,6 +446,44 @@ else
 	esac
 fi
 xarmhf="" xamd64=""
+
+# 18. A PREEMPT_RT flavour (ARCH rt-amd64): the newest rt-amd64 image with
+# its headers, whose common part is Debian's linux-headers-REL-common-rt,
+# not the newer amd64 kernel of the plain flavour; the lock lines name
+# trixie-rt-amd64. ARCH amd64 takes the plain kernel from the same index.
+img_rt5=$(deb linux-image-1.0.5-rt-amd64 1.0.5-1 amd64 kmod $pool)
+hdr_rt5=$(deb linux-headers-1.0.5-rt-amd64 1.0.5-1 amd64 \
+	"linux-headers-1.0.5-common-rt (= 1.0.5-1), linux-kbuild-1.0.5, gcc-14" $pool)
+com_rt5=$(deb linux-headers-1.0.5-common-rt 1.0.5-1 all "" $pool)
+kb_105=$(deb linux-kbuild-1.0.5 1.0.5-1 amd64 "$(kbdeps)" $pool)
+img_106=$(deb linux-image-1.0.6-amd64 1.0.6-1 amd64 kmod $pool)
+hdr_106=$(deb linux-headers-1.0.6-amd64 1.0.6-1 amd64 "$(hdeps 1.0.6)" $pool)
+com_106=$(deb linux-headers-1.0.6-common 1.0.6-1 all "" $pool)
+kb_106=$(deb linux-kbuild-1.0.6 1.0.6-1 amd64 "$(kbdeps)" $pool)
+xamd64="$img_rt5 $hdr_rt5 $com_rt5 $kb_105 $img_106 $hdr_106 $com_106 $kb_106"
+archive "$meta"
+{
+	line trixie-rt-amd64 image "$img_rt5"
+	line trixie-rt-amd64 headers "$hdr_rt5"
+	line trixie-rt-amd64 common "$com_rt5"
+	line trixie-rt-amd64 kbuild "$kb_105"
+	line trixie-rt-amd64 lib "$libc"
+	line trixie-rt-amd64 lib "$libf"
+} >"$T/want-rt"
+cp "$T/lock" "$T/lock18"
+if run rt "$T/lock18" lock trixie-rt-amd64 && grep -v '^#' "$T/lock18" >"$T/lock18.body" &&
+	cat "$T/want-rt" "$T/lock" | cmp -s - "$T/lock18.body"; then
+	ok "lock trixie-rt-amd64: the rt-amd64 kernel (1.0.5, common-rt), not the newer amd64 one"
+else
+	no "lock trixie-rt-amd64" "$(cat "$T/rt.err"; cat "$T/want-rt" "$T/lock" | diff - "$T/lock18.body" | head -n 4)"
+fi
+if run plain "$T/lock" resolve trixie amd64 &&
+	[ "$(awk '$2 == "image" { print $3 }' "$T/plain.out")" = linux-image-1.0.6-amd64:amd64 ]; then
+	ok "amd64 beside rt-amd64: the plain flavour's kernel (1.0.6)"
+else
+	no "amd64 beside rt-amd64" "$(cat "$T/plain.out" "$T/plain.err")"
+fi
+xamd64=""
 
 # toolchain/mirror: which apt source is the Debian archive.
 # mirror NAME WANT: toolchain/mirror on $T/etc must print WANT (empty: exit 1

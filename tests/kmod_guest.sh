@@ -13,6 +13,7 @@ AP_X=$X
 
 frame_begin kmod
 frame_cmd uname uname -r
+frame_file version /proc/version
 frame_cmd pagemap sh -c 'test -e /proc/self/pagemap && echo yes || echo no'
 frame_cmd insmod insmod /test/exmap_mini.ko
 frame_file meminfo /proc/meminfo

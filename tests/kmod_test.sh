@@ -54,6 +54,12 @@
 # 2 MiB shared by two processes (tests/napot_guest.sh, tests/napot_checks.sh).
 # DIST-riscv64-sv39 and -sv48 boot the same kernel at 3 and 4 levels of page
 # tables (no4lvl, no5lvl) on qemu's default CPU, with a third of the churn.
+# Targets DIST-rt-amd64 and DIST-rt-arm64 are Debian's PREEMPT_RT kernels
+# (spinlock_t sleeps there), booted as amd64 and arm64 are, with the whole
+# churn; /proc/version must say PREEMPT_RT, and dmesg is checked as on any
+# other kernel ("BUG: sleeping function called from invalid context",
+# "BUG: scheduling while atomic" and RCU's "Voluntary context switch"
+# WARNING among the reports).
 # Environment: KMOD_STRESS (seconds of churn, 30); KMOD_JOBS (guests at once,
 # 2: each takes a core); AFTERPROBE_EXMAP, another
 # exmap-mini for the guest to run in the probe-reuse phase (an older build, to
@@ -147,17 +153,21 @@ prepare_target() {
 		# DIST may hold a dash (trixie-backports), and so may ARCH (arm64-16k)
 		dist=${target%%-*}
 		case $target in trixie-backports-*) dist=trixie-backports ;; esac
-		arch=${target#"$dist"-}
+		arch=${target#"$dist"-} kernel_arch=
 		# riscv64-sv39 and -sv48: the same kernel at 3 and 4 levels of
 		# page tables (no4lvl, no5lvl), on qemu's default CPU (no
 		# Svnapot), with a third of the churn (the deepest runs it all).
+		# rt-amd64 and rt-arm64: Debian's PREEMPT_RT kernels (the
+		# kernel's ARCH for toolchain/kernel), on the machine and with
+		# the binaries of amd64 and arm64.
 		case $arch in
 		riscv64-sv39) arch=riscv64 append=no4lvl mmu=sv39 stress=$(((STRESS + 2) / 3)) ;;
 		riscv64-sv48) arch=riscv64 append=no5lvl mmu=sv48 stress=$(((STRESS + 2) / 3)) ;;
+		rt-amd64|rt-arm64) kernel_arch=$arch arch=${arch#rt-} ;;
 		esac
-		toolchain/kernel fetch "$dist" "$arch" >"$w/fetch.log" 2>&1 ||
+		toolchain/kernel fetch "$dist" "${kernel_arch:-$arch}" >"$w/fetch.log" 2>&1 ||
 			{ cat "$w/fetch.log"; no "kernel fetch"; return 1; }
-		eval "$(toolchain/kernel path "$dist" "$arch")" ;;
+		eval "$(toolchain/kernel path "$dist" "${kernel_arch:-$arch}")" ;;
 	esac
 	case $arch in
 	amd64) karch= bin=build tools=build/host mem=512M ;;
@@ -244,6 +254,9 @@ highmem() {
 checks() {
 	o=$1
 	check_eq "insmod" "$(rc_of insmod)" 0 "$(err_of insmod)"
+	case $target in
+	*-rt-*) check_cmd "the kernel is PREEMPT_RT (/proc/version)" has ' PREEMPT_RT ' "$o/version" ;;
+	esac
 	if [ "$arch" = armhf ]; then
 		check_cmd "HIGHMEM in use (page tables can live there)" highmem
 	fi
