@@ -1,6 +1,7 @@
 # The ram view's test, guest side: run as /test/run.sh in a qemu guest (busybox sh), checked by tests/ram_qemu.sh.
-# /test holds exmap-mini, params (CASE, TMPFS_MIB) and, on a kernel without
-# pagemap, exmap_mini.ko, loaded first. Everything goes back framed
+# /test holds exmap-mini, params (CASE, TMPFS_MIB) and, on our own kernels,
+# exmap_mini.ko, loaded first, and censusdump (the census from each source,
+# tests/census_checks.sh's input, as in the module's test). Everything goes back framed
 # (tests/qemu/frame.sh): the view's CSV, what the host checks it against,
 # read in the guest (MemTotal, iomem, the root's filesystem type, the
 # initramfs files' blocks, SMBIOS entries, the device tree's
@@ -22,6 +23,15 @@ fi
 mkdir -p /mnt/ram && mount -t tmpfs -o size=$((TMPFS_MIB * 2))m exmap-ram /mnt/ram
 frame_cmd csv "$X" -c ram
 frame_cmd memtotal grep '^MemTotal:' /proc/meminfo
+if [ -x censusdump ]; then
+	frame_cmd pagemap sh -c 'test -e /proc/self/pagemap && echo yes || echo no'
+	frame_cmd census ./censusdump
+	frame_file census_meminfo /proc/meminfo
+	frame_cmd census_ksm sh -c 'cat /sys/kernel/mm/ksm/run 2>/dev/null || echo none'
+	frame_cmd ram_view "$X" -c ram
+	frame_file buddyinfo /proc/buddyinfo
+	frame_file zoneinfo /proc/zoneinfo
+fi
 frame_file iomem /proc/iomem
 frame_cmd rootfs stat -f -c %t /
 frame_cmd files stat -c '%n %s %b' /bin/busybox /test/exmap-mini
