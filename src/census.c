@@ -139,10 +139,19 @@ static int mi_frames(const char *text, const char *name, int page_shift, uint64_
 }
 
 /* The kernel's counts, right now: MemTotal and MemFree, the zones', buddyinfo's. */
+/*
+ * The frames read, or zoneinfo's lines: one buffer, as they are read one
+ * after the other (bss is RAM on a board).
+ */
+static union {
+	uint64_t flags[8192];	/* 64 KiB: 32 MiB of 4 KiB frames a read */
+	struct linebuf lb;
+} mem;
+
 void census_counts(struct census_counts *k, int page_shift)
 {
 	static char text[8192];
-	static struct linebuf lb;
+	struct linebuf *lb = &mem.lb;
 	char *p = text, *l, line[256];
 	size_t len;
 	int fd, toolong;
@@ -155,8 +164,8 @@ void census_counts(struct census_counts *k, int page_shift)
 	}
 	/* zoneinfo is long (a block per cpu per zone): read a line at a time */
 	if ((fd = open("/proc/zoneinfo", O_RDONLY | O_CLOEXEC)) >= 0) {
-		lb_init(&lb, fd);
-		while (lb_next(&lb, line, sizeof(line), &len, &toolong) > 0) {
+		lb_init(lb, fd);
+		while (lb_next(lb, line, sizeof(line), &len, &toolong) > 0) {
 			char *q = line, *w1 = ram_word(&q), *w2 = ram_word(&q);
 			uint64_t v;
 
@@ -234,7 +243,7 @@ void census_settle(struct census *c, const struct census_counts *b, const struct
 
 int census_kpageflags(struct census *c, const struct ramrange *r, size_t n, int page_shift)
 {
-	static uint64_t buf[8192];	/* 64 KiB: 32 MiB of 4 KiB frames a read */
+	uint64_t *buf = mem.flags;
 	struct census_counts before, after;
 	size_t i;
 	int fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
