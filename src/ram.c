@@ -363,7 +363,7 @@ static void compare_census(const struct ramsrc *r, uint64_t page_size)
 		fmt_human(a, sizeof(a), k->inferred * page_size);
 		fmt_human(b, sizeof(b), k->buddy_frames * page_size);
 		outf("census: kpageflags marks free blocks' first frames only: %s inferred free\n", a);
-		outf("census:   after them (buddyinfo: %s free)\n", b);
+		outf("census:   (the frames after them; buddyinfo counts %s free)\n", b);
 	}
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
 		/* free: the buddy allocator's and what MemFree counts outside it */
