@@ -76,15 +76,17 @@ static void split_procs(const struct scan *s, const struct ramsrc *r, struct pro
 			} else if (strncmp(path, "/anon_hugepage", 14) == 0 ||
 				   dev_in(m->dev, r->files.huge_dev, r->files.nhuge_dev)) {
 				ps->huge += eff;
-			} else if (strncmp(path, "/dev/zero", 9) == 0 || strncmp(path, "/SYSV", 5) == 0 ||
-				   strncmp(path, "/memfd:", 7) == 0 ||
-				   dev_in(m->dev, r->files.shm_dev, r->files.nshm_dev)) {
-				ps->shmem += eff;
 			} else {
-				/* a private mapping's written pages are anonymous copies */
+				int shm = strncmp(path, "/dev/zero", 9) == 0 ||
+					  strncmp(path, "/SYSV", 5) == 0 ||
+					  strncmp(path, "/memfd:", 7) == 0 ||
+					  dev_in(m->dev, r->files.shm_dev, r->files.nshm_dev);
+
+				/* a private mapping's written pages are anonymous copies,
+				 * of a tmpfs file's too */
 				w = m->flags & MF_SHARED ? 0 : m->fig.writable < eff ? m->fig.writable : eff;
 				ps->anon += w;
-				ps->file += eff - w;
+				*(shm ? &ps->shmem : &ps->file) += eff - w;
 			}
 		}
 }
