@@ -348,11 +348,16 @@ static unsigned int xm_kind(struct page *page, unsigned long pfn, unsigned long 
 	return EXMAP_MINI_K_OTHER;
 }
 
-/* A frame's byte: its kind, and whether it is mapped and part of a THP. */
+/*
+ * A frame's byte: its kind, whether it is mapped and part of a THP, and for
+ * other kernel memory whether the page has no flag at all (kpageflags' 0):
+ * memory MemFree may count outside the buddy allocator looks so.
+ */
 static u8 xm_frame(unsigned long pfn, unsigned long *free_end)
 {
 	struct page *page = pfn_to_online_page(pfn);
 	unsigned int kind;
+	bool mapped;
 
 	if (!page)
 		return EXMAP_MINI_K_NOPAGE;
@@ -360,8 +365,11 @@ static u8 xm_frame(unsigned long pfn, unsigned long *free_end)
 	/* a free or offline page is no one's: its other fields are not to be read */
 	if (kind == EXMAP_MINI_K_FREE || kind == EXMAP_MINI_K_OFFLINE)
 		return kind;
-	return kind | (xm_kpf_mapped(page) ? EXMAP_MINI_FMAPPED : 0) |
-	       (xm_kpf_thp(page) ? EXMAP_MINI_FTHP : 0);
+	mapped = xm_kpf_mapped(page);
+	if (kind == EXMAP_MINI_K_OTHER && !mapped && !PageCompound(page) &&
+	    !(xm_flags_word(page) & ((1UL << NR_PAGEFLAGS) - 1)))
+		return kind | EXMAP_MINI_FBARE;
+	return kind | (mapped ? EXMAP_MINI_FMAPPED : 0) | (xm_kpf_thp(page) ? EXMAP_MINI_FTHP : 0);
 }
 
 /* Frame mode's read: a byte per frame from pfn *ppos on, in steps. */

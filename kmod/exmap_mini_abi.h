@@ -70,13 +70,16 @@ typedef u64 exmap_mini_rec;
  * A frame's byte: its kind, the first that applies in this order (the order
  * of exmap-mini's census.h, which /proc/kpageflags is read into too), and
  * whether a process maps it (kpageflags' MMAP) and whether it is part of a
- * transparent huge page (THP).
+ * transparent huge page (THP); for other kernel memory, whether its page
+ * has no flag, no mapping and is no compound page's (kpageflags' 0: BARE,
+ * which modules from before it never set).
  */
 #define EXMAP_MINI_FRAMES_WORD	"frames"
 #define EXMAP_MINI_FRAMES_MAX	65536	/* frames in one read */
 #define EXMAP_MINI_FKIND	0x0f
 #define EXMAP_MINI_FMAPPED	0x10
 #define EXMAP_MINI_FTHP		0x20
+#define EXMAP_MINI_FBARE	0x40
 #define EXMAP_MINI_K_NOPAGE	0	/* no online struct page */
 #define EXMAP_MINI_K_OFFLINE	1
 #define EXMAP_MINI_K_BALLOON	2	/* not given: balloons mark their pages offline */

@@ -4,8 +4,9 @@
  * counter; "v KEY N" and "s KEY TEXT" the sources' figures; "l LIST COUNT
  * BYTES" and "t LIST NAME BYTES" the named consumers (slab, tmpfs, ramfs,
  * sysv, modules); "g NAME BYTES NOMAP REUSABLE" a device-tree region; "k
- * KIND FRAMES" the census; "d shm|huge DEV" the mounts a mapping's device
- * is judged by; "o NOTE" a note. Letters no other chunk uses.
+ * KIND FRAMES" the census (and "v census_*" the counts that settled it);
+ * "d shm|huge DEV" the mounts a mapping's device is judged by; "o NOTE" a
+ * note. Letters no other chunk uses.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,6 +35,14 @@ static const struct {
 	K("nzram", RK_U32, nzram), K("census_err", RK_INT, census_err),
 	K("census_frames", RK_U64, census.frames), K("census_mapped", RK_U64, census.mapped),
 	K("census_thp", RK_U64, census.thp), K("census_source", RK_STR, census.source),
+	/* since the census was settled with the kernel's counts (2026-11-26) */
+	K("census_outside", RK_U64, census.outside),
+	K("census_outside_want", RK_U64, census.outside_want),
+	K("census_bare", RK_U64, census.bare), K("census_inferred", RK_U64, census.inferred),
+	K("census_buddy_frames", RK_U64, census.buddy_frames),
+	K("census_buddy_heads", RK_U64, census.buddy_heads),
+	K("census_heads_only", RK_INT, census.heads_only),
+	K("census_moved", RK_U64, census.moved), K("census_ms", RK_U64, census.ms),
 };
 #undef K
 

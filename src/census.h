@@ -37,11 +37,33 @@ enum {
 
 struct census {
 	uint64_t frames;		/* examined: every frame of every RAM range */
-	uint64_t kind[FK_N];		/* frames of each kind; they add up to frames */
+	uint64_t kind[FK_N];		/* frames of each kind; with outside, they add up to frames */
 	uint64_t mapped;		/* frames some process maps (KPF_MMAP), of any kind */
 	uint64_t thp;			/* frames of transparent huge pages (KPF_THP) */
+	/*
+	 * What the kernel's own counts, read around the frames, add to them
+	 * (census_settle). outside: free by MemFree but in no zone's free
+	 * lists, counted on frames with no flag (out of other kernel), at most
+	 * outside_want: MemFree less the zones' free pages, where MemTotal is
+	 * more than the zones manage (0 on mainline kernels). bare: the frames
+	 * with no flag and no mapping left in other kernel.
+	 */
+	uint64_t outside, outside_want, bare;
+	/*
+	 * Where kpageflags marks only a free block's first frame (before 4.6):
+	 * the frames after them counted free by the inference (census.c).
+	 * buddy_frames and buddy_heads: /proc/buddyinfo's free frames and
+	 * blocks (0: unread), mean of before and after.
+	 */
+	uint64_t inferred, buddy_frames, buddy_heads;
+	int heads_only;			/* kpageflags marked first frames only */
+	uint64_t moved;			/* frames MemFree moved by while they were read */
+	uint64_t ms;			/* what reading the frames took */
 	const char *source;		/* "kpageflags" or "kmod" */
 };
+
+extern const char *const frame_kind_name[FK_N];	/* "free", "slab", ... */
+#define CENSUS_OUTSIDE	"free outside the buddy allocator"
 
 extern const char *const frame_kind_name[FK_N];	/* "free", "slab", ... */
 
@@ -49,11 +71,28 @@ struct ramrange {
 	uint64_t start, end;	/* bytes, [start, end): System RAM */
 };
 
+/* The kernel's counts the census is settled with, in frames. */
+struct census_counts {
+	uint64_t memtotal, memfree;		/* /proc/meminfo */
+	uint64_t zone_free, zone_managed;	/* /proc/zoneinfo, all zones */
+	uint64_t buddy_frames, buddy_heads;	/* /proc/buddyinfo, all zones */
+	int have_zone, have_buddy;
+	int max_order;				/* buddyinfo's last column */
+	uint64_t ns;				/* when read (CLOCK_MONOTONIC) */
+};
+void census_counts(struct census_counts *k, int page_shift);
+/* The frames counted (before and after them read) into c's free and outside. */
+void census_settle(struct census *c, const struct census_counts *before,
+		   const struct census_counts *after);
+/* Frames [0, n) of flags, as census_kpageflags counts them from pfn on (unit tests). */
+void census_flags(struct census *c, const uint64_t *flags, size_t n, uint64_t pfn, int max_order);
+
 /*
  * Count every frame of the ranges, by reading /proc/kpageflags (census.c)
- * or the module's frames (kmodsrc.c), in large chunks: 0, or -errno;
- * census_kmod's -EPROTONOSUPPORT is a module from before the census, for
- * which CENSUS_KMOD_OLD is the one line to say.
+ * or the module's frames (kmodsrc.c), in large chunks, settled with the
+ * kernel's counts: 0, or -errno; census_kmod's -EPROTONOSUPPORT is a
+ * module from before the census, for which CENSUS_KMOD_OLD is the one line
+ * to say.
  */
 #define CENSUS_KMOD_OLD	"the exmap_mini module loaded is too old for the census of RAM: " \
 			"rmmod exmap_mini, then insmod the exmap_mini.ko built with this exmap-mini"

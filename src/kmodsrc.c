@@ -4,7 +4,8 @@
  * (kmod/), for kernels without pagemap. Its records are page entries in
  * pagemap's layout, with the PTE's own write bit; only runs of empty pages
  * are spelled out here. And the census of RAM from its frame mode, a byte a
- * frame, read into the same buffer.
+ * frame, read into the same buffer, settled with the kernel's counts as
+ * kpageflags' is (census.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -178,6 +179,7 @@ static int km_frames(int fd, struct census *c, uint64_t pfn, uint64_t end, int p
 			c->kind[kind]++;
 			c->mapped += (f[k] & EXMAP_MINI_FMAPPED) != 0;
 			c->thp += (f[k] & EXMAP_MINI_FTHP) != 0;
+			c->bare += (f[k] & EXMAP_MINI_FBARE) != 0;
 		}
 		c->frames += (uint64_t)got;
 		pfn += (uint64_t)got;
@@ -188,6 +190,7 @@ static int km_frames(int fd, struct census *c, uint64_t pfn, uint64_t end, int p
 int census_kmod(struct census *c, const struct ramrange *r, size_t n, int page_shift)
 {
 	static const char word[] = EXMAP_MINI_FRAMES_WORD;
+	struct census_counts before, after;
 	size_t i;
 	int err = 0, fd = open("/proc/" EXMAP_MINI_ENTRY, O_RDWR | O_CLOEXEC);
 
@@ -195,6 +198,7 @@ int census_kmod(struct census *c, const struct ramrange *r, size_t n, int page_s
 		return -errno;
 	memset(c, 0, sizeof(*c));
 	c->source = "kmod";
+	census_counts(&before, page_shift);
 	/* a module from before frame mode takes the word for a bad pid */
 	if (write(fd, word, sizeof(word) - 1) != (ssize_t)sizeof(word) - 1)
 		err = errno == EINVAL ? -EPROTONOSUPPORT : -errno;
@@ -203,5 +207,9 @@ int census_kmod(struct census *c, const struct ramrange *r, size_t n, int page_s
 	/* kbuf held frames: the page source reads its records afresh */
 	kbuf.nrec = kbuf.ri = 0;
 	close(fd);
+	if (!err) {
+		census_counts(&after, page_shift);
+		census_settle(c, &before, &after);
+	}
 	return err;
 }

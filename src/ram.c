@@ -76,15 +76,17 @@ static void split_procs(const struct scan *s, const struct ramsrc *r, struct pro
 			} else if (strncmp(path, "/anon_hugepage", 14) == 0 ||
 				   dev_in(m->dev, r->files.huge_dev, r->files.nhuge_dev)) {
 				ps->huge += eff;
-			} else if (strncmp(path, "/dev/zero", 9) == 0 || strncmp(path, "/SYSV", 5) == 0 ||
-				   strncmp(path, "/memfd:", 7) == 0 ||
-				   dev_in(m->dev, r->files.shm_dev, r->files.nshm_dev)) {
-				ps->shmem += eff;
 			} else {
-				/* a private mapping's written pages are anonymous copies */
+				int shm = strncmp(path, "/dev/zero", 9) == 0 ||
+					  strncmp(path, "/SYSV", 5) == 0 ||
+					  strncmp(path, "/memfd:", 7) == 0 ||
+					  dev_in(m->dev, r->files.shm_dev, r->files.nshm_dev);
+
+				/* a private mapping's written pages are anonymous copies,
+				 * of a tmpfs file's too */
 				w = m->flags & MF_SHARED ? 0 : m->fig.writable < eff ? m->fig.writable : eff;
 				ps->anon += w;
-				ps->file += eff - w;
+				*(shm ? &ps->shmem : &ps->file) += eff - w;
 			}
 		}
 }
@@ -209,10 +211,15 @@ static void build(const struct scan *s, const struct ramsrc *r)
 	}
 	if (!r->census_err) {
 		add(0, L_CENSUS, "census", NULL, (int64_t)(r->census.frames * s->page_size), r->census.source);
-		for (i = 0; i < FK_N; i++)
+		for (i = 0; i < FK_N; i++) {
 			if (r->census.kind[i])
 				add(1, L_CENSUS, frame_kind_name[i], NULL,
 				    (int64_t)(r->census.kind[i] * s->page_size), r->census.source);
+			/* MemFree's pages outside the buddy allocator: zoneinfo's count */
+			if (i == FK_FREE && r->census.outside)
+				add(1, L_CENSUS, CENSUS_OUTSIDE, NULL,
+				    (int64_t)(r->census.outside * s->page_size), "zoneinfo");
+		}
 		/* what runs across the kinds */
 		add(1, L_CENSUS, "mapped by a process (across kinds)", NULL,
 		    (int64_t)(r->census.mapped * s->page_size), r->census.source);
@@ -290,7 +297,54 @@ static void print_text(const struct ramsrc *r, const struct opts *o)
 	}
 }
 
-/* Where the census and the counters disagree by more than 1% of RAM. */
+/* Over 1% of RAM. */
+static int over(const struct ramsrc *r, uint64_t bytes)
+{
+	return bytes * 100 > r->installed;
+}
+
+/*
+ * Which of the two to trust where the census and a counter disagree, and
+ * why, in a line: a reason the census's own figures show, else that a
+ * counter is kept as pages change while the frames are read one by one.
+ */
+static void trust(const struct ramsrc *r, int kind, uint64_t c, uint64_t m, uint64_t ps)
+{
+	const struct census *k = &r->census;
+	uint64_t buddy = k->buddy_frames * ps;
+	char a[32], b[32];
+
+	fmt_human(a, sizeof(a), k->moved * ps);
+	fmt_human(b, sizeof(b), buddy);
+	if (over(r, k->moved * ps)) {
+		outf("census: trust meminfo's: free memory moved by %s in the %llu ms the census "
+		     "took\n", a, (unsigned long long)k->ms);
+	} else if (kind == FK_FREE && over(r, (k->outside_want - k->outside) * ps)) {
+		fmt_human(a, sizeof(a), k->outside_want * ps);
+		fmt_human(b, sizeof(b), (k->outside + k->bare) * ps);
+		outf("census: trust meminfo's free: %s outside the buddy allocator, %s flagless\n",
+		     a, b);
+	} else if (kind == FK_FREE && k->heads_only) {
+		fmt_human(a, sizeof(a), k->inferred * ps);
+		outf("census: trust meminfo's free: buddyinfo's is %s, %s of it inferred here\n",
+		     b, a);
+	} else if (kind == FK_FREE && buddy && !over(r, c > buddy ? c - buddy : buddy - c)) {
+		outf("census: trust meminfo's free: it counts more than buddyinfo's %s\n", b);
+	} else if (kind == FK_FREE && !buddy) {
+		outf("census: trust meminfo's free: no buddyinfo or zoneinfo figures say why\n");
+	} else if (kind == FK_ANON && c > m) {
+		outf("census: trust the census's anonymous: AnonPages counts mapped ones only\n");
+	} else {
+		outf("census: trust meminfo's %s: kept as pages change; frames read over %llu ms\n",
+		     frame_kind_name[kind], (unsigned long long)k->ms);
+	}
+}
+
+/*
+ * Where the census and the counters disagree by more than 1% of RAM, and
+ * which to trust; where kpageflags marks only first frames, what was
+ * inferred.
+ */
 static void compare_census(const struct ramsrc *r, uint64_t page_size)
 {
 	static const struct {
@@ -301,22 +355,31 @@ static void compare_census(const struct ramsrc *r, uint64_t page_size)
 		{ FK_HUGETLB, MI_HUGETLB, -1, -1 }, { FK_ANON, MI_ANON, -1, -1 },
 		{ FK_FILE, MI_CACHED, MI_BUFFERS, MI_SHMEM },
 	};
+	const struct census *k = &r->census;
 	char a[32], b[32];
 	size_t i;
 
 	if (r->census_err)
 		return;
+	if (k->heads_only) {
+		fmt_human(a, sizeof(a), k->inferred * page_size);
+		fmt_human(b, sizeof(b), k->buddy_frames * page_size);
+		outf("census: kpageflags marks free blocks' first frames only: %s inferred free\n", a);
+		outf("census:   (the frames after them; buddyinfo counts %s free)\n", b);
+	}
 	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		uint64_t c = r->census.kind[pairs[i].kind] * page_size;
+		/* free: the buddy allocator's and what MemFree counts outside it */
+		uint64_t c = (k->kind[pairs[i].kind] + (pairs[i].kind == FK_FREE ? k->outside : 0)) *
+			     page_size;
 		uint64_t m = r->mi[pairs[i].mi] + (pairs[i].mi2 >= 0 ? r->mi[pairs[i].mi2] : 0) -
 			     (pairs[i].less >= 0 ? r->mi[pairs[i].less] : 0);
-		uint64_t d = c > m ? c - m : m - c;
 
-		if (d * 100 > r->installed) {
+		if (over(r, c > m ? c - m : m - c)) {
 			fmt_human(a, sizeof(a), c);
 			fmt_human(b, sizeof(b), m);
 			outf("census: over 1%% of RAM apart: %s %s by %s, %s by meminfo\n",
-			     frame_kind_name[pairs[i].kind], a, r->census.source, b);
+			     frame_kind_name[pairs[i].kind], a, k->source, b);
+			trust(r, pairs[i].kind, c, m, page_size);
 		}
 	}
 }

@@ -13,7 +13,18 @@
 #   - exmap-mini's ram view shows the census of kpageflags, or the module's
 #     where there is no kpageflags, all of System RAM;
 #   - with KSM not running, no frame is KSM's, by either source (6.12's
-#     kpageflags marks every anonymous page KSM; census.c undoes that).
+#     kpageflags marks every anonymous page KSM; census.c undoes that);
+#   - how the census settled with the kernel's counts, as CENSUS_KERNEL says
+#     the kernel is: "" (Debian's, mainline: kpageflags marks every frame of
+#     a free block, MemTotal is what the zones manage: nothing inferred,
+#     nothing outside the buddy allocator); "headonly" (booted with
+#     kpageflags_buddy_head_only: kpageflags' free blocks told from
+#     buddyinfo and inferred, within 1% of RAM of the module's, which reads
+#     each block's order, and of buddyinfo's free frames); "outside"
+#     (booted with free_outside_buddy=CENSUS_OUTSIDE_MIB MiB: that much
+#     counted free outside the buddy allocator, by both sources); in each,
+#     free (with outside) is MemFree and other kernel is no more than
+#     MemTotal less MemFree, within 1% of RAM.
 # On a kernel without kpageflags the module's census is the only one; it
 # must still add up and match meminfo.
 
@@ -21,6 +32,11 @@ CENSUS_HUGE=4	# huge pages reserved in the guest for the census
 
 # cfig SOURCE KIND: a figure of the census, in frames
 cfig() { awk -F, -v s="$1" -v k="$2" '$1 == "census" && $4 == s && $2 == k { print $3 }' "$o/census"; }
+# sfig SOURCE WHAT: what settled SOURCE's census (censusdump's settle lines)
+sfig() { awk -F, -v s="$1" -v k="$2" '$1 == "settle" && $4 == s && $2 == k { print $3 }' "$o/census"; }
+# cf, sf: the same, 0 when there is none (for arithmetic)
+cf() { v=$(cfig "$@"); echo "${v:-0}"; }
+sf() { v=$(sfig "$@"); echo "${v:-0}"; }
 # meminfo_frames FIELD: a meminfo figure (kB) in frames of PSIZE bytes
 meminfo_frames() { awk -v f="$1:" -v p="$psize" '$1 == f { print int($2 * 1024 / p) }' "$o/census_meminfo"; }
 # the sum of the kinds of SOURCE's census
@@ -32,7 +48,7 @@ census_sum() {
 census_checks() {
 	o=$1
 	check_eq "census: the module's answered (censusdump kmod)" \
-		"$(grep -c ',kmod$' "$o/census")" 17 "$(cat "$o/census.stderr" 2>/dev/null)"
+		"$(grep -c '^census,.*,kmod$' "$o/census")" 18 "$(cat "$o/census.stderr" 2>/dev/null)"
 	ram=$(awk -F, '$1 == "ram" { print $2 }' "$o/census")
 	psize=$(awk -F, '$1 == "ram" { print $3 }' "$o/census")
 	is_int "$ram" && [ "$ram" -gt 0 ] || { no "census: iomem's System RAM came back" "$(head -n 3 "$o/census")"; return; }
@@ -42,8 +58,8 @@ census_checks() {
 	if [ -n "$(cfig kpageflags frames)" ]; then
 		check_eq "census (kpageflags): the kinds add up to iomem's System RAM" \
 			"$(census_sum kpageflags)" "$ram"
-		for k in "no struct page" offline balloon free "zero page" reserved hugetlb slab \
-			"page tables" ksm anonymous shmem "page cache" "other kernel" mapped thp; do
+		for k in "no struct page" offline balloon free outside "zero page" reserved hugetlb \
+			slab "page tables" ksm anonymous shmem "page cache" "other kernel" mapped thp; do
 			check_num "census: $k, kmod = kpageflags within 1% of RAM ($tol frames)" \
 				"$(cfig kmod "$k")" "$(cfig kpageflags "$k")" $tol
 		done
@@ -52,8 +68,8 @@ census_checks() {
 	else
 		ok "census: no kpageflags here: the module's census is the only one"
 	fi
-	check_num "census (kmod): free = MemFree within 1% of RAM" \
-		"$(cfig kmod free)" "$(meminfo_frames MemFree)" $tol
+	check_num "census (kmod): free (with outside) = MemFree within 1% of RAM" \
+		$(($(cf kmod free) + $(cf kmod outside))) "$(meminfo_frames MemFree)" $tol
 	check_num "census (kmod): slab = Slab within 1% of RAM" \
 		"$(cfig kmod slab)" "$(meminfo_frames Slab)" $tol
 	check_num "census (kmod): page tables = PageTables within 1% of RAM" \
@@ -78,4 +94,53 @@ census_checks() {
 	else
 		check_eq "census (kmod): no hugetlb pool here, no hugetlb frames" "$(cfig kmod hugetlb)" 0
 	fi
+	settle_checks
+}
+
+# How the census settled with the kernel's counts, as CENSUS_KERNEL says.
+settle_checks() {
+	used=$(($(meminfo_frames MemTotal) - $(meminfo_frames MemFree)))
+	for b in kpageflags kmod; do
+		[ -n "$(cfig $b frames)" ] || continue
+		check_num "census ($b): free (with outside) = MemFree within 1% of RAM" \
+			$(($(cf $b free) + $(cf $b outside))) "$(meminfo_frames MemFree)" $tol
+		check_cmd "census ($b): other kernel ($(cfig $b "other kernel")) <= MemTotal - MemFree ($used), within 1% of RAM" \
+			within 0 "$(cfig $b "other kernel")" $((used + tol))
+	done
+	case ${CENSUS_KERNEL:-} in
+	'')
+		for b in kpageflags kmod; do
+			[ -n "$(cfig $b frames)" ] || continue
+			check_eq "census ($b): every frame of a free block marked: nothing inferred" \
+				"$(sfig $b heads_only) $(sfig $b inferred)" "0 0"
+			check_eq "census ($b): MemTotal is what the zones manage: nothing outside the buddy allocator" \
+				"$(sfig $b outside_want) $(cfig $b outside)" "0 0"
+		done
+		# kpageflags marks every frame of every free block: buddyinfo's frames
+		[ -n "$(cfig kpageflags frames)" ] &&
+			check_num "census (kpageflags): free = buddyinfo's free frames within 1% of RAM" \
+				"$(cfig kpageflags free)" "$(sfig kpageflags buddyinfo)" $tol ;;
+	headonly)
+		check_eq "census (kpageflags): only first frames marked, told from buddyinfo" \
+			"$(sfig kpageflags heads_only)" 1
+		check_cmd "census (kpageflags): frames inferred free ($(sfig kpageflags inferred))" \
+			test "$(sf kpageflags inferred)" -gt 0
+		check_num "census (kpageflags): marked frames = buddyinfo's blocks within 1% of RAM" \
+			$(($(cf kpageflags free) - $(sf kpageflags inferred))) \
+			"$(sfig kpageflags buddy_blocks)" $tol
+		check_num "census: inferred free = the module's (each block's order) within 1% of RAM ($(($(cf kpageflags free) - $(cf kmod free))) frames apart)" \
+			"$(cfig kpageflags free)" "$(cfig kmod free)" $tol
+		check_num "census (kpageflags): inferred free = buddyinfo's free frames within 1% of RAM" \
+			"$(cfig kpageflags free)" "$(sfig kpageflags buddyinfo)" $tol
+		check_eq "census (kmod): the module reads orders, infers nothing" "$(sfig kmod inferred)" 0 ;;
+	outside)
+		want=$((CENSUS_OUTSIDE_MIB * 1048576 / psize))
+		for b in kpageflags kmod; do
+			[ -n "$(cfig $b frames)" ] || continue
+			check_num "census ($b): MemFree less the zones' free pages is the $CENSUS_OUTSIDE_MIB MiB taken out, within 1% of RAM" \
+				"$(sfig $b outside_want)" $want $tol
+			check_eq "census ($b): all of it counted free outside the buddy allocator (flagless frames enough)" \
+				"$(cfig $b outside)" "$(sfig $b outside_want)"
+		done ;;
+	esac
 }

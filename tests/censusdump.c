@@ -9,8 +9,12 @@
  * The RAM is /proc/iomem's top-level "System RAM" ranges. Prints
  *	ram,FRAMES,PAGESIZE
  * then for each source that answers
- *	census,KIND,FRAMES,SOURCE	(each kind of census.h, in its order)
+ *	census,KIND,FRAMES,SOURCE	(each kind of census.h, in its order,
+ *					 then "outside": free outside the buddy
+ *					 allocator)
  *	census,frames|mapped|thp,FRAMES,SOURCE
+ *	settle,inferred|heads_only|buddyinfo|buddy_blocks|outside_want|bare,N,SOURCE
+ * (what census_settle took from the kernel's counts: census.h).
  * A source that cannot be read is named on stderr with the reason (the
  * module's census.h line for a module too old). Exit 0, 1 if a source
  * failed, 2 on bad usage or no RAM ranges.
@@ -77,9 +81,16 @@ static int dump(const char *src, int n, int shift)
 	}
 	for (k = 0; k < FK_N; k++)
 		printf("census,%s,%" PRIu64 ",%s\n", frame_kind_name[k], c.kind[k], c.source);
+	printf("census,outside,%" PRIu64 ",%s\n", c.outside, c.source);
 	printf("census,frames,%" PRIu64 ",%s\n", c.frames, c.source);
 	printf("census,mapped,%" PRIu64 ",%s\n", c.mapped, c.source);
 	printf("census,thp,%" PRIu64 ",%s\n", c.thp, c.source);
+	printf("settle,inferred,%" PRIu64 ",%s\n", c.inferred, c.source);
+	printf("settle,heads_only,%d,%s\n", c.heads_only, c.source);
+	printf("settle,buddyinfo,%" PRIu64 ",%s\n", c.buddy_frames, c.source);
+	printf("settle,buddy_blocks,%" PRIu64 ",%s\n", c.buddy_heads, c.source);
+	printf("settle,outside_want,%" PRIu64 ",%s\n", c.outside_want, c.source);
+	printf("settle,bare,%" PRIu64 ",%s\n", c.bare, c.source);
 	return 0;
 }
 

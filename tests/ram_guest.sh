@@ -1,6 +1,7 @@
 # The ram view's test, guest side: run as /test/run.sh in a qemu guest (busybox sh), checked by tests/ram_qemu.sh.
-# /test holds exmap-mini, params (CASE, TMPFS_MIB) and, on a kernel without
-# pagemap, exmap_mini.ko, loaded first. Everything goes back framed
+# /test holds exmap-mini, params (CASE, TMPFS_MIB) and, on our own kernels,
+# exmap_mini.ko, loaded first, and censusdump (the census from each source,
+# tests/census_checks.sh's input, as in the module's test). Everything goes back framed
 # (tests/qemu/frame.sh): the view's CSV, what the host checks it against,
 # read in the guest (MemTotal, iomem, the root's filesystem type, the
 # initramfs files' blocks, SMBIOS entries, the device tree's
@@ -30,6 +31,35 @@ frame_cmd resmem ls /proc/device-tree/reserved-memory
 dd if=/dev/zero of=/mnt/ram/big bs=1M count="$TMPFS_MIB" 2>/dev/null
 frame_cmd csv_t "$X" -c ram
 frame_cmd ram "$X" ram
+# The census from each source (censusdump), once the views above are taken.
+# Where kpageflags marks first frames only (headonly), free memory in small
+# blocks beside allocated frames with no flag first: 400 processes started
+# (each a kernel stack of vmalloc'ed pages, which carry no flag) and every
+# other one killed, so the inference meets the case it can get wrong.
+if [ "$CASE" = headonly ]; then
+	i=0 pids=
+	while [ $i -lt 400 ]; do
+		sleep 1000 &
+		pids="$pids $!"
+		i=$((i + 1))
+	done
+	i=0
+	for p in $pids; do
+		[ $((i % 2)) -eq 0 ] && kill "$p" && wait "$p"
+		i=$((i + 1))
+	done
+	frame_cmd sleepers sh -c 'ls -d /proc/[0-9]* | wc -l'
+	frame_file buddyinfo_before /proc/buddyinfo
+fi
+if [ -x censusdump ]; then
+	frame_cmd pagemap sh -c 'test -e /proc/self/pagemap && echo yes || echo no'
+	frame_cmd census ./censusdump
+	frame_file census_meminfo /proc/meminfo
+	frame_cmd census_ksm sh -c 'cat /sys/kernel/mm/ksm/run 2>/dev/null || echo none'
+	frame_cmd ram_view "$X" -c ram
+	frame_file buddyinfo /proc/buddyinfo
+	frame_file zoneinfo /proc/zoneinfo
+fi
 # what the view costs here (the census of every frame in it), for make bench
 frame_cmd cost sh -c "time $X -c ram >/dev/null"
 frame_end

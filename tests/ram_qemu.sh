@@ -21,7 +21,20 @@
 #             (exit 1, no process scanned, said), then with the module (the
 #             page source there, and the census's, held to the same truths
 #             as kpageflags' elsewhere); installed is iomem's System RAM (no
-#             SMBIOS in sysfs there).
+#             SMBIOS in sysfs there);
+#   headonly  our 6.1 with pagemap (toolchain/tinykernel nozeropage) booted
+#             with kpageflags_buddy_head_only: kpageflags marks a free
+#             block's first frame only, as kernels before 4.6 did; the
+#             census infers the rest: its free is MemFree within 1% of RAM,
+#             other kernel is not inflated by free memory, and
+#             tests/census_checks.sh (censusdump, the module loaded) holds
+#             the inference to the module's census, which reads each block's
+#             order, and to buddyinfo;
+#   outside   the same kernel booted with free_outside_buddy=OUTSIDE_MIB M:
+#             that much taken from the buddy allocator and still counted in
+#             MemFree, as on this machine's kernel (deferred_init=lazy): the
+#             census counts it free outside the buddy allocator, a line of
+#             its own, by kpageflags and by the module.
 # In every case: the CSV's parts add up to MemTotal to the byte, MemTotal is
 # the guest's /proc/meminfo, reserved at boot is installed less MemTotal and
 # its rows add up to that, no part but unexplained is below zero, the kernel
@@ -29,9 +42,10 @@
 # root's filesystem (tmpfs or ramfs, as the guest's statfs says) with their
 # blocks, and a file of TMPFS_MIB MiB written to a tmpfs is named with its
 # size and grows "unmapped shmem" by as much.
-# usage: tests/ram_qemu.sh [CASE...]   (default: amd64 armhf armhf-dt; make
-# test-tinykernel runs nopagemap). Needs make all and make ARCH=arm all
-# (nopagemap: the module is built here). Work dir build/qemu/ram/CASE;
+# usage: tests/ram_qemu.sh [CASE...]   (default: amd64 armhf armhf-dt headonly
+# outside; make test-tinykernel runs nopagemap). Needs make all (and
+# build/tools/censusdump for headonly and outside) and make ARCH=arm all;
+# the module is built here for our kernels. Work dir build/qemu/ram/CASE;
 # RAM_JOBS guests at once (2).
 # Last line: N passed, N failed.
 set -u
@@ -39,8 +53,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 cd "$repo" || exit 2
 . tests/lib.sh
-cases=${*:-amd64 armhf armhf-dt}
-MEM_MIB=512 TMPFS_MIB=16
+. tests/census_checks.sh
+cases=${*:-amd64 armhf armhf-dt headonly outside}
+MEM_MIB=512 TMPFS_MIB=16 OUTSIDE_MIB=96
 REGION=exmap_test@50000000 REGION_BYTES=$((8 << 20))
 MIB=1048576
 
@@ -141,14 +156,25 @@ prepare() {
 	amd64)	arch=amd64 bin=build dist=trixie ;;
 	armhf)	arch=armhf bin=build/arm dist=bookworm append=rootfstype=ramfs ;;
 	armhf-dt) arch=armhf bin=build/arm dist=bookworm ;;
-	nopagemap) arch=amd64 bin=build ;;
-	*)	no "$c: not a case (amd64 armhf armhf-dt nopagemap)"; return 1 ;;
+	nopagemap) arch=amd64 bin=build variant=nopagemap ;;
+	headonly|outside) arch=amd64 bin=build variant=nozeropage ;;
+	*)	no "$c: not a case (amd64 armhf armhf-dt nopagemap headonly outside)"; return 1 ;;
 	esac
 	[ -x "$bin/exmap-mini" ] || { no "$bin/exmap-mini is not built (make test builds it)"; return 1; }
-	if [ $c = nopagemap ]; then
-		toolchain/tinykernel nopagemap amd64 >"$w/kernel.out" 2>"$w/kernel.log" ||
+	case $c in
+	headonly|outside)
+		[ -x "$bin/tools/censusdump" ] ||
+			{ no "$bin/tools/censusdump is not built (make test builds it)"; return 1; }
+		cp "$bin/tools/censusdump" "$w/test/" || return 1 ;;
+	esac
+	if [ $c = nopagemap ] || [ $c = headonly ] || [ $c = outside ]; then
+		toolchain/tinykernel $variant amd64 >"$w/kernel.out" 2>"$w/kernel.log" ||
 			{ cat "$w/kernel.log"; no "kernel build"; return 1; }
 		eval "$(cat "$w/kernel.out")"
+		case $c in
+		headonly) append="$append kpageflags_buddy_head_only" ;;
+		outside) append="$append free_outside_buddy=${OUTSIDE_MIB}M" ;;
+		esac
 		make kmod KDIR="$kdir" >"$w/kmod.log" 2>&1 || { tail -20 "$w/kmod.log"; no "module build"; return 1; }
 		cp "build/kmod/$(basename "$kdir")/exmap_mini.ko" "$w/test/" || return 1
 	else
@@ -228,28 +254,46 @@ common() {
 }
 
 # The census from SOURCE (kpageflags, else the module), against iomem and the
-# view's own meminfo figures.
-census() {	# SOURCE
+# view's own meminfo figures; free (the free lines: the buddy allocator's and
+# MemFree's outside it) is MemFree within FREE_TOL bytes.
+census() {	# SOURCE FREE_TOL
 	csv=$o/csv
 	check_eq "census: source $1" "$(awk -F, '$1 == "census" && $2 == "census" { print $5 }' "$csv")" \
 		"$1"
 	check_eq "census: every frame of iomem's System RAM" "$(row "$csv" census census)" \
 		"$(iomem "$o/iomem" frames)"
+	check_eq "census: the kinds add up to it (mapped and THP run across them)" \
+		"$(awk -F, '$1 == "census" && $2 != "census" && $2 !~ /across kinds/ { s += $4 }
+			END { printf "%.0f", s }' "$csv")" "$(row "$csv" census census)"
 	c() { v=$(row "$csv" census "$1"); echo "${v:-0}"; }
 	p() { v=$(row "$csv" part "$1"); echo "${v:-0}"; }
 	tol=$((installed / 100))
-	# MemFree counts the buddy allocator's free pages, and these kernels'
-	# kpageflags mark every frame of a free block: the same, but for what
-	# left or joined the buddy lists between the two reads (exmap-mini's own
-	# pages, the per-cpu lists refilled and drained 63 pages at a time)
-	check_num "census: free = MemFree within 1 MiB ($(($(c free) - $(p free))) apart)" "$(c free)" \
-		"$(p free)" $MIB
+	# MemFree counts the buddy allocator's free pages (and on kernels that
+	# hand memory to it lazily, what they have not yet), and kpageflags
+	# marks every frame of a free block (or its first, the rest inferred):
+	# the same, but for what left or joined the buddy lists between the two
+	# reads (exmap-mini's own pages, the per-cpu lists refilled and drained
+	# 63 pages at a time)
+	free=$(($(c free) + $(c "free outside the buddy allocator")))
+	check_num "census: free = MemFree within $2 bytes ($((free - $(p free))) apart)" "$free" \
+		"$(p free)" "$2"
 	check_num "census: slab = SReclaimable + SUnreclaim, within 1% of RAM" "$(c slab)" \
 		$(($(p "slab reclaimable") + $(p "slab unreclaimable"))) "$tol"
 	check_num "census: page tables = PageTables, within 1% of RAM" "$(c "page tables")" "$(p "page tables")" "$tol"
 	check_num "census: shmem = Shmem, within 1% of RAM" "$(c shmem)" \
 		$(($(p "process shmem") + $(p "unmapped shmem"))) "$tol"
+	# other kernel memory is what is neither free nor anything named
+	check_cmd "census: other kernel ($(c "other kernel")) <= MemTotal - MemFree, within 1% of RAM" \
+		within 0 "$(c "other kernel")" $((total - $(p free) + tol))
 	check_cmd "census: no line says it disagrees with meminfo" not has '^census: over 1% of RAM apart' "$o/ram"
+}
+
+# Debian's kernels and ours as they boot: every frame of a free block marked,
+# MemTotal what the zones manage.
+mainline() {
+	check_cmd "no line says first frames only are marked" not has 'first frames only' "$o/ram"
+	check_cmd "nothing counted free outside the buddy allocator" \
+		lacks_rows "$o/csv" census "free outside the buddy allocator"
 }
 
 checks() {
@@ -263,11 +307,28 @@ checks() {
 		check_eq "installed is qemu's -m ($MEM_MIB MiB), from SMBIOS" \
 			"$(awk -F, '$1 == "installed" { print $4, $5 }' "$o/csv")" "$((MEM_MIB * MIB)) smbios"
 		check_cmd "qemu gives SMBIOS memory devices (type 17)" has '^17-0$' "$o/dmi"
-		census kpageflags ;;
+		census kpageflags $MIB
+		mainline ;;
 	armhf|armhf-dt)
 		check_eq "installed is qemu's -m ($MEM_MIB MiB), from the device tree" \
 			"$(awk -F, '$1 == "installed" { print $4, $5 }' "$o/csv")" "$((MEM_MIB * MIB)) devicetree"
-		census kpageflags ;;
+		census kpageflags $MIB
+		mainline ;;
+	headonly|outside)
+		check_eq "insmod" "$(cat "$o/insmod.rc")" 0 "$(cat "$o/insmod.stderr" 2>/dev/null)"
+		census kpageflags $((installed / 100))
+		CENSUS_KERNEL=$c CENSUS_OUTSIDE_MIB=$OUTSIDE_MIB
+		census_checks "$o"
+		if [ $c = headonly ]; then
+			check_cmd "text: a line says kpageflags marks first frames only, and what was inferred" \
+				has '^census: kpageflags marks free blocks. first frames only: .* inferred free$' "$o/ram"
+			check_cmd "no free outside the buddy allocator here" \
+				lacks_rows "$o/csv" census "free outside the buddy allocator"
+		else
+			check_cmd "text: free outside the buddy allocator is a line, from zoneinfo" \
+				has "^  free outside the buddy allocator  *[0-9.]*[KMG] .* zoneinfo\$" "$o/ram"
+			check_cmd "no line says first frames only are marked" not has 'first frames only' "$o/ram"
+		fi ;;
 	nopagemap)
 		check_eq "no pagemap, no module: ram still prints, exit 1 (no process scanned)" \
 			"$(cat "$o/nomod.rc") $(cat "$o/nomod_csv.rc")" "1 1"
@@ -280,7 +341,8 @@ checks() {
 		check_eq "installed is iomem's System RAM (no SMBIOS in sysfs here)" \
 			"$(awk -F, '$1 == "installed" { print $4, $5 }' "$o/csv")" "$(iomem "$o/iomem" sysram) iomem"
 		# no kpageflags here: the census is the module's, held to the same truths
-		census kmod
+		census kmod $MIB
+		mainline
 		check_cmd "no note says there is no census" not has '^note: no census' "$o/ram"
 		check_cmd "a note says why slab caches are not named (no /proc/slabinfo)" \
 			has '^note: no /proc/slabinfo (SLOB' "$o/ram" ;;

@@ -1,8 +1,9 @@
 /* Unit tests of exmap-mini's pieces, as tables of cases. */
 /*
  * Unit tests for exmap-mini's pieces: the page table, maps parsing, CSV
- * quoting, number formatting, effective-size arithmetic, the arena, and a
- * capture's wire format and console-log reading. Cases are tables; the last
+ * quoting, number formatting, effective-size arithmetic, the arena, a
+ * capture's wire format and console-log reading, and how the census of RAM
+ * infers free blocks and settles with the kernel's counts. Cases are tables; the last
  * line is "N passed, N failed".
  */
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "census.h"
 #ifndef EXMAP_NO_PICTURES
 #include "page.h"
 #endif
@@ -543,6 +545,117 @@ static void test_caplog(void)
 	      "printk_at: a console timestamp, exactly", NULL);
 }
 
+/*
+ * The census's inference, on frames written as letters from a pfn on: B a
+ * free block's first frame (BUDDY), . a frame with no flag, S slab, M a
+ * mapped frame with no other flag. Where only first frames are marked, the
+ * flagless frames after one, within its alignment (and the largest order),
+ * up to the largest power of two that fits, are counted free.
+ */
+static void test_census_infer(void)
+{
+	static const struct {
+		const char *frames;
+		uint64_t pfn;
+		int max_order;
+		uint64_t marked, inferred, bare;
+		const char *what;
+	} cases[] = {
+		{ "B...", 0, 10, 1, 3, 3, "an order-2 block at pfn 0" },
+		{ "B..", 0, 10, 1, 1, 2, "3 flagless frames: an order-1 block, the third not free" },
+		{ "B...B...", 8, 10, 2, 6, 6, "two order-2 blocks at 8 and 12" },
+		{ "B.......", 2, 10, 1, 1, 7, "at pfn 2 a block is 2 frames at most" },
+		{ "B...", 4, 10, 1, 3, 3, "an order-0 block before 3 allocated frames: overcounted by 3" },
+		{ "B.S..", 0, 10, 1, 1, 3, "a slab frame ends the block" },
+		{ "BM..", 0, 10, 1, 0, 2, "a mapped frame ends the block" },
+		{ "B......", 0, 2, 1, 3, 6, "the largest order caps it" },
+		{ "BBBB", 0, 10, 4, 0, 0, "every frame marked: nothing inferred" },
+		{ "..B.", 15, 10, 1, 0, 3, "at pfn 17 a block is 1 frame" },
+		{ "", 0, 10, 0, 0, 0, "no frames" },
+	};
+	size_t i, k;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t f[16];
+		struct census c;
+		char got[96];
+		size_t n = strlen(cases[i].frames);
+
+		memset(&c, 0, sizeof(c));
+		for (k = 0; k < n; k++) {
+			char ch = cases[i].frames[k];
+
+			f[k] = ch == 'B' ? UINT64_C(1) << KPF_BUDDY : ch == 'S' ? UINT64_C(1) << KPF_SLAB :
+			       ch == 'M' ? UINT64_C(1) << KPF_MMAP : 0;
+		}
+		census_flags(&c, f, n, cases[i].pfn, cases[i].max_order);
+		snprintf(got, sizeof(got), "marked %llu inferred %llu bare %llu frames %llu",
+			 (unsigned long long)c.kind[FK_FREE], (unsigned long long)c.inferred,
+			 (unsigned long long)c.bare, (unsigned long long)c.frames);
+		check(c.kind[FK_FREE] == cases[i].marked && c.inferred == cases[i].inferred &&
+		      c.bare == cases[i].bare && c.frames == n, cases[i].what, got);
+	}
+}
+
+/*
+ * Settling: buddyinfo tells whether only first frames were marked (marked
+ * frames nearer its blocks than its frames); MemFree beyond the zones' free
+ * pages, where MemTotal is beyond what they manage, goes on flagless frames.
+ */
+static void test_census_settle(void)
+{
+	static const struct {
+		uint64_t marked, inferred, bare, other;
+		uint64_t heads, frames;			/* buddyinfo */
+		uint64_t total, managed, memfree, zfree;
+		uint64_t free, outside, want, left_other;
+		const char *what;
+	} cases[] = {
+		{ 10, 30, 50, 60, 10, 40, 1000, 1000, 40, 40, 40, 0, 0, 30,
+		  "first frames only: 10 marked, 10 blocks of 40 frames: inferred" },
+		{ 40, 5, 50, 60, 10, 40, 1000, 1000, 40, 40, 40, 0, 0, 60,
+		  "every frame marked (40): what looked inferred is not" },
+		{ 10, 0, 50, 60, 10, 10, 1000, 1000, 10, 10, 10, 0, 0, 60,
+		  "order-0 blocks only: one figure either way" },
+		{ 40, 0, 100, 120, 10, 40, 1000, 800, 500, 320, 40, 100, 180, 20,
+		  "MemFree 180 over the zones', 200 unmanaged, 100 flagless: 100 outside" },
+		{ 40, 0, 300, 320, 10, 40, 1000, 800, 500, 320, 40, 180, 180, 140,
+		  "180 outside, on 180 of 300 flagless frames" },
+		{ 40, 0, 300, 320, 10, 40, 1000, 1000, 500, 320, 40, 0, 0, 320,
+		  "MemTotal what the zones manage (mainline): nothing outside" },
+		{ 40, 0, 300, 320, 10, 40, 1000, 990, 500, 320, 40, 10, 10, 310,
+		  "at most what the zones do not manage" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct census c;
+		struct census_counts k;
+		char got[128];
+
+		memset(&c, 0, sizeof(c));
+		memset(&k, 0, sizeof(k));
+		c.kind[FK_FREE] = cases[i].marked;
+		c.inferred = cases[i].inferred;
+		c.bare = cases[i].bare;
+		c.kind[FK_OTHER] = cases[i].other;
+		k.have_buddy = k.have_zone = 1;
+		k.buddy_heads = cases[i].heads;
+		k.buddy_frames = cases[i].frames;
+		k.memtotal = cases[i].total;
+		k.zone_managed = cases[i].managed;
+		k.memfree = cases[i].memfree;
+		k.zone_free = cases[i].zfree;
+		census_settle(&c, &k, &k);
+		snprintf(got, sizeof(got), "free %llu outside %llu want %llu other %llu",
+			 (unsigned long long)c.kind[FK_FREE], (unsigned long long)c.outside,
+			 (unsigned long long)c.outside_want, (unsigned long long)c.kind[FK_OTHER]);
+		check(c.kind[FK_FREE] == cases[i].free && c.outside == cases[i].outside &&
+		      c.outside_want == cases[i].want && c.kind[FK_OTHER] == cases[i].left_other,
+		      cases[i].what, got);
+	}
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -559,6 +672,8 @@ int main(void)
 	test_arena();
 	test_capwire();
 	test_caplog();
+	test_census_infer();
+	test_census_settle();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
