@@ -376,6 +376,14 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 	}
 }
 
+/* The name column: what the figures leave of the width, 8 at least. */
+static size_t name_width(const struct opts *o, int symbols)
+{
+	size_t w = (symbols ? 24 : 18) + text_cols() - TEXT_COLS, x = figs_extra(o, NULL, 0);
+
+	return w > x + 8 ? w - x : 8;
+}
+
 /* A row: with -c, the process (when -P names one) and the file come last. */
 static void put_item(const struct opts *o, const struct elf_item *it, int symbols,
 		     const char *path)
@@ -393,7 +401,7 @@ static void put_item(const struct opts *o, const struct elf_item *it, int symbol
 			outs(",,");
 	} else {
 		static char name[TEXT_COLS_MAX + 1];
-		size_t w = (symbols ? 24 : 18) + text_cols() - TEXT_COLS, n = strlen(it->name);
+		size_t w = name_width(o, symbols), n = strlen(it->name);
 
 		if (n > w) {	/* cut on the right, and say so */
 			memcpy(name, it->name, w - 3);
@@ -505,6 +513,8 @@ int elf_items(struct scan *s, const struct opts *o, uint32_t index, int sections
 void view_elf_items(struct scan *s, const struct opts *o)
 {
 	int sections = o->view == V_SECTIONS;
+	struct elf_item total = { .name = sections ? "(file total)" :
+				  o->view_section ? "(section total)" : "(total)" };
 	struct target t;
 	uint32_t nfile, i, index;
 	struct file *files = files_build(s, &nfile);
@@ -529,15 +539,6 @@ void view_elf_items(struct scan *s, const struct opts *o)
 	if (o->sort >= 0 || !sections)
 		sort_items(rows, n, sections ? V_SECTIONS : V_SYMBOLS,
 			   o->sort >= 0 ? o->sort : F_EFF_RESIDENT);
-	if (!o->noheader) {
-		if (o->csv)
-			outs(sections ? "section,addr,size" : "symbol,section,addr,size");
-		else
-			outf("%-*s", (int)((sections ? 18 : 24) + text_cols() - TEXT_COLS),
-			     sections ? "SECTION" : "SYMBOL");
-		put_heads(o, NULL, 0);
-		outs(o->csv ? (sections ? ",pid,path\n" : ",pid,path,aliases\n") : "\n");
-	}
 	/* text: symbols with nothing resident only with -a */
 	if (!sections && !o->csv && !o->all) {
 		size_t k = 0;
@@ -550,16 +551,25 @@ void view_elf_items(struct scan *s, const struct opts *o)
 	}
 	if (o->top && o->top < n)
 		n = o->top;
+	for (i = 0; i < t.nitem; i++)
+		fig_add(&total.fig, &t.items[i].fig);
+	fig_add(&total.fig, &t.holes.fig);
+	for (i = 0; i < n; i++)
+		figs_fit(o, &((struct elf_item *)rows[i])->fig);
+	figs_fit(o, &t.holes.fig);
+	if (!o->noheader) {
+		figs_fit(o, &total.fig);
+		if (o->csv)
+			outs(sections ? "section,addr,size" : "symbol,section,addr,size");
+		else
+			outf("%-*s", (int)name_width(o, !sections), sections ? "SECTION" : "SYMBOL");
+		put_heads(o, NULL, 0);
+		outs(o->csv ? (sections ? ",pid,path\n" : ",pid,path,aliases\n") : "\n");
+	}
 	for (i = 0; i < n; i++)
 		put_item(o, rows[i], !sections, t.file->path);
 	put_item(o, &t.holes, !sections, t.file->path);
 	if (!o->csv && !o->noheader) {
-		struct elf_item total = { .name = sections ? "(file total)" :
-					  o->view_section ? "(section total)" : "(total)" };
-
-		for (i = 0; i < t.nitem; i++)
-			fig_add(&total.fig, &t.items[i].fig);
-		fig_add(&total.fig, &t.holes.fig);
 		put_item(o, &total, !sections, t.file->path);
 		if (hidden)
 			outf("(%zu symbol%s with nothing resident not shown: -a shows them)\n",

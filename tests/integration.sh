@@ -210,6 +210,10 @@ for v in "sections $WORKLOAD" "symbols $WORKLOAD" "elf $WORKLOAD"; do
 	[ "$w" -le 80 ] && [ "$(wc -l <"$T/view.txt")" -gt 3 ] && ok "text ${v%% *} fits 80 columns" ||
 		no "text ${v%% *} fits 80 columns" "widest line $w"
 done
+# -k, every value fitting: the columns of 7, as ever
+check_eq "-k: the procs header, columns of 7 (no value is wider)" \
+	"$("$EXMAP" -k -p "$ALL" | head -n 1)" \
+	"    PID NAME                 VM  MAPPD  RESID  EFMAP  EFRES   SOLE  WRITE   SWAP"
 "$EXMAP" -p "$ALL" maps "$C1" >"$T/maps.txt"
 grep -q -- "$(printf %s "$WL_FILE" | tail -c 9)\$" "$T/maps.txt" && ok "maps shows the mapped file" ||
 	no "maps shows the mapped file" "$(cat "$T/maps.txt")"
@@ -356,6 +360,30 @@ irss=$(awk -v a="${iaddr#0x}" '
 	here && $1 == "Rss:" { print $2 * 1024; exit }' "/proc/$C1/smaps")
 check_num "sparse: the islands' resident is their Rss (smaps)" \
 	"$(awk -F, -v a="$iaddr" 'NR > 1 && $2 == a { print $11 }' "$T/sparsemaps.csv")" "$irss"
+# -k with the 1 TiB reservation: its VM in KiB (10 digits and more) widens
+# its column, the name gives way, and the rows stay within 80 columns with
+# every column's values ending where its head does. The VM each row says
+# is its process's /proc/PID/maps summed.
+"$EXMAP" -k -p "$ALL" >"$T/k.txt" 2>"$T/k.err"
+# ends: where each of a line's last 8 words ends (the figures and their heads)
+ends() { awk '{ s = $0; p = 0; e = ""; for (i = 1; i <= NF; i++) { match(s, /[^ ]+/)
+	p += RSTART + RLENGTH - 1; s = substr(s, RSTART + RLENGTH); if (i > NF - 8) e = e " " p }
+	print e }' "$1" | sort -u | wc -l; }
+check_eq "-k with 1 TiB reserved: 80 columns, every column's values ending under its head" \
+	"$(awk 'length($0) > 80' "$T/k.txt" | wc -l) $(sed '/^check:/,$d' "$T/k.txt" >"$T/k.rows"; ends "$T/k.rows")" \
+	"0 1" "$(cat "$T/k.txt")"
+for pid in $WL_PARENT $WL_CHILDREN; do
+	check_eq "-k with 1 TiB reserved: pid $pid's VM in KiB whole, as its maps sum" \
+		"$(awk -v p="$pid" '$1 == p { print $3 }' "$T/k.txt")" "$(python3 -c '
+import sys
+print(sum(int(b, 16) - int(a, 16) for a, b in
+          (l.split()[0].split("-") for l in open("/proc/%s/maps" % sys.argv[1]))) // 1024)' "$pid")"
+done
+"$EXMAP" -k -p "$ALL" maps "$WL_PARENT" >"$T/kmaps.txt" 2>"$T/k.err"
+# (each line without its path: all as long, the last figure's column the same)
+check_eq "-k maps with 1 TiB reserved: 80 columns, the figures' columns aligned" \
+	"$(awk 'length($0) > 80' "$T/kmaps.txt" | wc -l) $(sed 's/ [^ ]*$//' "$T/kmaps.txt" |
+		awk '{ print length($0) }' | sort -u | wc -l)" "0 1" "$(head -n 4 "$T/kmaps.txt")"
 stop_workload
 
 # Progress: on a terminal, after a second, one line, erased when done; never
