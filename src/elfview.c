@@ -288,8 +288,24 @@ static int open_captured(struct scan *s, struct target *t)
 #endif
 }
 
+/* The processes that exited after the scan, before their files were read:
+ * a line each, however many files they left out. */
+void say_gone(struct scan *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->nproc; i++) {
+		struct proc *p = s->procs[i];
+
+		if (p->files_gone)
+			warnx("pid %d (%s) exited before its files were read: %u file%s left out",
+			      (int)p->pid, p->name, p->files_gone, p->files_gone == 1 ? "" : "s");
+		p->files_gone = 0;
+	}
+}
+
 /* Place the items on one process's mappings of the file. */
-static void place_proc(struct scan *s, struct target *t, const struct proc *p)
+static void place_proc(struct scan *s, struct target *t, struct proc *p)
 {
 	uint64_t ps = s->page_size, bias = 0;
 	const struct elf_phdr *ph;
@@ -297,8 +313,7 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 	int piddir = -1, bad, known;
 
 	if (!s->cap && (piddir = open_pid_dir(p->pid)) < 0) {
-		warnx("%s: pid %d exited before its mappings could be read: left out",
-		      t->file->path, (int)p->pid);
+		p->files_gone++;	/* said once for all its files: say_gone */
 		t->skipped++;
 		return;
 	}
@@ -313,8 +328,11 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 		for (m = p->map; m->file != t->index; m = m->next)
 			;
 		if ((t->fd = open_mapped(piddir, m, &t->elf.size, &why)) < 0) {
-			warnx("%s: as pid %d maps it: %s: left out", t->file->path,
-			      (int)p->pid, why);
+			if (faccessat(piddir, "stat", F_OK, 0) < 0)
+				p->files_gone++;	/* it exited just now */
+			else
+				warnx("%s: as pid %d maps it: %s: left out", t->file->path,
+				      (int)p->pid, why);
 			t->fd = -1;
 			t->skipped++;
 			close(piddir);
@@ -469,7 +487,7 @@ void target_init(struct scan *s, const struct opts *o, uint32_t index, int secti
  * first use): 0; -1 when p was left out (t->skipped counts it, a warning
  * said why) or the file is damaged (t->broken, t->elf.err).
  */
-int place_alone(struct scan *s, struct target *t, const struct proc *p)
+int place_alone(struct scan *s, struct target *t, struct proc *p)
 {
 	uint32_t i, skipped = t->skipped;
 
@@ -504,8 +522,11 @@ int elf_items(struct scan *s, const struct opts *o, uint32_t index, int sections
 		if (m && s->procs[i]->shown)
 			place_proc(s, t, s->procs[i]);
 		if (t->broken)
-			return -1;
+			break;
 	}
+	say_gone(s);
+	if (t->broken)
+		return -1;
 	gap_total(t);
 	return 0;
 }

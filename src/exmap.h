@@ -141,6 +141,7 @@ struct proc {
 	struct fig fig;		/* all its mappings */
 	struct fig rfig;	/* the mappings the report shows (-P, -F) */
 	int shown;		/* in the report */
+	uint32_t files_gone;	/* files not read: it exited after the scan (said once) */
 };
 
 struct file {
