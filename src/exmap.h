@@ -482,6 +482,7 @@ void browse(struct scan *s, const struct opts *o, int (*rescan)(struct scan *s))
 
 /* elfitems.c: the file a view or -F names, as an index in the file table */
 uint32_t find_file(struct file *files, uint32_t n, const char *want);
+void find_file_as_named(void);
 #define FILE_AMBIGUOUS	(UINT32_MAX - 1)
 uint32_t file_lookup(struct file *files, uint32_t n, const char *want, int quiet);
 

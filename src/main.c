@@ -513,6 +513,7 @@ int main(int argc, char **argv)
 			size += ARENA_ELF;
 		arena_or_die(&arena, size, 0, cli.cap_mem);
 		load_capture(&scan, &arena, &capf[0]);
+		find_file_as_named();
 	} else
 #endif
 	if (o.view == V_RAM && !cli.backend && access("/proc/self/pagemap", F_OK) != 0 &&
