@@ -406,7 +406,7 @@ int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
 /* table.c: rows of figures, as text or CSV, sorted and cut, for every view */
 enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF, V_BROWSE, V_RAM,
-	    V_FOLDED, V_HTML };
+	    V_FOLDED, V_HTML, V_CAPTURES };
 struct opts {
 	enum view view;
 	pid_t view_pid;
@@ -512,6 +512,9 @@ int sysroot_open(const char *root, const char *path, const unsigned char *id,
 struct capfile;
 void diff_captures(struct arena *a, const struct capfile *cfa, const struct capfile *cfb,
 		   const struct opts *o);
+
+/* caplist.c: the captures a console log holds, one row each */
+void view_captures(const char *path, const struct opts *o);
 
 /* budget.c: --budget NAME=SIZE against eff_resident */
 struct budget {
