@@ -1,5 +1,6 @@
 # exmap-mini. make: build/exmap-mini; make ARCH=arm|arm64|mips|mipsel|riscv64: build/ARCH/exmap-mini.
-# make run: scan this machine; make test: every test; make bench: the benchmark.
+# make run: scan this machine (installing the compiler and musl if missing);
+# make test: every test (installing all they need); make bench: the benchmark.
 
 ARCH ?=
 HOSTARCH := $(shell uname -m)
@@ -135,9 +136,13 @@ setup:
 unit: $(BUILD)/unit
 	$(QEMU) $(BUILD)/unit
 
-# A partial report (exit 1: some process unreadable, named on stderr) is
-# still the report; only a fatal error (2) fails the target.
-run: setup all
+# What running needs and no more: the compiler and musl (toolchain/setup's
+# build group; make test installs the rest). A partial report (exit 1: some
+# process unreadable, named on stderr) is still the report; only a fatal
+# error (2) fails the target.
+run:
+	toolchain/setup build
+	$(MAKE) all
 	$(BUILD)/exmap-mini || [ $$? -eq 1 ]
 
 # What the tests run in a guest or on a board, by name (tests/NAME.c): for

@@ -54,6 +54,24 @@ fi
 nm "$EXMAP" | grep -qw main && ok "symbol table kept" || no "symbol table kept"
 if readelf -lW "$EXMAP" | grep -q INTERP; then no "static binary" "has an INTERP header"; else ok "static binary"; fi
 
+# --- what make run and make test install --------------------------------------
+# On a machine with no package installed (dpkg-query knows none) and not as
+# root (id -u says 1000), toolchain/setup names what it would install and
+# stops: make run asks for the compiler and musl alone, make test for the rest.
+mkdir -p "$T/fresh"
+printf '#!/bin/sh\nexit 1\n' >"$T/fresh/dpkg-query"
+printf '#!/bin/sh\necho 1000\n' >"$T/fresh/id"
+chmod 755 "$T/fresh/dpkg-query" "$T/fresh/id"
+for t in run test; do
+	PATH="$T/fresh:$PATH" make -s -C "$HERE/.." $t >"$T/make.$t" 2>&1
+	sed -n 's/^setup: missing packages: *\(.*\) (run toolchain\/setup as root.*/\1/p' "$T/make.$t" >"$T/pkgs.$t"
+done
+check_eq "make run on a fresh machine: installs the compiler and musl, nothing else" \
+	"$(cat "$T/pkgs.run")" "make gcc libc6-dev musl-tools binutils" "$(head -n 3 "$T/make.run")"
+check_eq "make test on a fresh machine: chromium, qemu and linux-source-6.1 among what it installs" \
+	"$(tr ' ' '\n' <"$T/pkgs.test" | grep -cxE 'chromium|qemu-system-arm|linux-source-6\.1|musl-tools')" 4 \
+	"$(head -n 3 "$T/make.test")"
+
 # --- usage, options, exit codes ---------------------------------------------
 awk '/^<!-- usage: end -->/ { p = 0 } p && !/^```/ { print } /^<!-- usage: begin -->/ { p = 1 }' \
 	"$README" >"$T/usage.readme"
