@@ -172,9 +172,12 @@ test-tinykernel: setup
 	tests/kmod_test.sh nopagemap-amd64 nopagemap-mipsel; k=$$?; tests/ram_qemu.sh nopagemap && exit $$k
 
 # The board demo: the target's Debian kernel in qemu (-M virt for arm, arm64
-# and riscv64), the module loaded, exmap-mini's report on the serial console.
+# and riscv64), the module loaded, exmap-mini's report on the serial console;
+# two captures taken there, left in $(BUILD)/board.log with the board's root
+# ($(BUILD)/board-root, for -S), loaded by this machine's exmap-mini.
 board: setup
 	$(MAKE) all $(BUILD)/tools/workload
+	$(MAKE) ARCH= all
 	tests/board.sh $(DEBARCH) $(BUILD) $(ARCH)
 
 # The benchmark: tests/bench.sh's cases (BENCH_CASES="sparse asan" picks
