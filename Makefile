@@ -76,8 +76,9 @@ endif
 HDRS := $(wildcard src/*.h) kmod/exmap_mini_abi.h
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
-# The unit tests test the capture reader on every target, LOAD=0 or not.
-UNITOBJS := $(sort $(LIBOBJS) $(LOADSRCS:src/%.c=$(BUILD)/obj/%.o))
+# The unit tests test the capture reader on every target, LOAD=0 or not
+# (the captures view, a view, aside).
+UNITOBJS := $(sort $(LIBOBJS) $(filter-out %/caplist.o,$(LOADSRCS:src/%.c=$(BUILD)/obj/%.o)))
 
 all: $(BUILD)/exmap-mini
 

@@ -394,13 +394,8 @@ static void place_proc(struct scan *s, struct target *t, struct proc *p)
 	}
 }
 
-/* The name column: what the figures leave of the width, 8 at least. */
-static size_t name_width(const struct opts *o, int symbols)
-{
-	size_t w = (symbols ? 24 : 18) + text_cols() - TEXT_COLS, x = figs_extra(o, NULL, 0);
-
-	return w > x + 8 ? w - x : 8;
-}
+/* The name column: the width's, less what wider figures take. */
+#define name_width(o, symbols)	name_room(o, (symbols ? 24 : 18) + text_cols() - TEXT_COLS, 8)
 
 /* A row: with -c, the process (when -P names one) and the file come last. */
 static void put_item(const struct opts *o, const struct elf_item *it, int symbols,

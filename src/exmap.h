@@ -444,7 +444,7 @@ void fmt_size(const struct opts *o, char *buf, size_t len, uint64_t bytes);
 int fig_width(const struct opts *o);
 void figs_fit(const struct opts *o, const struct fig *f);
 size_t figs_width(const struct opts *o, const int *which, int n);
-size_t figs_extra(const struct opts *o, const int *which, int n);
+size_t name_room(const struct opts *o, size_t w, size_t least);
 void put_figs(const struct opts *o, const struct fig *f, const int *which, int n);
 void put_heads(const struct opts *o, const int *which, int n);
 void put_text(const char *s, size_t room, int pad);
@@ -513,8 +513,12 @@ struct capfile;
 void diff_captures(struct arena *a, const struct capfile *cfa, const struct capfile *cfb,
 		   const struct opts *o);
 
-/* caplist.c: the captures a console log holds, one row each */
+/* caplist.c: the captures a console log holds, one row each (left out with LOAD=0) */
+#ifdef EXMAP_NO_LOAD
+#define view_captures(path, o)	((void)(path))
+#else
 void view_captures(const char *path, const struct opts *o);
+#endif
 
 /* budget.c: --budget NAME=SIZE against eff_resident */
 struct budget {

@@ -497,16 +497,13 @@ int main(int argc, char **argv)
 	if (nbudget && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("--budget: checked on a scan or a capture, not with the %s view",
 		    o.view == V_DUMP ? "dump" : o.view == V_DIFF ? "diff" : "elf");
-	if (o.view == V_CAPTURES && (!cli.load || nrpid_list || o.rfile || nbudget || o.sysroot ||
-				     o.kib || o.all))
-		die("captures: lists the captures of a log: give -l LOG, and of the options "
-		    "only -c, -q or -n");
-#ifndef EXMAP_NO_LOAD
 	if (o.view == V_CAPTURES) {
+		if (!cli.load || nrpid_list || o.rfile || nbudget || o.sysroot || o.kib || o.all)
+			die("captures: lists the captures of a log: give -l LOG, and of the "
+			    "options only -c, -q or -n");
 		view_captures(cli.load, &o);
 		return exit_status;
 	}
-#endif
 
 	if (o.view == V_ELF) {
 		view_elf(o.view_file, &o);

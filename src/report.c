@@ -52,8 +52,7 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 		figs_fit(o, &((const struct proc *)rows[i])->rfig);
 	if (!o->noheader)
 		figs_fit(o, &t->shown);
-	/* the name gives way to columns wider than usual */
-	w = figs_extra(o, NULL, 0) < 12 ? 16 - (int)figs_extra(o, NULL, 0) : 4;
+	w = (int)name_room(o, 16, 4);	/* it gives way to wider figures */
 	if (!o->noheader) {
 		if (o->csv)
 			outs("pid,name");

@@ -181,10 +181,13 @@ size_t figs_width(const struct opts *o, const int *which, int n)
 	return w;
 }
 
-/* How much wider than usual they are: what a name column gives up. */
-size_t figs_extra(const struct opts *o, const int *which, int n)
+/* A name column of width w, less what the figure columns take beyond their
+ * usual width; least at the least. */
+size_t name_room(const struct opts *o, size_t w, size_t least)
 {
-	return figs_width(o, which, n) - (size_t)(which ? n : NFIGS) * fig_width(o);
+	size_t x = figs_width(o, NULL, 0) - (size_t)NFIGS * fig_width(o);
+
+	return w > x + least ? w - x : least;
 }
 
 /* The figures which[0..n), or all eight when which is NULL, as columns. */
