@@ -1,5 +1,6 @@
 # exmap-mini. make: build/exmap-mini; make ARCH=arm|arm64|mips|mipsel|riscv64: build/ARCH/exmap-mini.
-# make run: scan this machine; make test: every test; make bench: the benchmark.
+# make run: scan this machine (installing the compiler and musl if missing);
+# make test: every test (installing all they need); make bench: the benchmark.
 
 ARCH ?=
 HOSTARCH := $(shell uname -m)
@@ -47,7 +48,7 @@ STRIP := $(if $(CROSS_COMPILE),$(CROSS_COMPILE)strip,strip)
 PREFIX ?= /usr/local
 
 SRCS := $(wildcard src/*.c)
-LOADSRCS := src/capload.c src/caplog.c src/capcheck.c src/diff.c src/sysroot.c
+LOADSRCS := src/capload.c src/caplog.c src/capcheck.c src/caplist.c src/diff.c src/sysroot.c
 # BROWSE=0: without the full-screen view (browse.c, term.c), for a board
 # with no terminal to run it on; make bench says what it costs.
 BROWSE ?= 1
@@ -56,7 +57,7 @@ SRCS := $(filter-out src/browse.c src/term.c,$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_BROWSE
 endif
 # LOAD=0: without what a host does with a board's captures (-l, diff, -S:
-# capload.c, caplog.c, capcheck.c, diff.c, sysroot.c), for a board whose
+# capload.c, caplog.c, capcheck.c, caplist.c, diff.c, sysroot.c), for a board whose
 # flash is tight; dump stays.
 LOAD ?= 1
 ifeq ($(LOAD),0)
@@ -75,8 +76,9 @@ endif
 HDRS := $(wildcard src/*.h) kmod/exmap_mini_abi.h
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
-# The unit tests test the capture reader on every target, LOAD=0 or not.
-UNITOBJS := $(sort $(LIBOBJS) $(LOADSRCS:src/%.c=$(BUILD)/obj/%.o))
+# The unit tests test the capture reader on every target, LOAD=0 or not
+# (the captures view, a view, aside).
+UNITOBJS := $(sort $(LIBOBJS) $(filter-out %/caplist.o,$(LOADSRCS:src/%.c=$(BUILD)/obj/%.o)))
 
 all: $(BUILD)/exmap-mini
 
@@ -135,9 +137,13 @@ setup:
 unit: $(BUILD)/unit
 	$(QEMU) $(BUILD)/unit
 
-# A partial report (exit 1: some process unreadable, named on stderr) is
-# still the report; only a fatal error (2) fails the target.
-run: setup all
+# What running needs and no more: the compiler and musl (toolchain/setup's
+# build group; make test installs the rest). A partial report (exit 1: some
+# process unreadable, named on stderr) is still the report; only a fatal
+# error (2) fails the target.
+run:
+	toolchain/setup build
+	$(MAKE) all
 	$(BUILD)/exmap-mini || [ $$? -eq 1 ]
 
 # What the tests run in a guest or on a board, by name (tests/NAME.c): for
@@ -167,9 +173,12 @@ test-tinykernel: setup
 	tests/kmod_test.sh nopagemap-amd64 nopagemap-mipsel; k=$$?; tests/ram_qemu.sh nopagemap && exit $$k
 
 # The board demo: the target's Debian kernel in qemu (-M virt for arm, arm64
-# and riscv64), the module loaded, exmap-mini's report on the serial console.
+# and riscv64), the module loaded, exmap-mini's report on the serial console;
+# two captures taken there, left in $(BUILD)/board.log with the board's root
+# ($(BUILD)/board-root, for -S), loaded by this machine's exmap-mini.
 board: setup
 	$(MAKE) all $(BUILD)/tools/workload
+	$(MAKE) ARCH= all
 	tests/board.sh $(DEBARCH) $(BUILD) $(ARCH)
 
 # The benchmark: tests/bench.sh's cases (BENCH_CASES="sparse asan" picks

@@ -448,21 +448,20 @@ static void chunk_line(struct loader *L, char *payload)
 	L->have_pend = 1;
 }
 
-/* Read the chunks between the begin line (at line start) and the end line. */
-static void read_chunks(struct loader *L, uint64_t start)
+/* Read the capture's chunks: the log's lines after start, up to stop (its
+ * end line, or the next capture's begin line), or to the log's end. */
+static void read_chunks(struct loader *L, const struct capfile *cf)
 {
 	const char *t;
-	uint64_t at, k, after = 0;
+	uint64_t at, k;
 	char *p;
 
-	while (L->log.lineno < start && caplog_raw(&L->log, line, &(size_t){ 0 }))
+	while (L->log.lineno < cf->start && caplog_raw(&L->log, line, &(size_t){ 0 }))
 		;
-	while ((t = caplog_next(&L->log, &at)) != NULL) {
+	while ((t = caplog_next(&L->log, &at)) != NULL && (!cf->stop || at < cf->stop)) {
 		p = (char *)t + 3;
-		if (strncmp(p, "end ", 4) == 0)
-			break;
-		if (strncmp(p, "begin ", 6) == 0)
-			continue;
+		if (strncmp(p, "end ", 4) == 0 || strncmp(p, "begin ", 6) == 0)
+			continue;	/* the begin line again, or the last capture's end line again */
 		char *num_end = strchr(p, ' ');
 
 		if (num_end)
@@ -487,15 +486,15 @@ static void read_chunks(struct loader *L, uint64_t start)
 	}
 	if (L->cur)
 		close_chunk(L, 0, 0, 0);
-	if (!t) {
+	if (!cf->end_line && cf->stop)
+		warnx("%s: the next capture begins (log line %llu) before this one's end line: "
+		      "cut short?", L->path, (unsigned long long)cf->stop);
+	else if (!cf->end_line)
 		warnx("%s: the log ends before the capture's end line: cut short?", L->path);
-		return;
-	}
-	while ((t = caplog_next(&L->log, &at)) != NULL)
-		after++;
-	if (after)
-		warnx("%s: %llu capture lines after its end line are ignored (another capture "
-		      "whose begin line is damaged?)", L->path, (unsigned long long)after);
+	if (cf->stray_after)
+		warnx("%s: %llu capture lines after its end line are ignored (a capture whose "
+		      "begin and end lines are damaged?)", L->path,
+		      (unsigned long long)cf->stray_after);
 }
 
 /* The processes the board could not read, each named with its reason. */
@@ -539,9 +538,10 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 	L->path = cf->path;
 	if (cf->begin_bad)
 		warnx("%s: the capture's begin line is damaged: its end line stands in", cf->path);
-	if (cf->nbegin > 1)
-		warnx("%s: holds %u captures: the last (line %llu) is loaded", cf->path,
-		      cf->nbegin, (unsigned long long)cf->begin_line);
+	if (cf->ncap > 1 && !cf->chosen)
+		warnx("%s: holds %u captures: the last, @%u of %u (log line %llu), is loaded; "
+		      "%s@N loads another", cf->path, cf->ncap, cf->place, cf->ncap,
+		      (unsigned long long)cf->first, cf->path);
 	memset(s, 0, sizeof(*s));
 	s->arena = a;
 	s->runtop = (struct run *)(a->base + a->size - a->hi);
@@ -566,8 +566,8 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 	memset(L->cs, 0, ((size_t)cf->h.chunks + 1) * sizeof(*L->cs));
 	for (k = 0; k <= cf->h.chunks; k++)
 		L->cs[k].pid = -1;
-	caplog_start(&L->log, cf->path, fd);
-	read_chunks(L, cf->begin_line);
+	caplog_start(&L->log, cf->file, fd);
+	read_chunks(L, cf);
 	close(fd);
 	capture_check(L);
 	name_unreadable(L);

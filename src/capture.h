@@ -69,21 +69,63 @@ struct cap_header {
 };
 
 /*
- * A capture file, as found: where the capture to load starts and its
- * parameters. capture_open fills it (and says how much arena loading it can
- * take); load_capture reads the file once more from there.
+ * A capture, as found in its log: where its lines are and its parameters.
+ * A log may hold several (one console session, dump after dump): each
+ * begin line starts one, its end line closes it, and an end line whose
+ * begin line was lost closes one made of the capture lines before it.
+ * LOG@N picks the Nth (from 1; @-1 the last, the default). capture_open
+ * fills it (and says how much arena loading it can take); load_capture
+ * reads the log once more, from start to stop.
  */
 struct capfile {
-	const char *path;
+	const char *path;	/* as given: LOG, or LOG@N */
+	char file[PATH_BUF];	/* the log: the path without its @N */
 	uint64_t size;
 	struct cap_header h;
-	uint64_t begin_line;	/* 0: no begin line seen */
-	uint32_t nbegin;
+	uint64_t start;		/* its lines come after this log line */
+	uint64_t first;		/* its first line */
+	uint64_t stop;		/* and end at this one (its end line, or the next
+				   capture's begin line); 0: at the log's end */
+	uint64_t end_line;	/* 0: its end line is missing */
+	uint64_t stray_after;	/* capture lines after it that no capture holds */
+	uint32_t place, ncap;	/* its place among the log's captures, from 1 */
+	int chosen;		/* the place was given (LOG@N) */
 	int begin_bad;		/* the end line stands in */
+};
+
+/* One capture of a log, as listing them finds it (the captures view). */
+struct capinfo {
+	uint32_t place;
+	uint64_t begin_line, end_line;	/* 0: missing */
+	uint64_t first, last;	/* the log lines its capture lines span */
+	uint64_t nxm;		/* its capture lines, begin and end lines aside */
+	uint64_t start;		/* its lines come after this log line */
+	uint64_t stray_after;
+	int bok, eok;		/* begin and end lines whole (0) or not (-1) */
+	int vb, ve;		/* the versions they name, when known */
+	struct cap_header hb, he;
+	uint32_t chunks_ok;	/* chunks 1, 2, ... whose line count and CRC check out */
+	uint32_t frame_k, frame_lines, frame_crc;	/* the chunk being checked */
+	uint64_t time_s, uptime_s;	/* v2: when taken (chunk 2), if it checked out */
+	uint64_t time_try, uptime_try;
+};
+
+/* What listing a log found in all. */
+struct capsum {
+	uint64_t xm;		/* lines that start with "XM " */
+	uint64_t checked;	/* begin, end and chunk-end lines that check out */
+	uint64_t stray;		/* capture lines that no capture holds */
+	int newer;		/* the highest version a begin or end line names */
+	uint32_t ncap;
 };
 
 uint64_t capture_open(const char *path, struct capfile *cf);
 int capture_reopen(const struct capfile *cf);
+int caplog_open(const char *path, struct capfile *cf, int *fd);
+void caplog_list(struct capfile *cf, int fd, void (*fn)(const struct capinfo *, void *),
+		 void *arg, struct capsum *sum);
+void caplog_check(const struct capfile *cf, const struct capsum *sum);
+int capinfo_whole(const struct capinfo *c);
 void load_capture(struct scan *s, struct arena *a, const struct capfile *cf);
 void dump_capture(struct scan *s);
 /* 1 and the id when the capture names one; 0 when the file had none; -1 lost */

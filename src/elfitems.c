@@ -48,10 +48,20 @@ static const char *kernel_path(const char *path)
 	return buf;
 }
 
+/* A capture's paths are its board's: a path is matched as the capture names
+ * it, not resolved through this machine's links (/bin to usr/bin). */
+static int as_named;
+
+void find_file_as_named(void)
+{
+	as_named = 1;
+}
+
 /*
- * The file the view names: a path (links resolved), "PATH (deleted)", a
- * unique basename, a name that links to a mapped file from its directory
- * (a soname), or a pseudo-file's name ("[heap]"). Its index in the file table; or say why none, and exit.
+ * The file the view names: a path (links resolved, but in a capture),
+ * "PATH (deleted)", a unique basename, a name that links to a mapped file
+ * from its directory (a soname), or a pseudo-file's name ("[heap]"). Its
+ * index in the file table; or say why none, and exit.
  */
 uint32_t find_file(struct file *files, uint32_t n, const char *want)
 {
@@ -69,7 +79,7 @@ uint32_t file_lookup(struct file *files, uint32_t n, const char *want, int quiet
 	for (i = 0; want[0] == '[' && i < n; i++)
 		if (strcmp(files[i].path, want) == 0)
 			return i;
-	if (strchr(want, '/'))
+	if (strchr(want, '/') && !as_named)
 		want = kernel_path(want);
 	wl = strlen(want);
 	int want_deleted = wl > 10 && strcmp(want + wl - 10, " (deleted)") == 0;
@@ -121,6 +131,9 @@ uint32_t file_lookup(struct file *files, uint32_t n, const char *want, int quiet
 		return UINT32_MAX;
 	if (matches > 1 && quiet)
 		return FILE_AMBIGUOUS;
+	if (matches == 0 && as_named)
+		die("%s: no process of the capture maps such a file (the files view lists "
+		    "the paths it has)", want);
 	if (matches == 0)
 		die("%s: no scanned process maps such a file", want);
 	if (matches > 1)

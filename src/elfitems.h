@@ -42,7 +42,8 @@ struct target {
 int open_target(struct scan *s, struct target *t);
 void target_init(struct scan *s, const struct opts *o, uint32_t index, int sections,
 		 struct target *t);
-int place_alone(struct scan *s, struct target *t, const struct proc *p);
+int place_alone(struct scan *s, struct target *t, struct proc *p);
+void say_gone(struct scan *s);
 int elf_items(struct scan *s, const struct opts *o, uint32_t index, int sections,
 	      struct target *t);
 

@@ -288,8 +288,24 @@ static int open_captured(struct scan *s, struct target *t)
 #endif
 }
 
+/* The processes that exited after the scan, before their files were read:
+ * a line each, however many files they left out. */
+void say_gone(struct scan *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->nproc; i++) {
+		struct proc *p = s->procs[i];
+
+		if (p->files_gone)
+			warnx("pid %d (%s) exited before its files were read: %u file%s left out",
+			      (int)p->pid, p->name, p->files_gone, p->files_gone == 1 ? "" : "s");
+		p->files_gone = 0;
+	}
+}
+
 /* Place the items on one process's mappings of the file. */
-static void place_proc(struct scan *s, struct target *t, const struct proc *p)
+static void place_proc(struct scan *s, struct target *t, struct proc *p)
 {
 	uint64_t ps = s->page_size, bias = 0;
 	const struct elf_phdr *ph;
@@ -297,8 +313,7 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 	int piddir = -1, bad, known;
 
 	if (!s->cap && (piddir = open_pid_dir(p->pid)) < 0) {
-		warnx("%s: pid %d exited before its mappings could be read: left out",
-		      t->file->path, (int)p->pid);
+		p->files_gone++;	/* said once for all its files: say_gone */
 		t->skipped++;
 		return;
 	}
@@ -313,8 +328,11 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 		for (m = p->map; m->file != t->index; m = m->next)
 			;
 		if ((t->fd = open_mapped(piddir, m, &t->elf.size, &why)) < 0) {
-			warnx("%s: as pid %d maps it: %s: left out", t->file->path,
-			      (int)p->pid, why);
+			if (faccessat(piddir, "stat", F_OK, 0) < 0)
+				p->files_gone++;	/* it exited just now */
+			else
+				warnx("%s: as pid %d maps it: %s: left out", t->file->path,
+				      (int)p->pid, why);
 			t->fd = -1;
 			t->skipped++;
 			close(piddir);
@@ -376,6 +394,9 @@ static void place_proc(struct scan *s, struct target *t, const struct proc *p)
 	}
 }
 
+/* The name column: the width's, less what wider figures take. */
+#define name_width(o, symbols)	name_room(o, (symbols ? 24 : 18) + text_cols() - TEXT_COLS, 8)
+
 /* A row: with -c, the process (when -P names one) and the file come last. */
 static void put_item(const struct opts *o, const struct elf_item *it, int symbols,
 		     const char *path)
@@ -393,7 +414,7 @@ static void put_item(const struct opts *o, const struct elf_item *it, int symbol
 			outs(",,");
 	} else {
 		static char name[TEXT_COLS_MAX + 1];
-		size_t w = (symbols ? 24 : 18) + text_cols() - TEXT_COLS, n = strlen(it->name);
+		size_t w = name_width(o, symbols), n = strlen(it->name);
 
 		if (n > w) {	/* cut on the right, and say so */
 			memcpy(name, it->name, w - 3);
@@ -461,7 +482,7 @@ void target_init(struct scan *s, const struct opts *o, uint32_t index, int secti
  * first use): 0; -1 when p was left out (t->skipped counts it, a warning
  * said why) or the file is damaged (t->broken, t->elf.err).
  */
-int place_alone(struct scan *s, struct target *t, const struct proc *p)
+int place_alone(struct scan *s, struct target *t, struct proc *p)
 {
 	uint32_t i, skipped = t->skipped;
 
@@ -496,8 +517,11 @@ int elf_items(struct scan *s, const struct opts *o, uint32_t index, int sections
 		if (m && s->procs[i]->shown)
 			place_proc(s, t, s->procs[i]);
 		if (t->broken)
-			return -1;
+			break;
 	}
+	say_gone(s);
+	if (t->broken)
+		return -1;
 	gap_total(t);
 	return 0;
 }
@@ -505,6 +529,8 @@ int elf_items(struct scan *s, const struct opts *o, uint32_t index, int sections
 void view_elf_items(struct scan *s, const struct opts *o)
 {
 	int sections = o->view == V_SECTIONS;
+	struct elf_item total = { .name = sections ? "(file total)" :
+				  o->view_section ? "(section total)" : "(total)" };
 	struct target t;
 	uint32_t nfile, i, index;
 	struct file *files = files_build(s, &nfile);
@@ -529,15 +555,6 @@ void view_elf_items(struct scan *s, const struct opts *o)
 	if (o->sort >= 0 || !sections)
 		sort_items(rows, n, sections ? V_SECTIONS : V_SYMBOLS,
 			   o->sort >= 0 ? o->sort : F_EFF_RESIDENT);
-	if (!o->noheader) {
-		if (o->csv)
-			outs(sections ? "section,addr,size" : "symbol,section,addr,size");
-		else
-			outf("%-*s", (int)((sections ? 18 : 24) + text_cols() - TEXT_COLS),
-			     sections ? "SECTION" : "SYMBOL");
-		put_heads(o, NULL, 0);
-		outs(o->csv ? (sections ? ",pid,path\n" : ",pid,path,aliases\n") : "\n");
-	}
 	/* text: symbols with nothing resident only with -a */
 	if (!sections && !o->csv && !o->all) {
 		size_t k = 0;
@@ -550,16 +567,25 @@ void view_elf_items(struct scan *s, const struct opts *o)
 	}
 	if (o->top && o->top < n)
 		n = o->top;
+	for (i = 0; i < t.nitem; i++)
+		fig_add(&total.fig, &t.items[i].fig);
+	fig_add(&total.fig, &t.holes.fig);
+	for (i = 0; i < n; i++)
+		figs_fit(o, &((struct elf_item *)rows[i])->fig);
+	figs_fit(o, &t.holes.fig);
+	if (!o->noheader) {
+		figs_fit(o, &total.fig);
+		if (o->csv)
+			outs(sections ? "section,addr,size" : "symbol,section,addr,size");
+		else
+			outf("%-*s", (int)name_width(o, !sections), sections ? "SECTION" : "SYMBOL");
+		put_heads(o, NULL, 0);
+		outs(o->csv ? (sections ? ",pid,path\n" : ",pid,path,aliases\n") : "\n");
+	}
 	for (i = 0; i < n; i++)
 		put_item(o, rows[i], !sections, t.file->path);
 	put_item(o, &t.holes, !sections, t.file->path);
 	if (!o->csv && !o->noheader) {
-		struct elf_item total = { .name = sections ? "(file total)" :
-					  o->view_section ? "(section total)" : "(total)" };
-
-		for (i = 0; i < t.nitem; i++)
-			fig_add(&total.fig, &t.items[i].fig);
-		fig_add(&total.fig, &t.holes.fig);
 		put_item(o, &total, !sections, t.file->path);
 		if (hidden)
 			outf("(%zu symbol%s with nothing resident not shown: -a shows them)\n",

@@ -141,6 +141,7 @@ struct proc {
 	struct fig fig;		/* all its mappings */
 	struct fig rfig;	/* the mappings the report shows (-P, -F) */
 	int shown;		/* in the report */
+	uint32_t files_gone;	/* files not read: it exited after the scan (said once) */
 };
 
 struct file {
@@ -405,7 +406,7 @@ int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
 /* table.c: rows of figures, as text or CSV, sorted and cut, for every view */
 enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF, V_BROWSE, V_RAM,
-	    V_FOLDED, V_HTML };
+	    V_FOLDED, V_HTML, V_CAPTURES };
 struct opts {
 	enum view view;
 	pid_t view_pid;
@@ -441,6 +442,9 @@ void csv_field(const char *s, size_t n);
 void sort_items(void **items, size_t n, enum view v, int field);
 void fmt_size(const struct opts *o, char *buf, size_t len, uint64_t bytes);
 int fig_width(const struct opts *o);
+void figs_fit(const struct opts *o, const struct fig *f);
+size_t figs_width(const struct opts *o, const int *which, int n);
+size_t name_room(const struct opts *o, size_t w, size_t least);
 void put_figs(const struct opts *o, const struct fig *f, const int *which, int n);
 void put_heads(const struct opts *o, const int *which, int n);
 void put_text(const char *s, size_t room, int pad);
@@ -478,6 +482,7 @@ void browse(struct scan *s, const struct opts *o, int (*rescan)(struct scan *s))
 
 /* elfitems.c: the file a view or -F names, as an index in the file table */
 uint32_t find_file(struct file *files, uint32_t n, const char *want);
+void find_file_as_named(void);
 #define FILE_AMBIGUOUS	(UINT32_MAX - 1)
 uint32_t file_lookup(struct file *files, uint32_t n, const char *want, int quiet);
 
@@ -507,6 +512,13 @@ int sysroot_open(const char *root, const char *path, const unsigned char *id,
 struct capfile;
 void diff_captures(struct arena *a, const struct capfile *cfa, const struct capfile *cfb,
 		   const struct opts *o);
+
+/* caplist.c: the captures a console log holds, one row each (left out with LOAD=0) */
+#ifdef EXMAP_NO_LOAD
+#define view_captures(path, o)	((void)(path))
+#else
+void view_captures(const char *path, const struct opts *o);
+#endif
 
 /* budget.c: --budget NAME=SIZE against eff_resident */
 struct budget {

@@ -21,6 +21,7 @@ static const char usage_text[] =
 "                  [--budget name=size]... [view]\n"
 "       exmap-mini -l capture [-ckq] [-S sysroot] [-P pid[,pid...]] [-F file]\n"
 "                  [-s field] [-n count] [-m size] [--budget name=size]... [view]\n"
+"       exmap-mini -l log [-cq] [-n count] captures\n"
 "       exmap-mini [-ackq] [-s field] [-n count] [-m size] diff capture capture\n"
 "                  [html]\n"
 "       exmap-mini -h | -V\n"
@@ -42,6 +43,8 @@ static const char usage_text[] =
 "                         leaf, for flame-graph tools\n"
 "  html                   one self-contained HTML page: a zoomable map, both\n"
 "                         perspectives, tables, the ram view\n"
+"  captures               with -l: the captures a console log holds, one row\n"
+"                         each (its place N, for log@N)\n"
 "options:\n"
 "  -b source  where page information comes from: auto (the default: the\n"
 "             module if loaded, else pagemap), kmod or pagemap\n"
@@ -59,7 +62,8 @@ static const char usage_text[] =
 "  -m size    cap the working memory (the arena) at size bytes; K, M, G\n"
 "  -t pages   room in the page table for this many distinct shared pages\n"
 "  -l capture read a capture (a file, or a console log holding one) instead\n"
-"             of scanning\n"
+"             of scanning; log@N the Nth capture of a log (@-1 the last, the\n"
+"             default), here and in diff\n"
 "  -S sysroot with -l: find the capture's ELF files under sysroot, by build-id,\n"
 "             else by path (without -S: this machine's files, checked alike)\n"
 "  --budget name=size\n"
@@ -110,7 +114,7 @@ static void parse_pids(int c, const char *arg, pid_t *list, size_t *n)
 
 static int valid_sort(enum view v, int f)
 {
-	if (f < 0 || v == V_DUMP || v == V_RAM || v == V_FOLDED)
+	if (f < 0 || v == V_DUMP || v == V_RAM || v == V_FOLDED || v == V_CAPTURES)
 		return 0;
 	if (f < NFIGS)
 		return 1;
@@ -137,6 +141,7 @@ static const char *sort_fields(enum view v)
 	case V_DUMP: return "none (a capture is not sorted)";
 	case V_RAM: return "none (its lines are in their order)";
 	case V_FOLDED: return "none (flame-graph tools order the lines)";
+	case V_CAPTURES: return "none (the log's order)";
 	case V_HTML: return FIGS_;
 	default: return FIGS_ " address name";
 	}
@@ -271,6 +276,7 @@ static const struct {
 	{ "ram", V_RAM, 0, 0, "" },
 	{ "folded", V_FOLDED, 0, 0, "" },
 	{ "html", V_HTML, 0, 0, "" },
+	{ "captures", V_CAPTURES, 0, 0, "" },
 };
 
 /* A view asked for wrongly: what is wrong, then the one usage line for it. */
@@ -295,7 +301,7 @@ static void parse_view(struct opts *o, char **argv, int argc)
 			break;
 	if (k == sizeof(views) / sizeof(views[0]))
 		die("%s: not a view (procs files maps sections symbols elf dump diff browse ram "
-		    "folded html)\n"
+		    "folded html captures)\n"
 		    "usage: see exmap-mini -h", argv[0]);
 	if (n < views[k].min)
 		view_misuse(k, views[k].view == V_DIFF ? "%s: give two captures%s" :
@@ -407,8 +413,8 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *arg;
 
-		if (a[0] != '-' || a[1] == '\0') {
-			argv[nargs++] = argv[i];	/* a view's words, in order */
+		if (a[0] != '-' || a[1] == '\0' || a[1] == '@') {
+			argv[nargs++] = argv[i];	/* a view's words, in order; -@N */
 			continue;
 		}
 		if (strcmp(a, "--") == 0) {
@@ -461,9 +467,10 @@ int main(int argc, char **argv)
 		die("-s: %s is not a field of this view; it has: %s", cli.sort_name,
 		    sort_fields(o.view));
 #ifdef EXMAP_NO_LOAD
-	if (cli.load || o.view == V_DIFF || o.sysroot)
+	if (cli.load || o.view == V_DIFF || o.view == V_CAPTURES || o.sysroot)
 		die("%s: left out of this build (made with LOAD=0, for a board: captures are "
-		    "loaded on a host)", o.view == V_DIFF ? "diff" : cli.load ? "-l" : "-S");
+		    "loaded on a host)", o.view == V_DIFF ? "diff" : cli.load ? "-l" :
+		    o.view == V_CAPTURES ? "captures" : "-S");
 #endif
 	if ((cli.load || o.view == V_DIFF) && (cli.backend || npid_list || cli.table))
 		die("-b, -p and -t shape a scan; a capture was shaped when it was taken");
@@ -490,6 +497,13 @@ int main(int argc, char **argv)
 	if (nbudget && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("--budget: checked on a scan or a capture, not with the %s view",
 		    o.view == V_DUMP ? "dump" : o.view == V_DIFF ? "diff" : "elf");
+	if (o.view == V_CAPTURES) {
+		if (!cli.load || nrpid_list || o.rfile || nbudget || o.sysroot || o.kib || o.all)
+			die("captures: lists the captures of a log: give -l LOG, and of the "
+			    "options only -c, -q or -n");
+		view_captures(cli.load, &o);
+		return exit_status;
+	}
 
 	if (o.view == V_ELF) {
 		view_elf(o.view_file, &o);
@@ -513,6 +527,7 @@ int main(int argc, char **argv)
 			size += ARENA_ELF;
 		arena_or_die(&arena, size, 0, cli.cap_mem);
 		load_capture(&scan, &arena, &capf[0]);
+		find_file_as_named();
 	} else
 #endif
 	if (o.view == V_RAM && !cli.backend && access("/proc/self/pagemap", F_OK) != 0 &&

@@ -41,17 +41,26 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 {
 	void **rows = rows_alloc(s->arena, s->nproc);
 	size_t i, n = 0;
+	int w;
 
 	for (i = 0; i < s->nproc; i++)
 		if (s->procs[i]->shown)
 			rows[n++] = s->procs[i];
 	sort_items(rows, n, V_PROCS, o->sort < 0 ? F_EFF_RESIDENT : o->sort);
+	n = rows_shown(o, n);
+	for (i = 0; i < n; i++)
+		figs_fit(o, &((const struct proc *)rows[i])->rfig);
+	if (!o->noheader)
+		figs_fit(o, &t->shown);
+	w = (int)name_room(o, 16, 4);	/* it gives way to wider figures */
 	if (!o->noheader) {
-		outs(o->csv ? "pid,name" : "    PID NAME            ");
+		if (o->csv)
+			outs("pid,name");
+		else
+			outf("    PID %-*s", w, "NAME");
 		put_heads(o, NULL, 0);
 		outs("\n");
 	}
-	n = rows_shown(o, n);
 	for (i = 0; i < n; i++) {
 		const struct proc *p = rows[i];
 
@@ -61,7 +70,7 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 			csv_field(p->name, strlen(p->name));
 		} else {
 			outf("%7d ", (int)p->pid);
-			put_text(p->name, 16, 1);
+			put_text(p->name, (size_t)w, 1);
 		}
 		put_figs(o, &p->rfig, NULL, 0);
 		outs("\n");
@@ -69,9 +78,10 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 	if (!o->csv && !o->noheader) {
 		char label[24];
 
-		fmt_snprintf(label, sizeof(label), "%u process%s", t->nshown,
-			     t->nshown == 1 ? "" : "es");
-		outf("%7s %-16s", "", label);
+		if (fmt_snprintf(label, sizeof(label), "%u process%s", t->nshown,
+				 t->nshown == 1 ? "" : "es") > w)
+			fmt_snprintf(label, sizeof(label), "%u", t->nshown);
+		outf("%7s %-*s", "", w, label);
 		put_figs(o, &t->shown, NULL, 0);
 		outs("\n");
 	}
@@ -88,13 +98,15 @@ void view_files(struct scan *s, const struct opts *o)
 		if (files[i].rnproc)
 			rows[n++] = &files[i];
 	sort_items(rows, n, V_FILES, o->sort < 0 ? F_EFF_RESIDENT : o->sort);
+	n = rows_shown(o, n);
+	for (i = 0; i < n; i++)
+		figs_fit(o, &((const struct file *)rows[i])->rfig);
 	if (!o->noheader) {
 		if (o->csv)
 			outs("path,nproc");
 		put_heads(o, NULL, 0);
 		outs(o->csv ? ",deleted\n" : " NPROC PATH\n");
 	}
-	n = rows_shown(o, n);
 	for (i = 0; i < n; i++) {
 		const struct file *f = rows[i];
 		int del = (f->flags & MF_DELETED) != 0;
@@ -108,9 +120,16 @@ void view_files(struct scan *s, const struct opts *o)
 		}
 		put_figs(o, &f->rfig, NULL, 0);
 		outf(" %5u ", f->rnproc);
-		put_text(f->path, path_room(NFIGS * fig_width(o) + 7 + (del ? 10 : 0)), 0);
+		put_text(f->path, path_room(figs_width(o, NULL, 0) + 7 + (del ? 10 : 0)), 0);
 		outs(del ? " (deleted)\n" : "\n");
 	}
+	/* no row: why, rather than a header alone */
+	if (!n && !o->csv && !o->noheader && s->cap && !s->nproc)
+		outf(s->cap->lost == 1 ? "(no files: the capture's one process did not load)\n" :
+		     "(no files: none of the capture's %u processes loaded)\n", s->cap->lost);
+	else if (!n && !o->csv && !o->noheader)
+		outs(s->nproc ? "(no files: the processes shown map none)\n" :
+		     "(no files: no process was scanned)\n");
 }
 
 void view_maps(struct scan *s, const struct opts *o)
@@ -142,6 +161,9 @@ void view_maps(struct scan *s, const struct opts *o)
 			aw++;
 	}
 	sort_items(rows, nm, V_MAPS, o->sort < 0 ? F_ADDRESS : o->sort);
+	n = rows_shown(o, nm);
+	for (i = 0; i < n; i++)
+		figs_fit(o, &((const struct mapping *)rows[i])->fig);
 	if (!o->noheader) {
 		if (o->csv) {
 			outs("pid,address,end,perms,offset,dev,inode,path");
@@ -153,7 +175,6 @@ void view_maps(struct scan *s, const struct opts *o)
 			outs(" PATH\n");
 		}
 	}
-	n = rows_shown(o, nm);
 	for (i = 0; i < n; i++) {
 		char perms[5], lead[64];
 		const char *path;
@@ -182,7 +203,7 @@ void view_maps(struct scan *s, const struct opts *o)
 		outs(lead);
 		put_figs(o, &m->fig, maps_text_figs, nf);
 		outs(" ");
-		put_text(path, path_room(used + nf * fig_width(o) + 1), 0);
+		put_text(path, path_room(used + figs_width(o, maps_text_figs, nf) + 1), 0);
 		outs("\n");
 	}
 }

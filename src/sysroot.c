@@ -56,6 +56,7 @@ static char bestpath[PATH_MAX];	/* the best match's */
 static unsigned char file_id[ELF_BUILDID_MAX];
 static size_t file_idlen;
 static char hex_a[2 * ELF_BUILDID_MAX + 1], hex_b[2 * ELF_BUILDID_MAX + 1];
+static int own;			/* no -S: this machine's file at the path, no walk */
 
 /* Append to why; a message too long for it is cut, which only shortens it. */
 static void say(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -281,13 +282,44 @@ static int walk(struct search *s, int fd, size_t len, unsigned depth)
 	return 0;
 }
 
+/*
+ * Without -S, this machine's file at the capture's path, which the caller
+ * names: why it is not the capture's, without naming it again.
+ */
+static void why_own(int fd, enum fit f, const struct elf *e, const struct search *s,
+		    char *why, size_t whylen)
+{
+	const char *cap = s->idlen ? hex_fmt(hex_a, s->id, s->idlen) : NULL;
+
+	if (fd == -ENOENT || fd == -ENOTDIR)
+		say(why, whylen, "not on this machine (a capture's files are its board's: "
+		    "-S names the board's root)");
+	else if (fd == -EINVAL)
+		say(why, whylen, "not a regular file on this machine");
+	else if (fd < 0)
+		say(why, whylen, "%s", strerror(-fd));
+	else if (f == FIT_BAD)
+		say(why, whylen, "%s", e->err);
+	else if (f == FIT_NOID)
+		say(why, whylen, "the file here has no build-id, the capture has %s: not "
+		    "used (-S names the board's root)", cap);
+	else if (f == FIT_OTHER)
+		say(why, whylen, "the file here has build-id %s, the capture has %s: not "
+		    "used (-S names the board's root)", hex_fmt(hex_b, file_id, file_idlen), cap);
+	else
+		say(why, whylen, "the file here has build-id %s but only debug data (objcopy "
+		    "--only-keep-debug): not used (-S names the board's root)", cap);
+}
+
 /* Why ROOT/path, open on fd (or -errno), is not the capture's file. */
 static void why_rootpath(const char *root, int fd, enum fit f, const struct elf *e,
 			 const struct search *s, char *why, size_t whylen)
 {
 	const char *cap = hex_fmt(hex_a, s->id, s->idlen);
 
-	if (fd == -ENOENT || fd == -ENOTDIR)
+	if (own)	/* no -S: there is no walk */
+		why_own(fd, f, e, s, why, whylen);
+	else if (fd == -ENOENT || fd == -ENOTDIR)
 		say(why, whylen, "no file under %s has build-id %s", root, cap);
 	else if (fd == -EINVAL)
 		say(why, whylen, "%s is not a regular file; no other file under %s has build-id %s",
@@ -376,20 +408,23 @@ static int search_path(struct search *s, int rootfd, const char *rel, char *why,
 {
 	struct stat st;
 	struct elf e;
-	int fd = open_in_root(rootfd, rel, &st);
+	int fd = open_in_root(rootfd, rel, &st), bad = fd < 0 || open_elf(&e, fd, (uint64_t)st.st_size) < 0;
 
-	if (fd == -EINVAL)
+	if (bad && own)
+		why_own(fd, FIT_BAD, &e, s, why, whylen);
+	else if (fd == -EINVAL)
 		say(why, whylen, "%s is not a regular file", rootpath);
 	else if (fd < 0)
 		say(why, whylen, "%s: %s", rootpath, strerror(-fd));
-	else if (open_elf(&e, fd, (uint64_t)st.st_size) < 0)
+	else if (bad)
 		say(why, whylen, "%s: %s", rootpath, e.err);
 	else
 		offer(s, fd, &st, FIT_FULL, rootpath);
 	if (s->fd < 0) {
 		if (fd >= 0)
 			close(fd);
-		say(why, whylen, "; the capture has no build-id to look further with");
+		if (!own)
+			say(why, whylen, "; the capture has no build-id to look further with");
 	}
 	return s->fd;
 }
@@ -408,6 +443,7 @@ int sysroot_open(const char *root, const char *path, const unsigned char *id,
 		why[0] = 0;
 	if (usedlen)
 		used[0] = 0;
+	own = !root;
 	if (!root)
 		root = "/";	/* this machine's own file: no walk of its whole tree */
 	rootlen = strlen(root);

@@ -144,6 +144,52 @@ static const int all_figs[NFIGS] = {
 	F_SOLE, F_WRITABLE, F_SWAP,
 };
 
+/* A column as wide as the widest value the view shows in it, a space
+ * before; fig_width at the least (a KiB figure of 1 TiB takes 11). */
+static int colw[NFIGS];
+
+static int col_width(const struct opts *o, int k)
+{
+	return colw[k] > fig_width(o) ? colw[k] : fig_width(o);
+}
+
+/* Before the rows: each figure a view will show, so its column fits it. */
+void figs_fit(const struct opts *o, const struct fig *f)
+{
+	char buf[32];
+	int k, n;
+
+	for (k = 0; k < NFIGS && !o->csv; k++) {
+		fmt_size(o, buf, sizeof(buf), fig_get(f, k));
+		if ((n = (int)strlen(buf) + 1) > colw[k])
+			colw[k] = n;
+	}
+}
+
+/* The width the columns which[0..n) (all eight when NULL) take in text. */
+size_t figs_width(const struct opts *o, const int *which, int n)
+{
+	size_t w = 0;
+	int i;
+
+	if (!which) {
+		which = all_figs;
+		n = NFIGS;
+	}
+	for (i = 0; i < n; i++)
+		w += col_width(o, which[i]);
+	return w;
+}
+
+/* A name column of width w, less what the figure columns take beyond their
+ * usual width; least at the least. */
+size_t name_room(const struct opts *o, size_t w, size_t least)
+{
+	size_t x = figs_width(o, NULL, 0) - (size_t)NFIGS * fig_width(o);
+
+	return w > x + least ? w - x : least;
+}
+
 /* The figures which[0..n), or all eight when which is NULL, as columns. */
 void put_figs(const struct opts *o, const struct fig *f, const int *which, int n)
 {
@@ -154,7 +200,7 @@ void put_figs(const struct opts *o, const struct fig *f, const int *which, int n
 		n = NFIGS;
 	}
 	for (i = 0; i < n; i++)
-		put_value(o, fig_get(f, which[i]), fig_width(o));
+		put_value(o, fig_get(f, which[i]), col_width(o, which[i]));
 }
 
 /* Their column heads: snake_case names in CSV, short ones in text. */
@@ -170,7 +216,7 @@ void put_heads(const struct opts *o, const int *which, int n)
 		if (o->csv)
 			outf(",%s", field_names[which[i]]);
 		else
-			outf(" %*s", fig_width(o) - 1, text_head[which[i]]);
+			outf(" %*s", col_width(o, which[i]) - 1, text_head[which[i]]);
 	}
 }
 
@@ -215,12 +261,13 @@ void put_text(const char *s, size_t room, int pad)
 		out(buf, n);
 }
 
-/* What is left of the width (80 columns, or the terminal's) for a path. */
+/* What is left of the width (80 columns, or the terminal's) for a path:
+ * "..." and a character at the least. */
 size_t path_room(size_t used)
 {
 	size_t cols = text_cols();
 
-	return used + 12 <= cols ? cols - used : used < cols - 4 ? cols - used : 12;
+	return used + 4 <= cols ? cols - used : 4;
 }
 
 /* Room for n row pointers, to sort. */

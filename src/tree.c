@@ -188,7 +188,7 @@ void tree_walk(struct scan *s, const struct opts *o,
 			t.quiet = 1;
 		}
 		for (k = i; k < j;) {
-			const struct proc *p = s->procs[pairs[k].proc];
+			struct proc *p = s->procs[pairs[k].proc];
 			struct tree_node n = { TL_FILE, p, pairs[k].proc, pairs[k].file, f->path, NULL,
 					       NULL, 1 };
 			struct fig part;
@@ -232,4 +232,5 @@ void tree_walk(struct scan *s, const struct opts *o,
 	if (st->no_ids)
 		warnx("the capture's build-ids were lost: %u file%s shown whole, without %s sections",
 		      st->no_ids, st->no_ids == 1 ? "" : "s", st->no_ids == 1 ? "its" : "their");
+	say_gone(s);
 }

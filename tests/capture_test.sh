@@ -8,7 +8,8 @@
 #   - every view (procs, files, maps, sections, symbols, with -c -k -q -s -n)
 #     renders from the capture exactly as it rendered live, with its exit
 #     status; the live process set did not change meanwhile; capture B too;
-#     the whole log (A then B) loads the last, B;
+#     the whole log (A then B) loads the last, B; its @1 is A, its captures
+#     listed whole, and diff of its @1 and @2 is diff of A and B cut apart;
 #   - tests/noise.py's variants of the log: CRLF, more printk lines, some cut
 #     into capture lines, a prompt and partial lines around (a): the same
 #     views, exit 0; one digit changed (b) or one line dropped (c) in a
@@ -194,6 +195,18 @@ else
 	no "the whole console log, captures A and B: the last (B) is loaded" \
 		"exit $rc, $(cmp -s "$o/procs.c" "$w/host/both.procs.c" && echo "A's processes loaded") $(first "$w/host/both.procs.c.err")"
 fi
+
+# The console log as it is, not cut at the marks: its captures by place.
+"$X" -l "$w/console.log@1" -c procs >"$w/host/at1.procs.c" 2>"$w/host/at1.procs.c.err"
+check_cmd "the whole console log @1: capture A, as live" loaded $? "$o/procs.c" "$w/host/at1.procs.c"
+"$X" -l "$w/console.log" -c captures >"$w/host/captures.csv" 2>"$w/host/captures.err"
+check_eq "the whole console log's captures: two, both whole, in order" \
+	"$? $(cut -d, -f1,10 "$w/host/captures.csv" | tr '\n' ' ')" "0 place,state 1,whole 2,whole " \
+	"$(first "$w/host/captures.err")"
+"$X" -a -c diff "$w/console.log@1" "$w/console.log@2" >"$w/host/diffat.csv" 2>"$w/host/diffat.csv.err"
+"$X" -a -c diff "$w/capA.log" "$w/capB.log" >"$w/host/diffab.csv" 2>/dev/null
+check_cmd "diff console.log@1 console.log@2: as diff of A and B cut apart" loaded $? \
+	"$w/host/diffab.csv" "$w/host/diffat.csv"
 
 # 2. Noise: a loads the same (ap: its cuts all past the "XM " marker, a:
 # anywhere). The damaged variants carry ap's noise, so that they test the

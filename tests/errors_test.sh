@@ -22,6 +22,8 @@ set -- $READY
 W=$1
 DATA=$(sed -n 's/^file //p' "$T/wl")
 KTHREAD=2	# kthreadd
+# example capture lines, none of which checks out (as README's)
+printf 'XM begin v2 ps=4096 chunks=3 crc=00000000\nXM 1 . 1 00000000 unreadable=0\n' >"$T/notcap"
 # a pid that is not there: one above the largest
 GONE=$(($(cat /proc/sys/kernel/pid_max) - 1))
 while [ -d /proc/$GONE ]; do GONE=$((GONE - 1)); done
@@ -69,6 +71,17 @@ done <<EOF
 2|-q diff a b html|exmap-mini: -q: not with the html view (it is one page, all of it)
 2|-s pid folded|exmap-mini: -s: pid is not a field of this view; it has: none (flame-graph tools order the lines)
 2|-s name html|exmap-mini: -s: name is not a field of this view; it has: vm mapped resident eff_mapped eff_resident sole writable swap
+# captures: what is not one, a place that is not one, the list's options
+2|-l $T/notcap|exmap-mini: $T/notcap: not a capture: 2 lines start with XM, none of them checks out
+2|-l $T/notcap@2 files|exmap-mini: $T/notcap: not a capture: 2 lines start with XM, none of them checks out
+2|-l $T/notcap@0|exmap-mini: $T/notcap@0: not a capture's place in $T/notcap: @1 is its first, @-1 its last
+2|-l $T/notcap@-x|exmap-mini: $T/notcap@-x: not a capture's place in $T/notcap: @1 is its first, @-1 its last
+2|captures|exmap-mini: captures: lists the captures of a log: give -l LOG, and of the options only -c, -q or -n
+2|-k -l $T/notcap captures|exmap-mini: captures: lists the captures of a log: give -l LOG, and of the options only -c, -q or -n
+2|-s name -l $T/notcap captures|exmap-mini: -s: name is not a field of this view; it has: none (the log's order)
+2|-l $T/notcap@1 captures|exmap-mini: captures: lists every capture of a log: give -l $T/notcap, without @N
+2|-l $T/notcap captures|exmap-mini: $T/notcap: not a capture: 2 lines start with XM, none of them checks out
+2|captures extra|usage: exmap-mini \[options\] captures
 # processes: the real reason
 2|-p $GONE|exmap-mini: -p: no such process: pid $GONE
 2|-p $W maps $GONE|exmap-mini: maps: pid $GONE is not among -p's: add it there

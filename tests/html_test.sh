@@ -12,7 +12,8 @@
 # file, the stripped copy at its sections, the workload at its symbols) and
 # escape ';' and spaces (tests/html_check.py folded); the html page in
 # chromium (tests/html_check.py page: areas, clicks, tooltip, tables, ram
-# bar, nothing loaded from outside, a screenshot), also live; diff's page, with W2
+# bar, nothing loaded from outside, a screenshot), also live; a process that
+# exits before its files are read said in one line; diff's page, with W2
 # gone and a W3 of four children started (tests/html_check.py diff).
 # Pages and the screenshot are kept in HTML_OUT (build/html).
 # Run as root. Environment: EXMAP, WORKLOAD, HTML_OUT. Last line: N passed, N failed.
@@ -93,6 +94,42 @@ run_checks "html live" python3 tests/html_check.py page "$EXMAP" "$OUT/live" \
 cp "$OUT/report.png" "$OUT/report-workload.png" 2>/dev/null
 bytes=$(wc -c <"$OUT/report.html")
 echo "html page of the workload: $bytes bytes"
+
+# A process that exits after the scan, before its files are read (the
+# issue's nm): one line for it, naming it and how many files were left out,
+# on stderr and in the page's header. strace holds exmap-mini at its first
+# open of /proc/PID after the scan (where a dry run made it) while the
+# process is ended and reaped.
+sleep 600 &
+V=$!
+i=0
+until [ "$(readlink /proc/$V/exe)" = "$(readlink -f "$(command -v sleep)")" ] || [ $i -ge 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+K=$(awk '$6 ~ /^\// { print $6 }' /proc/$V/maps | sort -u | wc -l)
+strace -o "$T/st0" -P /proc/$V -e trace=openat "$EXMAP" -p $V html >/dev/null 2>&1
+N=$(grep -n "^openat(AT_FDCWD, \"/proc/$V\"" "$T/st0" | sed -n '2s/:.*//p')
+strace -o "$T/st" -P /proc/$V -e trace=openat -e inject=openat:delay_enter=3000000:when=${N:-0} \
+	"$EXMAP" -p $V html >"$T/gone.html" 2>"$T/gone.err" &
+S=$!
+i=0
+while [ $i -lt 200 ]; do
+	n=$(grep -c "^openat(AT_FDCWD, \"/proc/$V\"" "$T/st" 2>/dev/null)
+	[ "${n:-0}" -ge 2 ] && break
+	sleep 0.1
+	i=$((i + 1))
+done
+kill $V
+wait $V 2>/dev/null
+wait $S
+rc=$?
+line="pid $V (sleep) exited before its files were read: $K files left out"
+check_eq "a process gone after the scan: exit 0, one line on stderr for its $K files" \
+	"$rc $(grep -c "$V" "$T/gone.err") $(grep -c "^exmap-mini: $line\$" "$T/gone.err")" "0 1 1" \
+	"N=$N: $(cat "$T/gone.err")"
+check_cmd "a process gone after the scan: the same line in the page's header" \
+	has "D.notes = \[.*\"$line\"" "$T/gone.html"
 
 # diff: W2 gone, W3 (four children, a 1 MiB file) started
 kill -TERM "$W2_PID" 2>/dev/null && wait "$W2_PID" 2>/dev/null

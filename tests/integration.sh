@@ -54,6 +54,24 @@ fi
 nm "$EXMAP" | grep -qw main && ok "symbol table kept" || no "symbol table kept"
 if readelf -lW "$EXMAP" | grep -q INTERP; then no "static binary" "has an INTERP header"; else ok "static binary"; fi
 
+# --- what make run and make test install --------------------------------------
+# On a machine with no package installed (dpkg-query knows none) and not as
+# root (id -u says 1000), toolchain/setup names what it would install and
+# stops: make run asks for the compiler and musl alone, make test for the rest.
+mkdir -p "$T/fresh"
+printf '#!/bin/sh\nexit 1\n' >"$T/fresh/dpkg-query"
+printf '#!/bin/sh\necho 1000\n' >"$T/fresh/id"
+chmod 755 "$T/fresh/dpkg-query" "$T/fresh/id"
+for t in run test; do
+	PATH="$T/fresh:$PATH" make -s -C "$HERE/.." $t >"$T/make.$t" 2>&1
+	sed -n 's/^setup: missing packages: *\(.*\) (run toolchain\/setup as root.*/\1/p' "$T/make.$t" >"$T/pkgs.$t"
+done
+check_eq "make run on a fresh machine: installs the compiler and musl, nothing else" \
+	"$(cat "$T/pkgs.run")" "make gcc libc6-dev musl-tools binutils" "$(head -n 3 "$T/make.run")"
+check_eq "make test on a fresh machine: chromium, qemu and linux-source-6.1 among what it installs" \
+	"$(tr ' ' '\n' <"$T/pkgs.test" | grep -cxE 'chromium|qemu-system-arm|linux-source-6\.1|musl-tools')" 4 \
+	"$(head -n 3 "$T/make.test")"
+
 # --- usage, options, exit codes ---------------------------------------------
 awk '/^<!-- usage: end -->/ { p = 0 } p && !/^```/ { print } /^<!-- usage: begin -->/ { p = 1 }' \
 	"$README" >"$T/usage.readme"
@@ -210,6 +228,10 @@ for v in "sections $WORKLOAD" "symbols $WORKLOAD" "elf $WORKLOAD"; do
 	[ "$w" -le 80 ] && [ "$(wc -l <"$T/view.txt")" -gt 3 ] && ok "text ${v%% *} fits 80 columns" ||
 		no "text ${v%% *} fits 80 columns" "widest line $w"
 done
+# -k, every value fitting: the columns of 7, as ever
+check_eq "-k: the procs header, columns of 7 (no value is wider)" \
+	"$("$EXMAP" -k -p "$ALL" | head -n 1)" \
+	"    PID NAME                 VM  MAPPD  RESID  EFMAP  EFRES   SOLE  WRITE   SWAP"
 "$EXMAP" -p "$ALL" maps "$C1" >"$T/maps.txt"
 grep -q -- "$(printf %s "$WL_FILE" | tail -c 9)\$" "$T/maps.txt" && ok "maps shows the mapped file" ||
 	no "maps shows the mapped file" "$(cat "$T/maps.txt")"
@@ -356,6 +378,30 @@ irss=$(awk -v a="${iaddr#0x}" '
 	here && $1 == "Rss:" { print $2 * 1024; exit }' "/proc/$C1/smaps")
 check_num "sparse: the islands' resident is their Rss (smaps)" \
 	"$(awk -F, -v a="$iaddr" 'NR > 1 && $2 == a { print $11 }' "$T/sparsemaps.csv")" "$irss"
+# -k with the 1 TiB reservation: its VM in KiB (10 digits and more) widens
+# its column, the name gives way, and the rows stay within 80 columns with
+# every column's values ending where its head does. The VM each row says
+# is its process's /proc/PID/maps summed.
+"$EXMAP" -k -p "$ALL" >"$T/k.txt" 2>"$T/k.err"
+# ends: where each of a line's last 8 words ends (the figures and their heads)
+ends() { awk '{ s = $0; p = 0; e = ""; for (i = 1; i <= NF; i++) { match(s, /[^ ]+/)
+	p += RSTART + RLENGTH - 1; s = substr(s, RSTART + RLENGTH); if (i > NF - 8) e = e " " p }
+	print e }' "$1" | sort -u | wc -l; }
+check_eq "-k with 1 TiB reserved: 80 columns, every column's values ending under its head" \
+	"$(awk 'length($0) > 80' "$T/k.txt" | wc -l) $(sed '/^check:/,$d' "$T/k.txt" >"$T/k.rows"; ends "$T/k.rows")" \
+	"0 1" "$(cat "$T/k.txt")"
+for pid in $WL_PARENT $WL_CHILDREN; do
+	check_eq "-k with 1 TiB reserved: pid $pid's VM in KiB whole, as its maps sum" \
+		"$(awk -v p="$pid" '$1 == p { print $3 }' "$T/k.txt")" "$(python3 -c '
+import sys
+print(sum(int(b, 16) - int(a, 16) for a, b in
+          (l.split()[0].split("-") for l in open("/proc/%s/maps" % sys.argv[1]))) // 1024)' "$pid")"
+done
+"$EXMAP" -k -p "$ALL" maps "$WL_PARENT" >"$T/kmaps.txt" 2>"$T/k.err"
+# (each line without its path: all as long, the last figure's column the same)
+check_eq "-k maps with 1 TiB reserved: 80 columns, the figures' columns aligned" \
+	"$(awk 'length($0) > 80' "$T/kmaps.txt" | wc -l) $(sed 's/ [^ ]*$//' "$T/kmaps.txt" |
+		awk '{ print length($0) }' | sort -u | wc -l)" "0 1" "$(head -n 4 "$T/kmaps.txt")"
 stop_workload
 
 # Progress: on a terminal, after a second, one line, erased when done; never
