@@ -5,8 +5,16 @@
 # one entry as the manifest when an index does not verify (a mirror
 # mid-sync) or does not resolve.
 # Needs from toolchain/kernel: me lockfile suites dist arch abi flavour,
-# split_da, die and note; from apt.sh: manifest; from resolve.sh:
-# manifest_names. On failure, why says why.
+# die and note; from apt.sh: manifest; from resolve.sh: manifest_names.
+# On failure, why says why.
+
+# split_da DIST-ARCH: d and a (a DIST may hold a dash: trixie-backports-amd64)
+split_da() {
+	case $1 in
+	*-backports-*) d=${1%%-backports-*}-backports a=${1#*-backports-} ;;
+	*) d=${1%%-*} a=${1#*-} ;;
+	esac
+}
 
 # The lock's own description, written at its head on every refresh.
 lock_header() {

@@ -4,8 +4,8 @@
 # libraries, unpacked in DIR/sysroot: each such tool is renamed TOOL.bin
 # and TOOL becomes a wrapper script, so that kbuild calls it as before.
 # Needs from toolchain/kernel: dist arch dir, die and note; from fetch.sh:
-# new kbuildpkg source, get_debs. Sets wrapped (the tools wrapped, for the
-# info file).
+# new source and get_debs (kbuildpkg: the manifest's, resolve.sh). Sets
+# wrapped (the tools wrapped, for the info file).
 
 # kbuild_sysroot: find the kbuild tools whose libraries do not resolve
 # here; unpack the manifest's lib packages and wrap those tools.
