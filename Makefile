@@ -112,9 +112,13 @@ $(BUILD)/floor: tests/bench/floor.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 
 # The workloads and test programs (tests/work/NAME.c) and the benchmark's
 # (tests/bench/NAME.c), static: for this machine in build/host/ (glibc), for
-# the target in BUILD/tools/ (musl).
+# the target in BUILD/tools/ (musl). Those on the workload library
+# (tests/work/wl.c) link it.
+WL_USERS := workload benchwork thpwork hugework readfault
+$(foreach d,build/host $(BUILD)/tools,$(WL_USERS:%=$(d)/%)): tests/work/wl.c tests/work/wl.h
+
 build/host/%: tests/work/%.c | build/host
-	$(HOSTCC) -static -O2 -Wall -Wextra -Werror -o $@ $<
+	$(HOSTCC) -static -O2 -Wall -Wextra -Werror -o $@ $(filter %.c,$^)
 
 build/host/%: tests/bench/%.c | build/host
 	$(HOSTCC) -static -O2 -Wall -Wextra -Werror -o $@ $<
@@ -127,7 +131,7 @@ $(BUILD)/tools/censusdump: tests/unit/censusdump.c $(LIBOBJS) | $(TOOLCHAIN_DEPS
 
 $(BUILD)/tools/%: tests/work/%.c | $(TOOLCHAIN_DEPS)
 	@mkdir -p $(BUILD)/tools
-	$(CC) -static -O2 -Wall -Wextra -Werror -o $@ $<
+	$(CC) -static -O2 -Wall -Wextra -Werror -o $@ $(filter %.c,$^)
 
 $(BUILD)/obj build/host:
 	mkdir -p $@

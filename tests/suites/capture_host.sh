@@ -4,10 +4,12 @@
 # same; a damaged one names what it lost and exits 4; diff against the live
 # figures of two known workloads; budgets; a stripped binary's symbols through
 # a sysroot holding its unstripped twin.
-# Environment: EXMAP, WORKLOAD_SRC (tests/work/workload.c), MUSLCC (musl-gcc).
+# Environment: EXMAP, WORKLOAD_SRC (tests/work/workload.c, built with the
+# workload library beside it, wl.c), MUSLCC (musl-gcc).
 # Last line: N passed, N failed.
 set -u
 : "${EXMAP:?}" "${WORKLOAD_SRC:?}"
+WL_C=${WORKLOAD_SRC%/*}/wl.c
 TESTS=$(cd "$(dirname "$0")/.." && pwd)
 . "$TESTS/lib/lib.sh"
 MUSLCC=${MUSLCC:-musl-gcc}
@@ -26,11 +28,11 @@ trap 'exit 2' INT TERM
 # Two builds of the workload, both with a build-id: the unstripped one and
 # its stripped copy (same id), plus a rebuild with another id.
 mkdir -p "$T/bin" "$T/sysroot$T/bin" "$T/other$T/bin"
-$MUSLCC -static -O2 -Wl,--build-id=sha1 -o "$T/bin/wl" "$WORKLOAD_SRC" || { echo "cannot build"; exit 2; }
+$MUSLCC -static -O2 -Wl,--build-id=sha1 -o "$T/bin/wl" "$WORKLOAD_SRC" "$WL_C" || { echo "cannot build"; exit 2; }
 cp "$T/bin/wl" "$T/bin/wl2"
 strip -o "$T/bin/wls" "$T/bin/wl"
 cp "$T/bin/wl" "$T/sysroot$T/bin/wls"
-$MUSLCC -static -O2 -Wl,--build-id=0x0123456789abcdef -o "$T/other$T/bin/wls" "$WORKLOAD_SRC"
+$MUSLCC -static -O2 -Wl,--build-id=0x0123456789abcdef -o "$T/other$T/bin/wls" "$WORKLOAD_SRC" "$WL_C"
 
 # start NAME BINARY ARGS...: run a workload in $T/NAME; its pids in PIDS (a comma list)
 start() {
@@ -606,7 +608,7 @@ check_eq "files of a capture whose 4 processes were all lost: exit 4, the header
 # the file gone from this machine too, sections says so once.
 mkdir -p "$T/lnk/real"
 cp "$T/bin/wl" "$T/lnk/real/wl"
-$MUSLCC -static -O2 -Wl,--build-id=none -o "$T/lnk/real/wlnoid" "$WORKLOAD_SRC" ||
+$MUSLCC -static -O2 -Wl,--build-id=none -o "$T/lnk/real/wlnoid" "$WORKLOAD_SRC" "$WL_C" ||
 	{ echo "cannot build"; exit 2; }
 start l1 "$T/lnk/real/wl" -n 1 -f 64 -c 64 -p 64
 PIDS_l=$PIDS

@@ -17,18 +17,14 @@
  * being reserved there), 2 on misuse.
  */
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 
 #include <errno.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
+
+#include "wl.h"
 
 #ifndef MAP_HUGE_SHIFT
 #define MAP_HUGE_SHIFT	26
@@ -37,10 +33,7 @@
 #define MAXREGION	8
 #define MAXKIB		(1024LL * 1024)	/* a 1 GiB huge page at most */
 #define MAXCOUNT	64
-
-static const char	*prog = "hugework";
-static pid_t		 kids[MAXCHILD];
-static int		 nkids;
+#define USAGE		"[-n children] kib:count..."
 
 struct region {
 	long long	 kib;
@@ -48,43 +41,9 @@ struct region {
 	volatile char	*p;
 };
 
-static void
-cleanup(void)
-{
-	int i;
-
-	for (i = 0; i < nkids; i++)
-		if (kill(kids[i], SIGKILL) == -1 && errno != ESRCH)
-			fprintf(stderr, "%s: kill %d: %s\n", prog,
-			    (int)kids[i], strerror(errno));
-	for (i = 0; i < nkids; i++)
-		while (waitpid(kids[i], NULL, 0) == -1 && errno == EINTR)
-			;
-	nkids = 0;
-}
-
-/* Report "prog: what: errno", kill the children made so far, exit 1. */
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
-{
-	int e = errno;
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, ": %s\n", strerror(e));
-	cleanup();
-	exit(1);
-}
-
-static void __attribute__((noreturn))
-usage(void)
-{
-	fprintf(stderr, "usage: %s [-n children] kib:count...\n", prog);
-	exit(2);
-}
+static struct region	 r[MAXREGION];
+static int		 nr;
+static pid_t		 kids[MAXCHILD];
 
 /* Parse a decimal in [lo, hi] ending at stop (a character, or '\0'). */
 static long long
@@ -98,7 +57,7 @@ num(const char *s, const char *what, long long lo, long long hi, char stop,
 	v = strtoll(s, &end, 10);
 	if (errno != 0 || end == s || *end != stop || v < lo || v > hi) {
 		fprintf(stderr, "%s: %s: want an integer in [%lld, %lld]\n",
-		    prog, what, lo, hi);
+		    wl_prog, what, lo, hi);
 		exit(2);
 	}
 	if (endp)
@@ -119,70 +78,50 @@ log2of(unsigned long long v)
 	return s;
 }
 
+/* A child reads every base page: each page in its own page tables. */
 static void
-child(pid_t ppid, int wfd, const struct region *r, int nr, size_t pagesz)
+child(int k, void *arg)
 {
 	uint64_t sum = 0;
-	sigset_t none;
 	size_t i;
-	int k;
+	int j;
 
-	/* Die with the parent, even if it went before prctl took effect. */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
-		die("prctl");
-	if (getppid() != ppid)
-		_exit(1);
-	sigemptyset(&none);
-	if (sigprocmask(SIG_SETMASK, &none, NULL) == -1)
-		die("sigprocmask");
-	for (k = 0; k < nr; k++)
-		for (i = 0; i < r[k].len; i += pagesz)
-			sum += *(volatile uint64_t *)(r[k].p + i);
+	(void)k;
+	(void)arg;
+	for (j = 0; j < nr; j++)
+		for (i = 0; i < r[j].len; i += wl_pagesz)
+			sum += *(volatile uint64_t *)(r[j].p + i);
 	if (sum == 0)	/* the parent wrote i + 1 in each: never 0 */
 		_exit(1);
-	/* Closing our end lets the parent see EOF once every child is done. */
-	while (write(wfd, "r", 1) == -1)
-		if (errno != EINTR)
-			die("write ready");
-	if (close(wfd) == -1)
-		die("close");
-	for (;;)
-		pause();
 }
 
 int
 main(int argc, char **argv)
 {
-	struct region r[MAXREGION];
 	long long n = 1, count;
-	pid_t ppid = getpid(), pid;
-	int ch, sig, fds[2], got = 0, nr = 0, shift, k;
+	int ch, shift, k;
 	const char *colon;
-	size_t pagesz, i;
-	sigset_t set;
-	ssize_t rd;
-	long ps;
-	char c;
+	sigset_t stop;
+	size_t i;
 
-	if ((ps = sysconf(_SC_PAGESIZE)) == -1)
-		die("sysconf");
-	pagesz = ps;
+	wl_init("hugework");
+	wl_kids = kids;
 	while ((ch = getopt(argc, argv, "n:")) != -1) {
 		switch (ch) {
 		case 'n': n = num(optarg, "-n", 1, MAXCHILD, '\0', NULL); break;
-		default: usage();
+		default: wl_usage(USAGE);
 		}
 	}
 	if (optind == argc || argc - optind > MAXREGION)
-		usage();
+		wl_usage(USAGE);
 	for (; optind < argc; optind++, nr++) {
-		r[nr].kib = num(argv[optind], argv[optind], ps / 1024, MAXKIB,
-		    ':', &colon);
+		r[nr].kib = num(argv[optind], argv[optind], wl_pagesz / 1024,
+		    MAXKIB, ':', &colon);
 		count = num(colon + 1, argv[optind], 1, MAXCOUNT, '\0', NULL);
 		shift = log2of((unsigned long long)r[nr].kib * 1024);
-		if (shift < 0 || r[nr].kib * 1024 <= ps) {
+		if (shift < 0 || (size_t)r[nr].kib * 1024 <= wl_pagesz) {
 			fprintf(stderr, "%s: %s: a huge page size is a power of "
-			    "two above the page size\n", prog, argv[optind]);
+			    "two above the page size\n", wl_prog, argv[optind]);
 			exit(2);
 		}
 		r[nr].len = (size_t)r[nr].kib * 1024 * count;
@@ -190,66 +129,20 @@ main(int argc, char **argv)
 		    MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB |
 		    shift << MAP_HUGE_SHIFT, -1, 0);
 		if (r[nr].p == MAP_FAILED)
-			die("mmap %lld hugetlb pages of %lld KiB", count,
+			wl_die("mmap %lld hugetlb pages of %lld KiB", count,
 			    r[nr].kib);
 	}
 
-	/* Block the stop signals now so one arriving during setup waits. */
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	if (sigprocmask(SIG_BLOCK, &set, NULL) == -1)
-		die("sigprocmask");
+	wl_block(&stop);
 	for (k = 0; k < nr; k++)
-		for (i = 0; i < r[k].len; i += pagesz)
-			*(volatile uint64_t *)(r[k].p + i) = i / pagesz + 1;
+		for (i = 0; i < r[k].len; i += wl_pagesz)
+			*(volatile uint64_t *)(r[k].p + i) = i / wl_pagesz + 1;
 
-	if (pipe(fds) == -1)
-		die("pipe");
-	if (fflush(stdout) == EOF)
-		die("stdout");
-	while (nkids < n) {
-		if ((pid = fork()) == -1)
-			die("fork");
-		if (pid == 0) {
-			nkids = 0;	/* the parent's to kill, not ours */
-			if (close(fds[0]) == -1)
-				die("close");
-			child(ppid, fds[1], r, nr, pagesz);
-		}
-		kids[nkids++] = pid;
-	}
-	if (close(fds[1]) == -1)
-		die("close");
-	while (got < n) {
-		rd = read(fds[0], &c, 1);
-		if (rd == -1 && errno == EINTR)
-			continue;
-		if (rd == -1)
-			die("read ready");
-		if (rd == 0) {
-			fprintf(stderr, "%s: %lld of %lld children died before "
-			    "ready\n", prog, n - got, n);
-			cleanup();
-			exit(1);
-		}
-		got++;
-	}
-	if (close(fds[0]) == -1)
-		die("close");
-
+	wl_spawn(n, child, NULL);
 	for (k = 0; k < nr; k++)
 		printf("region %lld 0x%lx %zu\n", r[k].kib,
 		    (unsigned long)(uintptr_t)r[k].p, r[k].len);
-	printf("ready %d", (int)getpid());
-	for (k = 0; k < nkids; k++)
-		printf(" %d", (int)kids[k]);
-	printf("\n");
-	if (fflush(stdout) == EOF || ferror(stdout))
-		die("stdout");
-
-	while (sigwait(&set, &sig) != 0)
-		;
-	cleanup();
+	wl_ready();
+	wl_wait(&stop);
 	return 0;
 }

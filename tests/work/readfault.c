@@ -26,45 +26,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* /proc/self/pagemap and /proc/kpageflags bits (Documentation/admin-guide/
- * mm/pagemap.rst) */
-#define PM_PRESENT(e)	((e) >> 63 & 1)
-#define PM_PFN(e)	((e) & ((1ULL << 55) - 1))
-#define KPF_THP(f)	((f) >> 22 & 1)
-#define KPF_ZERO(f)	((f) >> 24 & 1)
+#include "wl.h"
+
 #define MAXKIB		(64LL * 1024)
-
-static const char	*prog = "readfault";
-static size_t		 pagesz;
-
-static void __attribute__((noreturn, format(printf, 1, 2)))
-die(const char *fmt, ...)
-{
-	int e = errno;
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, ": %s\n", strerror(e));
-	exit(1);
-}
-
-static void __attribute__((noreturn))
-usage(void)
-{
-	fprintf(stderr, "usage: %s [-s small_kib]\n", prog);
-	exit(2);
-}
+#define USAGE		"[-s small_kib]"
 
 /* The number after key (a word, or "" for the first) in a small file, 0
  * when the file or the number is not there. */
@@ -105,26 +76,9 @@ rss(void)
 
 	if (kib == 0 && pages == 0) {
 		errno = EIO;
-		die("/proc/self/smaps_rollup, statm: no resident count");
+		wl_die("/proc/self/smaps_rollup, statm: no resident count");
 	}
-	return kib ? kib * 1024 : pages * pagesz;
-}
-
-/* len bytes of private anonymous read-write memory aligned to align, with a
- * PROT_NONE page each side, so that no neighbour merges into it. */
-static volatile char *
-region(size_t len, size_t align)
-{
-	char *p, *a;
-
-	p = mmap(NULL, len + align + pagesz, PROT_NONE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		die("mmap %zu bytes", len + align + pagesz);
-	a = (char *)(((uintptr_t)p + pagesz + align - 1) & ~(uintptr_t)(align - 1));
-	if (mprotect(a, len, PROT_READ | PROT_WRITE) == -1)
-		die("mprotect");
-	return a;
+	return kib ? kib * 1024 : pages * wl_pagesz;
 }
 
 static const char *
@@ -146,19 +100,19 @@ readall(const char *name, volatile char *p, size_t len)
 	 * has counted: read it once before, so that only our reads differ. */
 	(void)rss();
 	before = rss();
-	for (i = 0; i < len; i += pagesz)
+	for (i = 0; i < len; i += wl_pagesz)
 		sum += p[i];
 	after = rss();
 	if (sum != 0) {
 		errno = EINVAL;
-		die("%s: fresh anonymous memory reads non-zero", name);
+		wl_die("%s: fresh anonymous memory reads non-zero", name);
 	}
 	pm = open("/proc/self/pagemap", O_RDONLY);
 	kf = open("/proc/kpageflags", O_RDONLY);
-	for (i = 0; i < len / pagesz && pm != -1 && kf != -1; i++) {
-		if (pread(pm, &e, 8, (off_t)(((uintptr_t)p / pagesz + i) * 8)) != 8 ||
+	for (i = 0; i < len / wl_pagesz && pm != -1 && kf != -1; i++) {
+		if (wl_entry(pm, (uintptr_t)p / wl_pagesz + i, &e) == -1 ||
 		    !PM_PRESENT(e) || PM_PFN(e) == 0 ||
-		    pread(kf, &f, 8, (off_t)(PM_PFN(e) * 8)) != 8) {
+		    wl_entry(kf, PM_PFN(e), &f) == -1) {
 			known = 0;
 			break;
 		}
@@ -172,14 +126,8 @@ readall(const char *name, volatile char *p, size_t len)
 		close(kf);
 	printf("%s %p %zu rss+%lld zero=%s thp=%s\n", name, (void *)p, len,
 	    (long long)(after - before),
-	    known ? verdict(zero, len / pagesz) : "unknown",
-	    known ? verdict(thp, len / pagesz) : "unknown");
-}
-
-static void
-stop(int sig)
-{
-	(void)sig;
+	    known ? verdict(zero, len / wl_pagesz) : "unknown",
+	    known ? verdict(thp, len / wl_pagesz) : "unknown");
 }
 
 int
@@ -187,55 +135,47 @@ main(int argc, char **argv)
 {
 	size_t small = 64 * 1024, hp;
 	volatile char *s, *h;
-	sigset_t mask, old;
+	sigset_t stop;
 	char *end;
 	int c;
 
-	pagesz = (size_t)sysconf(_SC_PAGESIZE);
+	wl_init("readfault");
 	while ((c = getopt(argc, argv, "s:")) != -1) {
 		switch (c) {
 		case 's':
 			errno = 0;
 			small = (size_t)strtoll(optarg, &end, 10) * 1024;
 			if (errno || end == optarg || *end != '\0' || small == 0 ||
-			    small > MAXKIB * 1024 || small % pagesz != 0) {
+			    small > MAXKIB * 1024 || small % wl_pagesz != 0) {
 				fprintf(stderr, "%s: -s %s: want KiB in [1, %lld], "
-				    "a multiple of the page size\n", prog, optarg,
+				    "a multiple of the page size\n", wl_prog, optarg,
 				    MAXKIB);
 				exit(2);
 			}
 			break;
 		default:
-			usage();
+			wl_usage(USAGE);
 		}
 	}
 	if (optind != argc)
-		usage();
-	/* SIGTERM waited for, not taken before the wait */
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	signal(SIGTERM, stop);
-	signal(SIGINT, stop);
-	sigprocmask(SIG_BLOCK, &mask, &old);
+		wl_usage(USAGE);
+	wl_block(&stop);
 
-	s = region(small, pagesz);
+	s = wl_anon(small, wl_pagesz, PROT_READ | PROT_WRITE);
 	/* not a huge page, whatever THP's setting (EINVAL without THP) */
 	madvise((void *)s, small, MADV_NOHUGEPAGE);
 	hp = (size_t)file_u64("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "");
-	h = hp > pagesz ? region(hp, hp) : NULL;
+	h = hp > wl_pagesz ? wl_anon(hp, hp, PROT_READ | PROT_WRITE) : NULL;
 	if (h != NULL && madvise((void *)h, hp, MADV_HUGEPAGE) == -1)
-		die("madvise MADV_HUGEPAGE");
+		wl_die("madvise MADV_HUGEPAGE");
 	rss();	/* its buffer and stack touched before the counts */
-	printf("page %zu\n", pagesz);
+	printf("page %zu\n", wl_pagesz);
 	readall("small", s, small);
 	if (h != NULL)
 		readall("huge", h, hp);
 	else
 		printf("huge none\n");
-	printf("ready %d\n", (int)getpid());
-	if (fflush(stdout) == EOF)
-		die("stdout");
-	sigsuspend(&old);
+	wl_ready();
+	wl_wait(&stop);
 	return 0;
 }
