@@ -177,10 +177,13 @@ wait_ready() {
 }
 
 # start_workload OUT CMD [ARG...]: CMD in the background, stdout to OUT and
-# stderr to OUT.err, its pid in WL_PID; then wait_ready OUT WL_PID.
+# stderr to OUT.err, its pid in WL_PID; then wait_ready OUT WL_PID. OUT is
+# emptied first: the background shell opens it when it runs, and a ready
+# line an earlier workload left there must not be read before.
 start_workload() {
 	_lib_out=$1
 	shift
+	: >"$_lib_out"
 	"$@" >"$_lib_out" 2>"$_lib_out.err" &
 	WL_PID=$!
 	wait_ready "$_lib_out" "$WL_PID"

@@ -39,9 +39,10 @@ start() {
 	name=$1
 	shift
 	mkdir -p "$T/$name"
-	start_workload "$T/$name.out" "$@" -d "$T/$name" ||
-		{ echo "workload $name did not start: $(cat "$T/$name.out.err")"; exit 2; }
-	PIDS_TO_KILL="$PIDS_TO_KILL $WL_PID"
+	start_workload "$T/$name.out" "$@" -d "$T/$name"
+	_rc=$?
+	PIDS_TO_KILL="$PIDS_TO_KILL $WL_PID"	# ended by cleanup, started or not
+	[ $_rc -eq 0 ] || { echo "workload $name did not start: $(cat "$T/$name.out.err")"; exit 2; }
 	PIDS=$(echo "$READY" | tr ' ' ',')
 }
 
