@@ -524,6 +524,7 @@ void view_captures(const char *path, const struct opts *o);
 struct budget {
 	const char *name;	/* a process name, or a file's path (has a '/') */
 	uint64_t size;
+	int per_hour;		/* NAME=SIZE/h: a slope, for the trend view */
 };
 int parse_budget(char *arg, struct budget *b);
 void check_budgets(struct scan *s, const struct budget *b, size_t n,

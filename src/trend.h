@@ -56,3 +56,26 @@ void env_fit(const struct envelope *e, struct env_fit *f);
 int env_grows(const struct env_fit *f);
 
 #endif
+
+/*
+ * trend.c: what a watch log's reader hands it, sample by sample: a sample
+ * begins (its time since boot in ms, its realtime in s), then every value
+ * known at it (known 0: the log lost it; left out, never guessed), then it
+ * ends. A process is named by its pid and start time (pids are reused).
+ */
+struct trend_opts {
+	int64_t warmup;		/* -w: ms of the log's start left out */
+	const char *pick;	/* -P: a process name or pid, for its parts */
+	const struct budget *budgets;
+	size_t nbudget;
+};
+void trend_begin(struct arena *a, const struct trend_opts *to);
+void trend_sample(int64_t t, uint64_t realtime);
+void trend_proc(int32_t pid, uint64_t start, const char *name, const char *cmd,
+		uint32_t cmdlen, uint64_t eff, uint64_t sole, int known);
+void trend_file(const char *path, uint64_t eff, int known);
+void trend_part(int32_t pid, uint64_t start, const char *name, const char *part,
+		uint64_t eff, int known);
+void trend_sample_end(void);
+void trend_report(const char *log, const struct opts *o);
+int parse_duration(const char *s, int64_t *ms);

@@ -731,6 +731,75 @@ static void test_envelope(void)
 	}
 }
 
+/*
+ * The trend's rows (trend.c) from samples built here, 200 a second apart: a
+ * leak (one value lost on the way), a family of three that leaks together,
+ * a steady process restarted under a new pid, a pid reused by another
+ * program, a file; and with -P the family's parts. The CSV rows must say
+ * each one's samples and slope as built.
+ */
+static void trend_feed(const void *arg)
+{
+	static const char leaky[] = "leaky\0-r\0", fam[] = "fam", steady[] = "steady";
+	const struct trend_opts *to = arg;
+	static struct arena a;
+	uint32_t i, k;
+
+	if (!a.base && arena_init(&a, 64u << 20) < 0)
+		_exit(2);
+	a.lo = a.hi = 0;
+	trend_begin(&a, to);
+	for (i = 0; i < 200; i++) {
+		trend_sample((int64_t)i * 1000, 1700000000u + i);
+		trend_proc(100, 1, "leaky", leaky, sizeof(leaky) - 1, (1u << 20) + 10240u * i,
+			   10240u * i, i != 50);
+		for (k = 0; k < 3; k++) {
+			trend_proc(200 + k, 2, "fam", fam, 3, (1u << 20) + 1024u * i, 0, 1);
+			trend_part(200 + k, 2, "fam", "[heap]", 100u << 10, 1);
+			trend_part(200 + k, 2, "fam", "/lib/libx.so .data .bss", 1024u * i, 1);
+		}
+		if (i != 100)
+			trend_proc(i < 100 ? 300 : 301, i < 100 ? 5 : 105, "steady", steady, 6,
+				   2u << 20, 0, 1);
+		if (i < 100)
+			trend_proc(400, 7, "first", "first", 5, 1u << 20, 0, 1);
+		else if (i > 100)
+			trend_proc(400, 110, "second", "second", 6, 5u << 20, 0, 1);
+		trend_file("/dev/shm/x", 4096u * i, 1);
+		trend_sample_end();
+	}
+	trend_report("built", &(struct opts){ .csv = 1 });
+}
+
+static void test_trend(void)
+{
+	static const struct { const char *pick, *row; } cases[] = {
+		{ NULL, "kind,name,cmdline,samples,first,last,min,max,slope,sole_slope,grows\n" },
+		{ NULL, "\nprocess,leaky,leaky -r,199,1048576,3086336,1048576,3086336,36864000,36864000,1\n" },
+		{ NULL, "\nfile,/dev/shm/x,,200,0,815104,0,815104,14745600,,1\n" },
+		{ NULL, "\nprocess,fam,fam,200,3145728,3757056,3145728,3757056,11059200,0,1\n" },
+		{ NULL, "\nprocess,steady,steady,199,2097152,2097152,2097152,2097152,0,0,0\n" },
+		{ NULL, "\nprocess,first,first,100,1048576,1048576,1048576,1048576,0,0,0\n" },
+		{ NULL, "\nprocess,second,second,99,5242880,5242880,5242880,5242880,0,0,0\n" },
+		{ "fam", "\npart,/lib/libx.so .data .bss,,200,0,611328,0,611328,11059200,,1\n" },
+		{ "fam", "\npart,[heap],,200,307200,307200,307200,307200,0,,0\n" },
+		{ "201", "\npart,[heap],,200,102400,102400,102400,102400,0,,0\n" },
+	};
+	static char buf[8192];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct trend_opts to = { .pick = cases[i].pick };
+		char what[160];
+
+		capture(trend_feed, &to, buf, sizeof(buf));
+		fmt_snprintf(what, sizeof(what), "trend%s%s: %.*s", cases[i].pick ? " -P " : "",
+			     cases[i].pick ? cases[i].pick : "", (int)strcspn(cases[i].row + 1, ","),
+			     cases[i].row + 1);
+		check(strstr(buf, cases[i].row) != NULL, what, buf);
+	}
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -750,6 +819,7 @@ int main(void)
 	test_census_infer();
 	test_census_settle();
 	test_envelope();
+	test_trend();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
