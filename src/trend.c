@@ -402,6 +402,20 @@ static void cmd_text(const struct trow *r, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+/* Where the arguments start in a command line's text: after its first word
+ * when that is the program the name already says (its path, or the name). */
+static size_t args_at(const struct trow *r)
+{
+	size_t n = strnlen(r->cmd, r->cmdlen), nl = strlen(r->name);
+	const char *b = memrchr(r->cmd, '/', n);
+
+	b = b ? b + 1 : r->cmd;
+	if (n == r->cmdlen || strncmp(b, r->name, nl < (size_t)(r->cmd + n - b) ? nl :
+				      (size_t)(r->cmd + n - b)) != 0)
+		return 0;
+	return n + 1;
+}
+
 static void put_csv(const struct opts *o, const struct shown *s)
 {
 	static char cmd[CMDLINE_MAX + 1];
@@ -461,7 +475,7 @@ static void put_text_row(const struct opts *o, const struct shown *s)
 		return;
 	}
 	cmd_text(s->r, cmd, sizeof(cmd));
-	fmt_snprintf(line, sizeof(line), "%s %s", s->r->name, cmd);
+	fmt_snprintf(line, sizeof(line), "%s %s", s->r->name, cmd + args_at(s->r));
 	for (char *c = line; *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			*c = '?';
@@ -599,4 +613,35 @@ void trend_report(const char *log, const struct opts *o)
 	out_flush();
 	for (i = 0; i < T.to->nbudget; i++)
 		check_one(o, i);
+}
+
+/* The arena for the rows when -m does not say: address space, opened as it
+ * fills (a row is TREND_ROW_BYTES and its names). */
+#define TREND_ARENA	(UINT64_C(256) << 20)
+
+void view_trend(const char *log, const struct opts *o, const char *pick, const char *warmup,
+		const struct budget *b, size_t nbudget, uint64_t cap_mem)
+{
+	static struct arena a;
+	static struct trend_opts to;
+	uint64_t size = cap_mem ? cap_mem : TREND_ARENA;
+
+	if (!log)
+		die("trend: give the watch log with -l LOG");
+	if (o->all || o->sort >= 0 || o->rfile || o->sysroot)
+		die("-%c: not with the trend view (its rows are by slope, every one)",
+		    o->all ? 'a' : o->sort >= 0 ? 's' : o->rfile ? 'F' : 'S');
+	if (pick && strchr(pick, ','))
+		die("-P %s: trend follows one process's parts: give one name or pid", pick);
+	if (warmup && parse_duration(warmup, &to.warmup) < 0)
+		die("-w: not a duration (seconds, or with s, m, h, d: 90, 15m, 2h): %s", warmup);
+	to.pick = pick;
+	to.budgets = b;
+	to.nbudget = nbudget;
+	if (size != (size_t)size || arena_init(&a, (size_t)size) < 0)
+		die("cannot reserve an arena of %llu MiB: cap it with -m SIZE",
+		    (unsigned long long)(size >> 20));
+	trend_begin(&a, &to);
+	trend_walk(log);
+	trend_report(log, o);
 }
