@@ -49,7 +49,7 @@ PREFIX ?= /usr/local
 
 SRCS := $(wildcard src/*.c)
 LOADSRCS := src/capload.c src/caplog.c src/capcheck.c src/caplist.c src/diff.c src/sysroot.c \
-	src/slope.c src/trend.c
+	src/slope.c src/trend.c src/trendrep.c src/trendpage.c
 # BROWSE=0: without the full-screen view (browse.c, term.c), for a board
 # with no terminal to run it on; make bench says what it costs.
 BROWSE ?= 1
@@ -71,7 +71,7 @@ endif
 # machine's own build has them.
 PICTURES ?= $(if $(filter native,$(TARGET)),1,0)
 ifeq ($(PICTURES),0)
-SRCS := $(filter-out src/folded.c src/tree.c src/html.c src/page.c,$(SRCS))
+SRCS := $(filter-out src/folded.c src/tree.c src/html.c src/page.c src/trendpage.c,$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_PICTURES
 endif
 HDRS := $(wildcard src/*.h) kmod/exmap_mini_abi.h
@@ -79,7 +79,7 @@ OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 # The unit tests test the capture reader on every target, LOAD=0 or not
 # (the captures view, a view, aside).
-UNITOBJS := $(sort $(LIBOBJS) $(filter-out %/caplist.o,$(LOADSRCS:src/%.c=$(BUILD)/obj/%.o)))
+UNITOBJS := $(sort $(LIBOBJS) $(filter-out %/caplist.o %/trendpage.o,$(LOADSRCS:src/%.c=$(BUILD)/obj/%.o)))
 
 all: $(BUILD)/exmap-mini
 
@@ -95,8 +95,10 @@ endif
 $(BUILD)/obj/%.o: src/%.c $(FLAGS_STAMP) | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 	$(CC) $(BUILD_CFLAGS) -c -o $@ $<
 
-# The page's template goes into page.o as it is (.incbin).
+# The page's template goes into page.o as it is (.incbin), the trend's
+# drawing into trendpage.o.
 $(BUILD)/obj/page.o: src/report.html
+$(BUILD)/obj/trendpage.o: src/trend.js
 
 # A musl built again (TOOLCHAIN_DEPS' stamp is newer) links again.
 $(BUILD)/exmap-mini: $(OBJS) $(FLAGS_STAMP) $(TOOLCHAIN_DEPS)

@@ -8,6 +8,10 @@
 
 #include "capture.h"
 #include "ram.h"
+#include "wlog.h"
+#ifdef EXMAP_NO_LOAD
+#define wlog_holds(path)	((void)(path), 0)
+#endif
 #ifndef EXMAP_NO_PICTURES
 #include "page.h"
 #endif
@@ -313,7 +317,7 @@ int main(int argc, char **argv)
 	struct opts o = { .view = V_PROCS, .sort = -1 };
 	size_t nbudget = 0;
 	struct totals t;
-	int c, i, nargs = 0;
+	int c, i, nargs = 0, on_log;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *arg;
@@ -368,13 +372,15 @@ int main(int argc, char **argv)
 	}
 	argc = nargs;
 	parse_view(&o, argv, argc);
-	if (cli.rpids && o.view != V_TREND)
+	/* trend, and html on a watch log: its samples, not its last capture */
+	on_log = o.view == V_TREND || (o.view == V_HTML && cli.load && wlog_holds(cli.load) == 1);
+	if (cli.rpids && !on_log)
 		parse_pids('P', cli.rpids, rpid_list, &nrpid_list);
 	for (i = 0; i < (int)nbudget; i++)
-		if (budgets[i].per_hour && o.view != V_TREND)
+		if (budgets[i].per_hour && !on_log)
 			die("--budget %s: a slope (SIZE/h) is checked on a watch log: -l LOG trend",
 			    budgets[i].name);
-	if (cli.warmup && o.view != V_TREND)
+	if (cli.warmup && !on_log)
 		die("-w: a warm-up is left out of a watch log's trend: -l LOG -w DURATION trend");
 	if (cli.sort_name && !valid_sort(o.view, o.sort = field_lookup(cli.sort_name)))
 		die("-s: %s is not a field of this view; it has: %s", cli.sort_name,
@@ -388,7 +394,7 @@ int main(int argc, char **argv)
 #endif
 	if ((cli.load || o.view == V_DIFF) && (cli.backend || npid_list || cli.table))
 		die("-b, -p and -t shape a scan; a capture was shaped when it was taken");
-	if (o.view == V_TREND) {
+	if (on_log) {
 		view_trend(cli.load, &o, cli.rpids, cli.warmup, budgets, nbudget, cli.cap_mem);
 		return exit_status;
 	}

@@ -55,20 +55,72 @@ void env_fit(const struct envelope *e, struct env_fit *f);
 #define GROW_RISING	0.5
 int env_grows(const struct env_fit *f);
 
-#endif
-
 /*
- * trend.c: what a watch log's reader hands it, sample by sample: a sample
- * begins (its time since boot in ms, its realtime in s), then every value
- * known at it (known 0: the log lost it; left out, never guessed), then it
- * ends. A process is named by its pid and start time (pids are reused).
+ * trend.c: the rows. A process by its name and command line, a file by its
+ * path, a part of the processes -P picks; budgets' rows of their own. Each
+ * has its floor's envelope (and a process its sole's), and, for the page,
+ * its series (SERIES_POINTS buckets, each a window's least and most).
  */
+enum { TK_PROC, TK_FILE, TK_PART, TK_BUDGET_PROC, TK_BUDGET_FILE };
+
+#define SERIES_POINTS	240
+
+struct series {
+	uint32_t n;			/* buckets filled */
+	int64_t t[SERIES_POINTS];	/* ms since boot: each bucket's first */
+	uint64_t lo[SERIES_POINTS], hi[SERIES_POINTS];
+};
+
+struct trow {
+	const char *name;
+	const char *cmd;	/* NUL between arguments; NULL but for a process */
+	uint32_t cmdlen;
+	uint8_t kind;
+	uint8_t lost;		/* a value of this sample was lost */
+	uint32_t touched;	/* the sample it was last added to, from 1 */
+	struct trow *next;	/* the next row touched in this sample */
+	uint64_t eff, sole;	/* this sample's sums */
+	const char *path;	/* a file budget's first file, to tell two apart */
+	int ambiguous;		/* a file budget matched files of two paths */
+	struct series *ser;	/* the page's: a grower's */
+	struct envelope e_eff, e_sole;
+};
+
+/* A part of MemTotal over time, for the page: each bucket's last value. */
+struct ramseries {
+	const char *name;
+	int depth;
+	int64_t v[SERIES_POINTS];
+};
+
 struct trend_opts {
+	const char *log;	/* as -l names it */
 	int64_t warmup;		/* -w: ms of the log's start left out */
 	const char *pick;	/* -P: a process name or pid, for its parts */
 	const struct budget *budgets;
 	size_t nbudget;
 };
+
+/* What the walk found, for the report. */
+struct trend_sum {
+	const char *log;
+	uint32_t used, skipped;		/* samples fitted, left out as warm-up */
+	int64_t t_first, t_last;	/* ms since boot */
+	uint64_t real_first, real_last;	/* s since 1970 */
+	uint64_t runs, lost, unknown;	/* the reader's: watch runs, lines lost,
+					   samples with a value unknown */
+	struct trow *budget;		/* two a budget: processes, files */
+	const char *pick;		/* -P, as given */
+	int pick_seen;			/* a process it names was in the log */
+	int pick_reused;		/* -P PID: the pid was another's later */
+	char reuser[NAME_MAX_COMM];
+	struct ramseries *ram;		/* the page's */
+	uint32_t nram;
+	int64_t ram_t[SERIES_POINTS];	/* each bucket's first sample, ms */
+	uint32_t nbucket;
+	uint32_t width;			/* samples a bucket of the series */
+};
+
 void trend_begin(struct arena *a, const struct trend_opts *to);
 void trend_sample(int64_t t, uint64_t realtime);
 void trend_proc(int32_t pid, uint64_t start, const char *name, const char *cmd,
@@ -77,5 +129,20 @@ void trend_file(const char *path, uint64_t eff, int known);
 void trend_part(int32_t pid, uint64_t start, const char *name, const char *part,
 		uint64_t eff, int known);
 void trend_sample_end(void);
-void trend_report(const char *log, const struct opts *o);
 int parse_duration(const char *s, int64_t *ms);
+/* The rows of one kind with a sample, fitted, by slope (largest first). */
+struct shown {
+	struct trow *r;
+	struct env_fit f, fs;
+};
+struct shown *trend_rows(int kind, uint32_t *n);
+const struct trend_sum *trend_summary(void);
+
+/* trendrep.c: the report as text or CSV; the budgets */
+void trend_report(const struct opts *o, const struct trend_opts *to);
+void cmd_words(const struct trow *r, char *buf, size_t len);
+
+/* trendpage.c: the page of a watch log (left out with PICTURES=0) */
+void trend_page(const struct opts *o);
+
+#endif

@@ -129,5 +129,6 @@ check_eq "--budget NAME=SIZE/h on a capture's view: exit 2, one line" "$? $(wc -
 mkdir -p "$OUT"
 "$X" -l "$T/watch.log" html >"$OUT/trend.html" 2>"$T/html.err"
 check_cmd "-l LOG html on a watch log: exit 0 or 1" within 0 $? 1
-run_checks "trend page" python3 tests/lib/html_check.py trend "$OUT" "$T/trend.csv" "$OUT/trend.html"
+run_checks "trend page" python3 tests/lib/html_check.py trend "$X" "$OUT" "$T/watch.log" \
+	"$T/trend.csv" "$OUT/trend.html"
 finish

@@ -768,7 +768,7 @@ static void trend_feed(const void *arg)
 		trend_file("/dev/shm/x", 4096u * i, 1);
 		trend_sample_end();
 	}
-	trend_report("built", &(struct opts){ .csv = 1 });
+	trend_report(&(struct opts){ .csv = 1 }, to);
 }
 
 static void test_trend(void)
@@ -789,7 +789,7 @@ static void test_trend(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct trend_opts to = { .pick = cases[i].pick };
+		struct trend_opts to = { .log = "built", .pick = cases[i].pick };
 		char what[160];
 
 		capture(trend_feed, &to, buf, sizeof(buf));
