@@ -101,35 +101,43 @@ $(BUILD)/obj/page.o: src/report.html
 $(BUILD)/exmap-mini: $(OBJS) $(FLAGS_STAMP) $(TOOLCHAIN_DEPS)
 	$(CC) $(BUILD_CFLAGS) $(BUILD_LDFLAGS) -o $@ $(OBJS)
 
-$(BUILD)/unit: tests/unit.c $(UNITOBJS) $(TOOLCHAIN_DEPS) | $(BUILD)/obj
-	$(CC) $(BUILD_CFLAGS) -Isrc $(BUILD_LDFLAGS) -o $@ tests/unit.c $(UNITOBJS)
+$(BUILD)/unit: tests/unit/unit.c $(UNITOBJS) $(TOOLCHAIN_DEPS) | $(BUILD)/obj
+	$(CC) $(BUILD_CFLAGS) -Isrc $(BUILD_LDFLAGS) -o $@ tests/unit/unit.c $(UNITOBJS)
 
 # The benchmark's floor is built like exmap-mini, so the two compare fairly.
-$(BUILD)/floor: tests/floor.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
+$(BUILD)/floor: tests/bench/floor.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 	$(CC) $(BUILD_CFLAGS) $(BUILD_LDFLAGS) -o $@ $<
 
 -include $(OBJS:.o=.d) $(BUILD)/unit.d $(BUILD)/floor.d $(BUILD)/sysroot_drv.d $(BUILD)/fmt_test.d
 
-build/host/%: tests/%.c | build/host
+# The workloads and test programs (tests/work/NAME.c) and the benchmark's
+# (tests/bench/NAME.c), static: for this machine in build/host/ (glibc), for
+# the target in BUILD/tools/ (musl). Those on the workload library
+# (tests/work/wl.c) link it.
+WL_USERS := workload benchwork thpwork hugework readfault
+$(foreach d,build/host $(BUILD)/tools,$(WL_USERS:%=$(d)/%)): tests/work/wl.c tests/work/wl.h
+
+build/host/%: tests/work/%.c | build/host
+	$(HOSTCC) -static -O2 -Wall -Wextra -Werror -o $@ $(filter %.c,$^)
+
+build/host/%: tests/bench/%.c | build/host
 	$(HOSTCC) -static -O2 -Wall -Wextra -Werror -o $@ $<
 
-# The census of RAM from each source (tests/censusdump.c), on exmap-mini's
+# The census of RAM from each source (tests/unit/censusdump.c), on exmap-mini's
 # objects, for the module's system test in a guest.
-$(BUILD)/tools/censusdump: tests/censusdump.c $(LIBOBJS) | $(TOOLCHAIN_DEPS)
+$(BUILD)/tools/censusdump: tests/unit/censusdump.c $(LIBOBJS) | $(TOOLCHAIN_DEPS)
 	@mkdir -p $(BUILD)/tools
-	$(CC) $(BUILD_CFLAGS) -Isrc $(BUILD_LDFLAGS) -o $@ tests/censusdump.c $(LIBOBJS)
+	$(CC) $(BUILD_CFLAGS) -Isrc $(BUILD_LDFLAGS) -o $@ tests/unit/censusdump.c $(LIBOBJS)
 
-# The test workloads for the target (workload, churn, runas, twice), static
-# with musl.
-$(BUILD)/tools/%: tests/%.c | $(TOOLCHAIN_DEPS)
+$(BUILD)/tools/%: tests/work/%.c | $(TOOLCHAIN_DEPS)
 	@mkdir -p $(BUILD)/tools
-	$(CC) -static -O2 -Wall -Wextra -Werror -o $@ $<
+	$(CC) -static -O2 -Wall -Wextra -Werror -o $@ $(filter %.c,$^)
 
 $(BUILD)/obj build/host:
 	mkdir -p $@
 
 # Test areas bring their own rules.
-include $(wildcard tests/*.mk)
+include $(wildcard tests/mk/*.mk)
 
 setup:
 	toolchain/setup
@@ -146,7 +154,7 @@ run:
 	$(MAKE) all
 	$(BUILD)/exmap-mini || [ $$? -eq 1 ]
 
-# What the tests run in a guest or on a board, by name (tests/NAME.c): for
+# What the tests run in a guest or on a board, by name (tests/work/NAME.c): for
 # this machine in build/host/ (glibc, static), for a board in BUILD/tools/.
 GUEST_TOOLS := workload churn runas twice thpwork readfault afterprobe hugework
 host_tools = $(GUEST_TOOLS:%=build/host/%)
@@ -170,7 +178,7 @@ test: setup
 test-tinykernel: setup
 	$(MAKE) all $(host_tools) $(BUILD)/tools/censusdump
 	$(MAKE) ARCH=mipsel $(call board_tools,mipsel)
-	tests/kmod_test.sh nopagemap-amd64 nopagemap-mipsel; k=$$?; tests/ram_qemu.sh nopagemap && exit $$k
+	tests/suites/kmod_test.sh nopagemap-amd64 nopagemap-mipsel; k=$$?; tests/suites/ram_qemu.sh nopagemap && exit $$k
 
 # The board demo: the target's Debian kernel in qemu (-M virt for arm, arm64
 # and riscv64), the module loaded, exmap-mini's report on the serial console;
@@ -179,31 +187,31 @@ test-tinykernel: setup
 board: setup
 	$(MAKE) all $(BUILD)/tools/workload
 	$(MAKE) ARCH= all
-	tests/board.sh $(DEBARCH) $(BUILD) $(ARCH)
+	tests/suites/board.sh $(DEBARCH) $(BUILD) $(ARCH)
 
-# The benchmark: tests/bench.sh's cases (BENCH_CASES="sparse asan" picks
+# The benchmark: tests/bench/bench.sh's cases (BENCH_CASES="sparse asan" picks
 # some, BENCH_ROUNDS=N sets the rounds); the module against pagemap in one
-# guest boot (tests/kmod_bench.sh, trixie amd64). Then the size of a capture
-# of the emulated board (qemu armhf), which the board's capture test
+# guest boot (tests/bench/kmod_bench.sh, trixie amd64). Then the size of a
+# capture of the emulated board (qemu armhf), which the board's capture test
 # measures as it takes it over the serial console, the bytes browse sends
-# there per key press (tests/browse_board.sh), and browse's size in each
-# board's binary (tests/browse_cost.sh).
+# there per key press (tests/suites/browse_board.sh), and browse's size in each
+# board's binary (tests/bench/browse_cost.sh).
 bench: setup
 	$(MAKE) all $(BUILD)/floor build/host/workload build/host/runstat \
 		build/host/benchwork build/host/benchwork-asan
 	$(MAKE) ARCH=arm all build/arm/tools/workload build/arm/capture/prog \
 		build/arm/capture/prog.stripped
-	tests/bench.sh $(BUILD)
-	tests/kmod_bench.sh
-	tests/capture_test.sh >$(BUILD)/capture-bench.log 2>&1 || \
+	tests/bench/bench.sh $(BUILD)
+	tests/bench/kmod_bench.sh
+	tests/suites/capture_test.sh >$(BUILD)/capture-bench.log 2>&1 || \
 		{ tail -20 $(BUILD)/capture-bench.log; exit 1; }
 	grep '^capture size:\|^html page of the board' $(BUILD)/capture-bench.log
-	tests/browse_board.sh >$(BUILD)/browse-bench.log 2>&1 || \
+	tests/suites/browse_board.sh >$(BUILD)/browse-bench.log 2>&1 || \
 		{ tail -20 $(BUILD)/browse-bench.log; exit 1; }
 	grep '^browse over serial:' $(BUILD)/browse-bench.log
-	tests/browse_cost.sh
-	tests/ram_bench.sh $(BUILD)
-	tests/ram_qemu.sh amd64 armhf >$(BUILD)/ram-bench.log 2>&1 || \
+	tests/bench/browse_cost.sh
+	tests/bench/ram_bench.sh $(BUILD)
+	tests/suites/ram_qemu.sh amd64 armhf >$(BUILD)/ram-bench.log 2>&1 || \
 		{ tail -20 $(BUILD)/ram-bench.log; exit 1; }
 	grep '^ram view on the emulated' $(BUILD)/ram-bench.log
 

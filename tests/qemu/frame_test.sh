@@ -13,7 +13,7 @@ set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-. "$repo/tests/lib.sh"
+. "$repo/tests/lib/lib.sh"
 w=$repo/build/qemu/frame_test
 unframe=$here/unframe
 rm -rf "$w" && mkdir -p "$w/in" || { echo "frame_test: $w: cannot create" >&2; exit 2; }

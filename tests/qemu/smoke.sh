@@ -18,7 +18,7 @@ set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-. "$repo/tests/lib.sh"
+. "$repo/tests/lib/lib.sh"
 kernel=$repo/toolchain/kernel
 targets=${*:-bullseye-amd64 bookworm-amd64 trixie-amd64 bookworm-armhf bookworm-arm64}
 timeout=${SMOKE_TIMEOUT:-300}

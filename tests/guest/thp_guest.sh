@@ -1,0 +1,59 @@
+# Large folios, guest side: sourced by tests/guest/kmod_guest.sh
+# (/test/thp_guest.sh) when /test/params sets THP, with thpwork in /test:
+#   THP=pmd   PMD huge pages on (enabled = always): thpwork's region is three
+#             of them (3 x 32 MiB at 16 KiB pages), aligned to one;
+#   THP=mthp  multi-size THP of 16, 32 and 64 KiB on (always), PMD THP off
+#             (enabled and hugepages-<PMD size> never): an 8 MiB region that
+#             starts 16 KiB past a 64 KiB boundary, so its faults make
+#             folios of all three sizes;
+# then thpwork's parent writes its region and forks 4 children that each map
+# those folios in part (copy-on-write of one page in 16, a drop); both
+# sources scan, a capture is taken with a report of the same moment, and
+# the kernel's figures and counters go back to the host
+# (tests/lib/thp_checks.sh checks them). The settings stay on for the stress
+# that follows, so the scans under churn meet large folios too.
+T=/sys/kernel/mm/transparent_hugepage
+
+thp_run() {
+	case $THP in
+	pmd)
+		hp=$(($(cat $T/hpage_pmd_size) / 1024))
+		echo always >$T/enabled
+		set -- -H -s $((3 * hp)) -a "$hp" -D $((hp / 4)) ;;
+	mthp)
+		echo never >$T/enabled
+		for d in $T/hugepages-*kB; do echo never >"$d/enabled"; done
+		for k in 16 32 64; do echo always >$T/hugepages-${k}kB/enabled; done
+		set -- -s 8192 -a 64 -o 16 -D 200 ;;
+	esac
+	frame_cmd thp_settings sh -c "cd $T && grep . enabled hugepages-*kB/enabled"
+	frame_file thp_vmstat0 /proc/vmstat
+	frame_cmd thp_stats0 sh -c "cd $T && grep . hugepages-*kB/stats/anon_fault_alloc"
+	/test/thpwork -n 4 -r 16 "$@" >/tmp/thp.out 2>/tmp/thp.err &
+	tw=$!
+	i=0
+	while ! grep -q '^ready' /tmp/thp.out && [ $i -lt 120 ] && kill -0 $tw 2>/dev/null; do
+		sleep 1
+		i=$((i + 1))
+	done
+	frame_file thp_work /tmp/thp.out
+	frame_file thp_work_err /tmp/thp.err
+	frame_cmd thp_kmod $X -b kmod -c
+	frame_cmd thp_pagemap $X -b pagemap -c
+	# a capture and a report of the same moment (see kmod_guest.sh)
+	/test/twice /tmp/thpcap.live /dev/null /tmp/thpcap.dump /tmp/thpcap.err \
+		$X -b kmod -k procs -- -b kmod dump
+	frame_file thp_cap_live /tmp/thpcap.live
+	frame_file thp_cap_dump /tmp/thpcap.dump
+	frame_file thp_cap_err /tmp/thpcap.err
+	for pid in $(sed -n 's/^ready //p' /tmp/thp.out); do
+		frame_cmd "thp_maps_$pid" $X -b kmod -c maps "$pid"
+		frame_file "thp_rollup_$pid" "/proc/$pid/smaps_rollup"
+		frame_file "thp_smaps_$pid" "/proc/$pid/smaps"
+	done
+	frame_file thp_vmstat1 /proc/vmstat
+	frame_cmd thp_stats1 sh -c "cd $T && grep . hugepages-*kB/stats/anon_fault_alloc"
+	kill $tw 2>/dev/null
+	wait $tw
+}
+thp_run

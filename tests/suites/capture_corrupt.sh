@@ -1,0 +1,94 @@
+#!/bin/sh
+# Damaged captures. Two real captures of this machine (the test workload by
+# -p, and every process) are damaged in thousands of seeded ways: lines lost,
+# repeated, swapped; characters changed in tags, checksums, payload, begin
+# and end lines; cuts; kernel messages between and inside lines; CRLF and
+# console prefixes; junk, NULs, lines over 16 KiB; a chunk twice; lines of a newer version;
+# several captures in one log; payload changed with its checksum redone; made
+# headers. Each is loaded by the sanitizer build with -l for procs, -c procs,
+# -c files, maps PID and -c ram; every fourth for folded too, every
+# sixteenth for html. Every run: no sanitizer report, no signal, exit 0,
+# 1, 2 or 4, an "exmap-mini: " line when not 0. Exit 0 or 1: the report is
+# byte for byte the clean capture's. Exit 4: nothing made up (each process
+# row and mapping is the clean capture's, a file's figures at most its clean
+# ones, each folded line a clean one or a file's clean lines summed, the
+# page whole), and a lost line names its chunk. One line per group of damage.
+#
+# The damage and the verdicts are tests/lib/capture_corrupt.py's.
+# Run as root. Build first: make capfuzz-deps. Environment: EXMAP (the build
+# that makes the captures), CAPFUZZ_BIN (the sanitizer build), WORKLOAD,
+# CAPFUZZ_DIR (build/capfuzz: the captures, and each failing group's first
+# input as fail-N, next to fail-N.clean, the capture it was made from),
+# CAPFUZZ_SEED (1), CAPFUZZ_JOBS (the CPUs), CAPFUZZ_VERBOSE (every failure,
+# and each group's time). Last line: N passed, M failed.
+set -u
+lib=$(cd "$(dirname "$0")/../lib" && pwd)
+. "$lib/lib.sh"
+EXMAP=${EXMAP:-build/exmap-mini}
+CAPFUZZ_BIN=${CAPFUZZ_BIN:-build/capfuzz/exmap-mini-san}
+WORKLOAD=${WORKLOAD:-build/tools/workload}
+CAPFUZZ_DIR=${CAPFUZZ_DIR:-build/capfuzz}
+CAPFUZZ_SEED=${CAPFUZZ_SEED:-1}
+CAPFUZZ_JOBS=${CAPFUZZ_JOBS:-$(nproc)}
+LC_ALL=C
+export LC_ALL
+WL_PID=
+T=
+
+cleanup() {
+	stop_workload
+	[ -n "$T" ] && rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 2' INT TERM
+
+for f in "$EXMAP" "$CAPFUZZ_BIN" "$WORKLOAD"; do
+	[ -x "$f" ] || { no "$f is built" "make capfuzz-deps"; finish; }
+done
+[ "$(id -u)" -eq 0 ] || { no "runs as root" "captures read pagemap"; finish; }
+command -v python3 >/dev/null || { no "python3 is installed"; finish; }
+mkdir -p "$CAPFUZZ_DIR" && rm -f "$CAPFUZZ_DIR"/fail-*
+T=$(mktemp -d /tmp/capfuzz.XXXXXX)
+chmod 755 "$T"
+
+# --- the captures -------------------------------------------------------------
+# Its file in a directory of 1.5 KB, named in its command line too: the
+# lines naming them go on in "+ " lines, which every damage then meets.
+D=$T
+for c in a b c d e f; do
+	D=$D/$(printf '%0250d' 0 | tr 0 "$c")
+done
+mkdir -p "$D"
+if ! start_workload "$T/wl.out" "$WORKLOAD" -n 3 -f 256 -c 256 -p 128 -z 64 -d "$D"; then
+	no "the workload starts" "$(cat "$T/wl.out.err")"
+	finish
+fi
+# shellcheck disable=SC2086
+set -- $READY
+PIDS=$(echo "$*" | tr ' ' ,)
+CHILD=$2
+"$EXMAP" -p "$PIDS" dump >"$CAPFUZZ_DIR/work.cap" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ] && grep -q "^XM end " "$CAPFUZZ_DIR/work.cap"; then
+	ok "capture of the workload ($PIDS): $(wc -l <"$CAPFUZZ_DIR/work.cap") lines, exit 0"
+	check_cmd "the workload's capture has continued (\"+ \") lines: 20 at least" \
+		within 20 "$(grep -c '^XM [0-9]* + ' "$CAPFUZZ_DIR/work.cap")" ""
+else
+	no "capture of the workload" "exit $rc: $(cat "$T/err")"
+	finish
+fi
+"$EXMAP" dump >"$CAPFUZZ_DIR/all.cap" 2>"$T/err"; rc=$?
+if { [ $rc -eq 0 ] || [ $rc -eq 1 ]; } && grep -q "^XM end " "$CAPFUZZ_DIR/all.cap"; then
+	ok "capture of every process: $(wc -l <"$CAPFUZZ_DIR/all.cap") lines, exit $rc"
+else
+	no "capture of every process" "exit $rc: $(head -3 "$T/err")"
+	finish
+fi
+stop_workload
+
+# --- damage them, load them -----------------------------------------------------
+python3 "$lib/capture_corrupt.py" "$CAPFUZZ_BIN" "$EXMAP" "$CAPFUZZ_DIR" "$T" "$CAPFUZZ_SEED" \
+	"$CAPFUZZ_JOBS" "$CHILD" >"$T/py.out" 2>&1
+rc=$?
+tally "$T/py.out"
+[ $rc -eq 0 ] || no "the mutation driver ran to its end" "exit $rc"
+finish

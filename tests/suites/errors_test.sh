@@ -1,0 +1,117 @@
+#!/bin/sh
+# What a user who types something wrong is told: one table, in the style of
+# toybox's tests, of the command, the exit code and the last line of stderr
+# (a shell pattern; the scan's own warnings may come before it). Every case
+# also checks that nothing went to stdout but what the case allows.
+# Run as root after make all build/host/workload. Environment: EXMAP,
+# WORKLOAD. Last line: N passed, N failed.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+. tests/lib/lib.sh
+EXMAP=$(realpath "${EXMAP:-build/exmap-mini}")
+WORKLOAD=${WORKLOAD:-build/host/workload}
+T=$(mktemp -d /tmp/exmap-errors.XXXXXX) || exit 2
+trap 'stop_workload; rm -rf "$T"' EXIT
+
+if ! start_workload "$T/wl" "$WORKLOAD" -n 1 -f 64 -d "$T"; then
+	no "workload ready" "$(cat "$T/wl.err")"
+	finish
+fi
+# shellcheck disable=SC2086
+set -- $READY
+W=$1
+DATA=$(sed -n 's/^file //p' "$T/wl")
+KTHREAD=2	# kthreadd
+# example capture lines, none of which checks out (as README's)
+printf 'XM begin v2 ps=4096 chunks=3 crc=00000000\nXM 1 . 1 00000000 unreadable=0\n' >"$T/notcap"
+# a pid that is not there: one above the largest
+GONE=$(($(cat /proc/sys/kernel/pid_max) - 1))
+while [ -d /proc/$GONE ]; do GONE=$((GONE - 1)); done
+
+# exit | arguments | last line of stderr (a pattern)
+while IFS='|' read -r want args line; do
+	case $want in '' | '#'*) continue ;; esac
+	# shellcheck disable=SC2086 # the arguments, one word each
+	eval "set -- $args"
+	"$EXMAP" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	last=$(tail -n 1 "$T/err")
+	# shellcheck disable=SC2254 # the table's pattern
+	case $last in
+	$line) match=1 ;;
+	*) match=0 ;;
+	esac
+	if [ "$rc" = "$want" ] && [ $match = 1 ] && [ ! -s "$T/out" ]; then
+		ok "exmap-mini $args: exit $want, '$last'"
+	else
+		no "exmap-mini $args" "exit $rc (want $want), stderr '$last' (want '$line'), stdout $(wc -c <"$T/out") bytes"
+	fi
+done <<EOF
+# views: what is wrong in one line, then the usage line of that view
+2|bogus|usage: see exmap-mini -h
+2|maps|usage: exmap-mini \[options\] maps pid
+2|files 716|usage: exmap-mini \[options\] files
+2|sections|usage: exmap-mini \[options\] sections file
+2|diff a|usage: exmap-mini \[options\] diff capture capture \[html\]
+2|symbols a b c|usage: exmap-mini \[options\] symbols file \[section\]
+2|procs extra|usage: exmap-mini \[options\] procs
+# options: one prefix, one line
+2|-Z|exmap-mini: -Z: not an option (exmap-mini -h lists them)
+2|--bogus|exmap-mini: --bogus: not an option (exmap-mini -h lists them)
+2|-n|exmap-mini: -n: give its value*
+2|-s name maps $W|exmap-mini: -s: name is not a field of this view; it has: vm * address path
+2|-s x dump|exmap-mini: -s: x is not a field of this view; it has: none*
+2|-s name ram|exmap-mini: -s: name is not a field of this view; it has: none (its lines are in their order)
+2|-P $W ram|exmap-mini: -P and -F: not with the ram view (it is all of RAM)
+2|ram extra|usage: exmap-mini \[options\] ram
+2|folded extra|usage: exmap-mini \[options\] folded
+2|diff a b pdf|usage: exmap-mini \[options\] diff capture capture \[html\]
+2|-c folded|exmap-mini: -c: not with the folded view (its lines are for flame-graph tools)
+2|-n 5 html|exmap-mini: -n: not with the html view (it is one page, all of it)
+2|-q diff a b html|exmap-mini: -q: not with the html view (it is one page, all of it)
+2|-s pid folded|exmap-mini: -s: pid is not a field of this view; it has: none (flame-graph tools order the lines)
+2|-s name html|exmap-mini: -s: name is not a field of this view; it has: vm mapped resident eff_mapped eff_resident sole writable swap
+# captures: what is not one, a place that is not one, the list's options
+2|-l $T/notcap|exmap-mini: $T/notcap: not a capture: 2 lines start with XM, none of them checks out
+2|-l $T/notcap@2 files|exmap-mini: $T/notcap: not a capture: 2 lines start with XM, none of them checks out
+2|-l $T/notcap@0|exmap-mini: $T/notcap@0: not a capture's place in $T/notcap: @1 is its first, @-1 its last
+2|-l $T/notcap@-x|exmap-mini: $T/notcap@-x: not a capture's place in $T/notcap: @1 is its first, @-1 its last
+2|captures|exmap-mini: captures: lists the captures of a log: give -l LOG, and of the options only -c, -q or -n
+2|-k -l $T/notcap captures|exmap-mini: captures: lists the captures of a log: give -l LOG, and of the options only -c, -q or -n
+2|-s name -l $T/notcap captures|exmap-mini: -s: name is not a field of this view; it has: none (the log's order)
+2|-l $T/notcap@1 captures|exmap-mini: captures: lists every capture of a log: give -l $T/notcap, without @N
+2|-l $T/notcap captures|exmap-mini: $T/notcap: not a capture: 2 lines start with XM, none of them checks out
+2|captures extra|usage: exmap-mini \[options\] captures
+# processes: the real reason
+2|-p $GONE|exmap-mini: -p: no such process: pid $GONE
+2|-p $W maps $GONE|exmap-mini: maps: pid $GONE is not among -p's: add it there
+2|maps $GONE|exmap-mini: no such process: pid $GONE
+2|maps $KTHREAD|exmap-mini: pid $KTHREAD has no user memory (a kernel thread, or a zombie)
+# files: what cannot be met is 2, and says why
+2|-p $W symbols $EXMAP .nosuch|exmap-mini: $EXMAP: no scanned process maps such a file
+2|-p $W symbols $WORKLOAD .nosuch|exmap-mini: *: no section .nosuch; it has *.text*
+2|-p $W sections $DATA|exmap-mini: $DATA: *ELF*
+2|-p $W symbols $DATA|exmap-mini: $DATA: *ELF*
+2|elf $DATA|exmap-mini: $DATA: *ELF*
+2|-m 1M -p $W sections $WORKLOAD|exmap-mini: arena full: * in use, * more needed; raise it with -m SIZE (-m *M would do)
+EOF
+
+# The -m the message names does what it says.
+"$EXMAP" -m 1M -p "$W" sections "$WORKLOAD" >/dev/null 2>"$T/err"
+m=$(sed -n 's/.*(-m \([0-9]*M\) would do).*/\1/p' "$T/err")
+"$EXMAP" -m "${m:-0}" -p "$W" sections "$WORKLOAD" >/dev/null 2>"$T/err2"
+check_eq "the -m the arena message names ($m) is enough" "$?" 0 "$(cat "$T/err2")"
+
+# Unreadable by root: where some process is (pid 1 in a container that
+# hides it), maps names it with the kernel's reason.
+for p in $(ls /proc | grep '^[0-9]*$'); do
+	err=$(cat /proc/$p/maps 2>&1 >/dev/null) || {
+		case $err in *"Permission denied"*) ;; *) continue ;; esac
+		"$EXMAP" maps "$p" >/dev/null 2>"$T/err"
+		rc=$?
+		check_eq "maps $p, which root cannot read here: exit 2, the reason" \
+			"$rc $(tail -n 1 "$T/err")" "2 exmap-mini: cannot read pid $p: Permission denied"
+		break
+	}
+done
+finish
