@@ -3,7 +3,7 @@
 # SYNOPSIS, options, views and figures those of -h; every environment
 # variable src/ reads and every exit code src/exmap.h defines in it; every
 # column of every CSV the program prints named in it; installed by make
-# install. (README's usage block against -h: tests/integration.sh.)
+# install. (README's usage block against -h: tests/suites/integration.sh.)
 # Environment: EXMAP (build/exmap-mini). Last line: N passed, N failed.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
