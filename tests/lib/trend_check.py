@@ -5,8 +5,13 @@ pid two rows that never mix, -P's parts, -w, the text's width. One
 "ok/FAIL" line a check.
 
 usage: trend_check.py DIR SAMPLES
+       trend_check.py --board CSV OUTDIR RATE COUNT INTERVAL
 DIR holds trend.csv, trend.txt, trend-w.csv, parts-heap.csv, parts-fam.csv
 and, for heap, file and fam, NAME.pss0 and NAME.pss1 ("bytes seconds").
+--board: the emulated board's trend (CSV) of its console log, against its
+leakwork (-r RATE heap) and the Pss it framed back (OUTDIR/pss0, pss1: KiB
+and the uptime): the leaker first, within 10%, and nothing else growing
+but the [heap] its leak is.
 """
 import csv
 import os
@@ -137,8 +142,33 @@ def main(d, n):
           any(t.rstrip().endswith("heap") or "-r 64 heap" in t for t in top), str(top[:6]))
 
 
+def board(csvfile, out, rate, count, ivl):
+    rs = rows(csvfile)
+    built = rate * KIB_H
+    leak = one(rs, "the board's leaker", proc(f"-r {rate} -s 65536 heap"))
+    near("the board's leaker: the slope against the rate built", slope(leak), built)
+    k0, u0 = map(float, open(os.path.join(out, "pss0")).read().split())
+    k1, u1 = map(float, open(os.path.join(out, "pss1")).read().split())
+    near("the board's leaker: its Pss (smaps_rollup, framed back) against the rate built",
+         int((k1 - k0) * 1024 / (u1 - u0) * 3600), built)
+    if leak:
+        check(f"the board's leaker: {leak['samples']} samples of {count}, flagged",
+              int(leak["samples"]) >= count - 2 and leak["grows"] == "1", str(leak))
+    procs = [r for r in rs if r["kind"] == "process"]
+    check("the board's leaker is the first process row (the largest slope)",
+          procs and procs[0] is leak, str(procs[:2]))
+    heap = one(rs, "the board's [heap] file row", lambda r: r["kind"] == "file" and r["name"] == "[heap]")
+    near("the board's [heap] (every heap, the leak's) against the rate built", slope(heap), built)
+    others = [(r["kind"], r["name"], r["slope"]) for r in rs
+              if r["grows"] == "1" and r is not leak and r is not heap]
+    check(f"nothing else on the board grows ({len(rs)} rows)", not others and len(rs) > 5, str(others))
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) == 7 and sys.argv[1] == "--board":
+        board(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]))
+    elif len(sys.argv) == 3:
+        main(sys.argv[1], int(sys.argv[2]))
+    else:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    main(sys.argv[1], int(sys.argv[2]))

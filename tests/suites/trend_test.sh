@@ -17,7 +17,14 @@
 # -w; --budget NAME=SIZE/h under and over (exit 0, 3); the text in 80
 # columns; the page (html) of the log in chromium: each series drawn to
 # scale, the ram view's parts stacked.
+# Meanwhile, in the background, the emulated armhf board (Debian bookworm's
+# armmp kernel, qemu TCG, as capture_test.sh boots it) runs
+# tests/guest/trend_guest.sh: its leakwork's heap grows 16 KiB/s while
+# "watch 2 60" writes to the serial console, kernel messages cut in; the
+# host's trend of that console log names it (its slope within 10% of the
+# rate built and of its Pss's), and nothing else grows.
 # Run as root. Environment: EXMAP, LEAKWORK, LEAKFAM, TREND_SAMPLES, HTML_OUT.
+# Needs: make all trend-deps, make ARCH=arm all build/arm/tools/leakwork.
 # Last line: N passed, N failed.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -40,9 +47,28 @@ cleanup() {
 trap cleanup EXIT
 trap 'no "interrupted"; cleanup; finish' INT TERM HUP
 
-for f in "$X" "$LW" "$LF"; do
-	[ -x "$f" ] || { no "$f is not built (make trend-deps all)"; finish; }
+for f in "$X" "$LW" "$LF" build/arm/exmap-mini build/arm/tools/leakwork; do
+	[ -x "$f" ] || { no "$f is not built (make all trend-deps; make ARCH=arm all build/arm/tools/leakwork)"; finish; }
 done
+
+# The board, booted in the background while the host's watch runs.
+BW=build/qemu/trend BRATE=16 BIVL=2 BCOUNT=60
+board() {
+	rm -rf "$BW" && mkdir -p "$BW/test" || return 1
+	toolchain/kernel fetch bookworm armhf >"$BW/fetch.log" 2>&1 || return 1
+	eval "$(toolchain/kernel path bookworm armhf)"
+	cp build/arm/exmap-mini build/arm/tools/leakwork "$BW/test/" &&
+		cp tests/guest/trend_guest.sh "$BW/test/run.sh" || return 1
+	printf 'RATE=%s INTERVAL=%s COUNT=%s\n' $BRATE $BIVL $BCOUNT >"$BW/test/params"
+	tests/qemu/initramfs armhf "$BW/initramfs.cpio.gz" "$BW"/test/* >"$BW/initramfs.log" 2>&1 ||
+		return 1
+	QEMU_APPEND="test.loglevel=7 printk.devkmsg=on" \
+		tests/qemu/boot armhf "$image" "$BW/initramfs.cpio.gz" "$BW/console.log" 600
+}
+mkdir -p build/qemu
+board >build/qemu/trend-board.log 2>&1 &
+BOARD=$!
+PIDS="$PIDS $BOARD"
 cp "$LW" "$T/xmreuse" || { no "the second program"; finish; }
 
 # start NAME CMD...: a workload in the background, its pids in $T/NAME.pids
@@ -131,4 +157,24 @@ mkdir -p "$OUT"
 check_cmd "-l LOG html on a watch log: exit 0 or 1" within 0 $? 1
 run_checks "trend page" python3 tests/lib/html_check.py trend "$X" "$OUT" "$T/watch.log" \
 	"$T/trend.csv" "$OUT/trend.html"
+
+# The board's log, over its serial console.
+t0=$(date +%s)
+wait "$BOARD"
+rc=$?
+PIDS=$(echo "$PIDS" | tr ' ' '\n' | grep -vx "$BOARD" | tr '\n' ' ')
+check_eq "the board booted, watched and powered off (waited $(($(date +%s) - t0)) s more)" "$rc" 0 \
+	"exit $rc: $(tail -n 3 build/qemu/trend-board.log | tr '\n' ' ') see $BW/console.log"
+[ $rc -eq 0 ] || finish
+if ! tests/qemu/unframe "$BW/console.log" "$BW/out" >"$BW/unframe.log" 2>&1; then
+	no "the board's results came back whole over the serial console" "$(cat "$BW/unframe.log")"
+	finish
+fi
+check_eq "watch $BIVL $BCOUNT exited 0 on the board" "$(cat "$BW/out/watch.rc")" 0
+check_cmd "kernel messages are in the board's log, among watch's lines" has '^<4>noise\|noise [0-9]*: printk' \
+	"$BW/console.log"
+"$X" -l "$BW/console.log" -c trend >"$T/board.csv" 2>"$T/board.err"
+check_cmd "-l CONSOLE_LOG -c trend: exit 0" within 0 $? 0
+run_checks "board trend" python3 tests/lib/trend_check.py --board "$T/board.csv" "$BW/out" \
+	"$BRATE" "$BCOUNT" "$BIVL"
 finish

@@ -8,7 +8,7 @@
  * From the moment it says "ready PID", the process writes pages of one
  * region of KIB (-s, 65536) at KIB_PER_S (-r, 64) kibibytes a second, on a
  * timer (wl_pace), until SIGTERM or SIGINT:
- *	heap	the region is the heap, grown with sbrk: [heap] grows
+ *	heap	the region is the heap, grown with brk: [heap] grows
  *	anon	an anonymous mapping of its own: other anonymous memory grows
  *	file	a sparse file in DIR (-d, /dev/shm: tmpfs) mapped shared: the
  *		file's resident pages grow, and the process's with them
@@ -19,6 +19,7 @@
  * A region written whole stops growing: choose KIB for the run's length.
  */
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
 #include <limits.h>
 #include <stdint.h>
@@ -61,8 +62,10 @@ main(int argc, char **argv)
 	len = (size_t)kib * 1024;
 	wl_block(&stop);
 	if (strcmp(mode, "heap") == 0) {
-		if ((p = sbrk((intptr_t)len)) == (void *)-1)
-			wl_die("sbrk %zu", len);
+		/* brk itself: musl's sbrk grows nothing */
+		p = (char *)syscall(SYS_brk, 0);
+		if ((char *)syscall(SYS_brk, p + len) != p + len)
+			wl_die("brk %zu", len);
 	} else if (strcmp(mode, "file") == 0) {
 		p = wl_sparse_file(dir, len);
 	} else if (strcmp(mode, "anon") == 0 || strcmp(mode, "saw") == 0 ||
