@@ -341,7 +341,8 @@ int main(int argc, char **argv)
 			if (nbudget == BUDGET_MAX)
 				die("--budget: more than %d budgets", BUDGET_MAX);
 			if (parse_budget((char *)arg, &budgets[nbudget++]) < 0)
-				die("--budget: not NAME=SIZE (SIZE in bytes, or with K, M, G): %s", arg);
+				die("--budget: not NAME=SIZE or NAME=SIZE/h (SIZE in bytes, or with K, M, G): %s",
+				    arg);
 			continue;
 		}
 		/* -ckq: flags together; -n5 or -n 5: an option's argument */
