@@ -72,6 +72,28 @@ static void map_figures(struct scan *s, struct mapping *m)
 	f->swap *= ps;
 }
 
+/*
+ * Mapping m's eff_resident split: the pages of its written runs, and the
+ * rest (a watch's .data/.bss of a file, and its file-backed pages).
+ */
+void eff_written(const struct scan *s, const struct mapping *m, struct eff *written,
+		 struct eff *rest)
+{
+	uint64_t i, ps = s->page_size;
+
+	for (i = 0; i < m->nrun; i++) {
+		const struct run *r = scan_run(s, m->run0 + i);
+		struct eff *e = run_written(r) ? written : rest;
+		uint32_t n = run_pages(r), j;
+
+		if (run_kind(r) == RUN_EXCL)
+			eff_add(e, ps << 32, n);
+		else if (run_kind(r) == RUN_SHARED)
+			for (j = 0; j < n; j++)
+				eff_add(e, (ps << 32) / s->pt.count[r->id + j], 1);
+	}
+}
+
 void account(struct scan *s, struct totals *t)
 {
 	struct proc *p;

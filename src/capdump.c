@@ -335,6 +335,7 @@ void dump_capture(struct scan *s)
 	size_t n;
 
 	h.chunks = cap_nchunks(&h);
+	W.chunk = 0;	/* a watch dumps twice */
 	/* the time and our pid: no two captures share it */
 	h.id = clock_ns(CLOCK_REALTIME) << 8 ^ (uint64_t)getpid();
 	cap_escape(h.src, sizeof(h.src), s->source, strlen(s->source));

@@ -7,7 +7,8 @@
  * give the line format.
  *
  *	wlwire.c	what writer and reader share: classes, escapes, the line check
- *	watch.c		the loop: scan, compare with the last sample, write, rotate
+ *	wsample.c	a sample: compared with the last one, what changed written
+ *	watch.c		the loop: a scan every interval, the captures, -o and rotation
  *	wlog.c		reading a log back: the state at each sample, losses marked
  */
 #ifndef WLOG_H
@@ -42,9 +43,15 @@ extern const char *const wl_part_name[WL_NPART];	/* file data [heap] [stack] ano
 
 size_t wl_escape(char *to, size_t room, const char *s, size_t n);
 int wl_unescape(const char *s, size_t len, char *to, size_t room, size_t *n);
-int wl_line_check(const char *body, size_t len, uint32_t *seq, int *class);
+int wl_line_check(char *body, uint32_t *seq, int *class, char **items);
 
-/* ---- watch.c: the loop (the writer) ---- */
+/* ---- wsample.c: a sample's lines (the writer) ---- */
+
+void wsample_begin(uint64_t id, uint64_t interval_ms);
+void wsample_write(struct scan *s, uint64_t real_ms, uint64_t up_ms, int key);
+void wsample_end(const char *why);
+
+/* ---- watch.c: the loop ---- */
 
 struct watch_opts {
 	uint64_t interval_ms;
@@ -53,8 +60,7 @@ struct watch_opts {
 	uint64_t max;		/* --max: FILE renamed FILE.1 at this size; 0: never */
 };
 /* Every sample scans again through rescan (the arena given back first). */
-void watch(struct scan *s, const struct opts *o, const struct watch_opts *w,
-	   void (*rescan)(struct scan *s));
+void watch(struct scan *s, const struct watch_opts *w, int (*rescan)(struct scan *s));
 
 /* ---- wlog.c: reading a log back (host builds: LOAD=1) ---- */
 
