@@ -26,6 +26,8 @@ static void map_figures(struct scan *s, struct mapping *m)
 			f->sole += n;
 			f->eff_mapped.whole += (uint64_t)n * ps;
 			f->eff_resident.whole += (uint64_t)n * ps;
+			if (run_written(r))
+				m->eff_written.whole += (uint64_t)n * ps;
 			break;
 		case RUN_SHARED:
 		case RUN_SWAP: {
@@ -55,6 +57,8 @@ static void map_figures(struct scan *s, struct mapping *m)
 				eff_add(&f->eff_mapped, acc, 1);
 				if (kind == RUN_SHARED)
 					eff_add(&f->eff_resident, acc, 1);
+				if (kind == RUN_SHARED && run_written(r))
+					eff_add(&m->eff_written, acc, 1);
 			}
 			f->sole += sole;
 			break;
@@ -70,28 +74,6 @@ static void map_figures(struct scan *s, struct mapping *m)
 	f->sole *= ps;
 	f->writable *= ps;
 	f->swap *= ps;
-}
-
-/*
- * Mapping m's eff_resident split: the pages of its written runs, and the
- * rest (a watch's .data/.bss of a file, and its file-backed pages).
- */
-void eff_written(const struct scan *s, const struct mapping *m, struct eff *written,
-		 struct eff *rest)
-{
-	uint64_t i, ps = s->page_size;
-
-	for (i = 0; i < m->nrun; i++) {
-		const struct run *r = scan_run(s, m->run0 + i);
-		struct eff *e = run_written(r) ? written : rest;
-		uint32_t n = run_pages(r), j;
-
-		if (run_kind(r) == RUN_EXCL)
-			eff_add(e, ps << 32, n);
-		else if (run_kind(r) == RUN_SHARED)
-			for (j = 0; j < n; j++)
-				eff_add(e, (ps << 32) / s->pt.count[r->id + j], 1);
-	}
 }
 
 void account(struct scan *s, struct totals *t)

@@ -310,7 +310,7 @@ static void header_uname(struct cap_header *h, size_t room)
 	for (n = 0; n < len; n++) {
 		unsigned char c = un[n];
 
-		esc += c > ' ' && c < 0x7f && c != '%' ? 1 : 3;
+		esc += c > ' ' && c < 0x7f && c != '%' && c != ',' ? 1 : 3;
 		if (esc <= room - 3)
 			fit = n + 1;	/* what fits with "..." after it */
 		if (esc > room)

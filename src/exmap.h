@@ -128,6 +128,7 @@ struct mapping {
 	const char *path;	/* "" for anonymous */
 	struct mapping *next;	/* the process's next mapping, by address */
 	struct fig fig;
+	struct eff eff_written;	/* eff_resident of its written pages (watch's .data) */
 };
 
 struct proc {
@@ -402,8 +403,6 @@ struct totals {
 };
 void account(struct scan *s, struct totals *t);
 struct file *files_build(struct scan *s, uint32_t *nfile);
-void eff_written(const struct scan *s, const struct mapping *m, struct eff *written,
-		 struct eff *rest);
 /* What the report shows: processes pids[0..npid) (all if none), and of them
  * the mappings of file index file (all if UINT32_MAX). */
 int pid_in(pid_t pid, const pid_t *pids, size_t n);

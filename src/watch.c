@@ -20,12 +20,8 @@
 #include "capture.h"
 #include "wlog.h"
 
-static volatile sig_atomic_t stop;
-
-static void on_stop(int sig)
-{
-	stop = sig;
-}
+static int stop;		/* SIGINT or SIGTERM, once one came */
+static sigset_t stop_set;	/* they are blocked: taken when the loop waits */
 
 static struct {
 	const char *path;	/* -o's FILE, or NULL: stdout */
@@ -109,21 +105,24 @@ static void setup_output(const struct watch_opts *w)
 	O.dir[n] = '\0';
 	open_log();
 	on_write_error(no_room);
-	/* past a file size limit: EFBIG, said, rather than killed */
-	signal(SIGXFSZ, SIG_IGN);
 }
 
-/* Until the monotonic clock reads deadline (ns), or a signal says stop. */
+/*
+ * Until the monotonic clock reads deadline (ns), or SIGINT or SIGTERM comes
+ * (one that came during a sample waited, blocked: the sample is whole).
+ */
 static void sleep_until(uint64_t deadline)
 {
-	uint64_t now;
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
 
-	while (!stop && (now = clock_ns(CLOCK_MONOTONIC)) < deadline) {
-		struct timespec ts = { (time_t)((deadline - now) / 1000000000u),
-				       (long)((deadline - now) % 1000000000u) };
+	do {
+		uint64_t left = deadline > now ? deadline - now : 0;
+		struct timespec ts = { (time_t)(left / 1000000000u), (long)(left % 1000000000u) };
+		int sig = sigtimedwait(&stop_set, NULL, &ts);
 
-		nanosleep(&ts, NULL);
-	}
+		if (sig > 0)
+			stop = sig;
+	} while (!stop && (now = clock_ns(CLOCK_MONOTONIC)) < deadline);
 }
 
 /* The processes this scan could not read, said now: not again in later samples. */
@@ -145,15 +144,15 @@ static void hush_unreadable(const struct scan *s)
 
 void watch(struct scan *s, const struct watch_opts *w, int (*rescan)(struct scan *s))
 {
-	struct sigaction sa;
 	uint64_t ivl = w->interval_ms * 1000000u, t0, n = 0, since_key = 0, now, ticks;
 	const char *why = "count";
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sa.sa_flags = SA_RESTART;	/* a read of /proc goes on: the sample completes */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sigemptyset(&stop_set);
+	sigaddset(&stop_set, SIGINT);
+	sigaddset(&stop_set, SIGTERM);
+	sigaddset(&stop_set, SIGXFSZ);	/* past a file size limit: EFBIG, said, not killed */
+	sigprocmask(SIG_BLOCK, &stop_set, NULL);
+	sigdelset(&stop_set, SIGXFSZ);
 	setup_output(w);
 	/* the time and our pid: no two runs share the id */
 	wsample_begin(clock_ns(CLOCK_REALTIME) << 8 ^ (uint64_t)getpid(), w->interval_ms);

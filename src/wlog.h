@@ -6,7 +6,7 @@
  * all; then a capture again. /work/notes/watch-format.md (and the manual)
  * give the line format.
  *
- *	wlwire.c	what writer and reader share: classes, escapes, the line check
+ *	wlwire.c	the line: written, escaped, checked
  *	wsample.c	a sample: compared with the last one, what changed written
  *	watch.c		the loop: a scan every interval, the captures, -o and rotation
  *	wlog.c		reading a log back: the state at each sample, losses marked
@@ -39,9 +39,13 @@ enum wl_part { WL_PART_FILE, WL_PART_DATA, WL_PART_HEAP, WL_PART_STACK, WL_PART_
 extern const char wl_part_char[WL_NPART + 1];	/* "fdhsa" */
 extern const char *const wl_part_name[WL_NPART];	/* file data [heap] [stack] anon */
 
-/* ---- wlwire.c: what the writer and the reader share ---- */
+/* ---- wlwire.c: the line, written (to out()) and checked ---- */
 
-size_t wl_escape(char *to, size_t room, const char *s, size_t n);
+void wl_item(int cls, const char *text, size_t n);
+void wl_itemf(int cls, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void wl_def(int cls, const char *head, size_t hn, const char *text, size_t tn);
+uint32_t wl_flush(void);
+uint32_t wl_count(void);
 int wl_unescape(const char *s, size_t len, char *to, size_t room, size_t *n);
 int wl_line_check(char *body, uint32_t *seq, int *class, char **items);
 
