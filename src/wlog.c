@@ -877,6 +877,30 @@ static void walk(const char *path)
 	close(fd);
 }
 
+/* 1 when the log at path (a regular file) holds a watch line, 0 when not
+ * (or it is no regular file: a pipe is read once, by the capture's loader),
+ * -1 when it cannot be read (errno). It stops at the first. */
+int wlog_holds(const char *path)
+{
+	static struct caplog log;
+	struct stat st;
+	const char *t;
+	uint64_t at;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r = 0;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	caplog_start(&log, path, fd);
+	while (!r && (t = caplog_next(&log, &at)) != NULL)
+		r = strncmp(t, "XM w ", 5) == 0;
+	close(fd);
+	return r;
+}
+
 void wlog_open(const char *path, struct wlog *w)
 {
 	struct stat st;

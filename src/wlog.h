@@ -142,6 +142,7 @@ struct wlog {
 	struct wl_stats st;
 };
 
+int wlog_holds(const char *path);
 /* The log at path (with FILE.1 beside it), checked to be a watch log; dies
  * saying why not. The reader maps its own memory: one sample's state. */
 void wlog_open(const char *path, struct wlog *w);
