@@ -30,6 +30,8 @@ static const char usage_text[] =
 "                  [--budget name=size[/h]]... trend|html\n"
 "       exmap-mini [-ackq] [-s field] [-n count] [-m size] diff capture capture\n"
 "                  [html]\n"
+"       exmap-mini [-b source] [-p pid[,pid...]] [-m size] [-t pages]\n"
+"                  [-o file [--max size]] watch interval [count]\n"
 "       exmap-mini -h | -V\n"
 "views:\n"
 "  procs                  one row per process, with totals (the default)\n"
@@ -54,6 +56,9 @@ static const char usage_text[] =
 "  trend                  with -l: a watch log's processes (by name and command\n"
 "                         line) and files, how fast each one's floor rose\n"
 "                         (bytes an hour, largest first); with -P, its parts\n"
+"  watch interval [count] a sample every interval seconds (count of them, else\n"
+"                         until SIGINT or SIGTERM): what changed, as a log\n"
+"                         between two captures (-l log, diff log@1 log@2)\n"
 "options:\n"
 "  -b source  where page information comes from: auto (the default: the\n"
 "             module if loaded, else pagemap), kmod or pagemap\n"
@@ -78,6 +83,9 @@ static const char usage_text[] =
 "             with trend: leave out the log's first duration (s, m, h, d)\n"
 "  -S sysroot with -l: find the capture's ELF files under sysroot, by build-id,\n"
 "             else by path (without -S: this machine's files, checked alike)\n"
+"  -o file    watch: the log goes to file (appended), not standard output\n"
+"  --max size with -o: file is renamed file.1 when it reaches size (K, M, G)\n"
+"             and a new file begun; -l file reads file.1 and file together\n"
 "  --budget name=size\n"
 "             exit 3 if eff_resident of name is over size (K, M, G): a mapped\n"
 "             file (a path, or a name as -F takes it), else the processes of\n"
@@ -127,7 +135,7 @@ static void parse_pids(int c, const char *arg, pid_t *list, size_t *n)
 
 static int valid_sort(enum view v, int f)
 {
-	if (f < 0 || v == V_DUMP || v == V_RAM || v == V_FOLDED || v == V_CAPTURES ||
+	if (f < 0 || v == V_DUMP || v == V_RAM || v == V_FOLDED || v == V_CAPTURES || v == V_WATCH ||
 	    v == V_TREND)
 		return 0;
 	if (f < NFIGS)
@@ -157,6 +165,7 @@ static const char *sort_fields(enum view v)
 	case V_FOLDED: return "none (flame-graph tools order the lines)";
 	case V_CAPTURES: return "none (the log's order)";
 	case V_TREND: return "none (by slope, the largest first)";
+	case V_WATCH: return "none (a log of samples)";
 	case V_HTML: return FIGS_;
 	default: return FIGS_ " address name";
 	}
@@ -184,6 +193,7 @@ static const struct {
 	{ "html", V_HTML, 0, 0, "" },
 	{ "captures", V_CAPTURES, 0, 0, "" },
 	{ "trend", V_TREND, 0, 0, "" },
+	{ "watch", V_WATCH, 1, 2, " interval [count]" },
 };
 
 /* A view asked for wrongly: what is wrong, then the one usage line for it. */
@@ -193,6 +203,34 @@ static _Noreturn void view_misuse(int k, const char *fmt, const char *arg)
 
 	fmt_snprintf(why, sizeof(why), fmt, views[k].name, arg);
 	die("%s\nusage: exmap-mini [options] %s%s", why, views[k].name, views[k].args);
+}
+
+static struct watch_opts wopts;
+
+/* Seconds, with up to three decimals: ms. */
+static int parse_interval(const char *s, uint64_t *ms)
+{
+	char whole[16];
+	size_t n = strcspn(s, "."), d = 0;
+	uint64_t v;
+
+	if (n == 0 || n >= sizeof(whole))
+		return -1;
+	memcpy(whole, s, n);
+	whole[n] = '\0';
+	if (parse_u64(whole, 366 * 86400u, &v) < 0)
+		return -1;
+	*ms = v * 1000;
+	if (s[n] == '.') {
+		for (s += n + 1; s[d] >= '0' && s[d] <= '9' && d < 3; d++)
+			;
+		if (d == 0 || s[d])
+			return -1;
+		for (v = 0, n = 0; n < 3; n++)
+			v = v * 10 + (n < d ? (uint64_t)(s[n] - '0') : 0);
+		*ms += v;
+	}
+	return 0;
 }
 
 static void parse_view(struct opts *o, char **argv, int argc)
@@ -208,11 +246,13 @@ static void parse_view(struct opts *o, char **argv, int argc)
 			break;
 	if (k == sizeof(views) / sizeof(views[0]))
 		die("%s: not a view (procs files maps sections symbols elf dump diff browse ram "
-		    "folded html captures trend)\n"
+		    "folded html captures watch trend)\n"
 		    "usage: see exmap-mini -h", argv[0]);
 	if (n < views[k].min)
 		view_misuse(k, views[k].view == V_DIFF ? "%s: give two captures%s" :
-			    views[k].view == V_MAPS ? "%s: give a pid%s" : "%s: give a file%s", "");
+			    views[k].view == V_MAPS ? "%s: give a pid%s" :
+			    views[k].view == V_WATCH ? "%s: give an interval in seconds%s" :
+			    "%s: give a file%s", "");
 	if (views[k].view == V_DIFF && n == 3 && strcmp(argv[3], "html") != 0)
 		view_misuse(k, "%s: the word after the captures can only be html: %s", argv[3]);
 	if (n > views[k].max) {
@@ -249,13 +289,20 @@ static void parse_view(struct opts *o, char **argv, int argc)
 		o->view_file = argv[1];
 		o->view_section = argc == 3 ? argv[2] : NULL;
 		break;
+	case V_WATCH:
+		if (parse_interval(argv[1], &wopts.interval_ms) < 0)
+			view_misuse(k, "%s: not an interval in seconds (0.001 to a year, 0: "
+				    "none): %s", argv[1]);
+		if (n == 2 && (parse_u64(argv[2], UINT64_MAX, &wopts.count) < 0 || !wopts.count))
+			view_misuse(k, "%s: not a count of samples from 1: %s", argv[2]);
+		break;
 	default:
 		break;
 	}
 }
 
 #define OPTS_FLAG	"ackqhV"	/* options alone */
-#define OPTS_ARG	"bpPFsnmtlSw"	/* options with a value */
+#define OPTS_ARG	"bpPFsnmtlSow"	/* options with a value */
 
 /* What the options asked for, beyond the view's opts. */
 static struct {
@@ -276,6 +323,7 @@ static void option(struct opts *o, int c, const char *arg)
 	case 's': cli.sort_name = arg; break;
 	case 'l': cli.load = arg; break;
 	case 'S': o->sysroot = arg; break;
+	case 'o': wopts.out = arg; break;
 	case 'n':
 		if (parse_u64(arg, UINT32_MAX, &o->top) < 0 || o->top == 0)
 			die("-n: not a row count from 1: %s", arg);
@@ -292,15 +340,15 @@ static void option(struct opts *o, int c, const char *arg)
 }
 
 static struct arena arena;
-static struct opts browse_o;
+static struct opts again_o;
 
-/* browse's r: the arena given back, the machine scanned again. */
+/* browse's r, watch's samples: the arena given back, the machine scanned again. */
 static int rescan(struct scan *s)
 {
 	struct totals t;
 
 	arena_release(&arena);
-	scan_live(s, &arena, &browse_o, cli.backend ? cli.backend : "auto", cli.table,
+	scan_live(s, &arena, &again_o, cli.backend ? cli.backend : "auto", cli.table,
 		  cli.cap_mem, pid_list, npid_list);
 	account(s, &t);
 	return 0;
@@ -334,6 +382,12 @@ int main(int argc, char **argv)
 		if (strncmp(a, "--", 2) == 0) {
 			size_t kl = strcspn(a + 2, "=");
 
+			if (kl == 3 && strncmp(a + 2, "max", 3) == 0) {
+				if (!(arg = a[5] == '=' ? a + 6 : argv[++i]) ||
+				    parse_size(arg, &wopts.max) < 0 || wopts.max < (16u << 10))
+					die("--max: not a size of at least 16K: %s", arg ? arg : "");
+				continue;
+			}
 			if (kl != 6 || strncmp(a + 2, "budget", 6) != 0)
 				die("%s: not an option (exmap-mini -h lists them)", a);
 			if (!(arg = a[8] == '=' ? a + 9 : argv[++i]))
@@ -422,6 +476,19 @@ int main(int argc, char **argv)
 	if (nbudget && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("--budget: checked on a scan or a capture, not with the %s view",
 		    o.view == V_DUMP ? "dump" : o.view == V_DIFF ? "diff" : "elf");
+	if (wopts.max && !wopts.out)
+		die("--max: the size at which -o's file is renamed: give -o too");
+	if (o.view == V_WATCH || wopts.out) {
+		if (o.view != V_WATCH)
+			die("-o: the file watch's log goes to: not with the %s view", argv[0]);
+		if (cli.load || nrpid_list || o.rfile || nbudget || o.csv || o.kib || o.noheader ||
+		    o.all || o.top || cli.sort_name)
+			die("watch: writes a log of whole samples: of the options only -b, -p, -m, "
+			    "-t, -o and --max");
+		again_o = o;
+		watch(&scan, &wopts, rescan);
+		return exit_status;
+	}
 	if (o.view == V_CAPTURES) {
 		if (!cli.load || nrpid_list || o.rfile || nbudget || o.sysroot || o.kib || o.all)
 			die("captures: lists the captures of a log: give -l LOG, and of the "
@@ -483,7 +550,7 @@ int main(int argc, char **argv)
 		report_filter(&scan, rpid_list, nrpid_list, o.rfile_index, &t.shown, &t.nshown);
 	}
 	if (o.view == V_BROWSE) {
-		browse_o = o;
+		again_o = o;
 		browse(&scan, &o, cli.load ? NULL : rescan);
 		return exit_status;
 	}

@@ -451,6 +451,23 @@ static void read_census(struct ramsrc *r, const char *how, int page_shift)
 	r->census_err = err;
 }
 
+/*
+ * What the parts of MemTotal need and no more, for a watch's samples:
+ * meminfo, the mounts' devices, vmalloc's stacks, zram. No census.
+ */
+void ram_read_parts(struct ramsrc *r, uint64_t page_size)
+{
+	memset(r, 0, sizeof(*r));
+	r->time_s = clock_ns(CLOCK_REALTIME) / 1000000000u;
+	r->uptime_s = clock_ns(CLOCK_BOOTTIME) / 1000000000u;
+	read_meminfo(r);
+	r->files.devs_only = 1;
+	ram_read_mounts(&r->files, page_size);
+	read_vmallocinfo(r, page_size);
+	read_zram(r);
+	r->census_err = -ENOENT;
+}
+
 void ram_read(struct ramsrc *r, const char *census_how, uint64_t page_size)
 {
 	uint64_t dt_mem, boot_total;

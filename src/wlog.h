@@ -6,8 +6,9 @@
  * all; then a capture again. /work/notes/watch-format.md (and the manual)
  * give the line format.
  *
- *	wlwire.c	what writer and reader share: classes, escapes, the line check
- *	watch.c		the loop: scan, compare with the last sample, write, rotate
+ *	wlwire.c	the line: written, escaped, checked
+ *	wsample.c	a sample: compared with the last one, what changed written
+ *	watch.c		the loop: a scan every interval, the captures, -o and rotation
  *	wlog.c		reading a log back: the state at each sample, losses marked
  */
 #ifndef WLOG_H
@@ -38,13 +39,23 @@ enum wl_part { WL_PART_FILE, WL_PART_DATA, WL_PART_HEAP, WL_PART_STACK, WL_PART_
 extern const char wl_part_char[WL_NPART + 1];	/* "fdhsa" */
 extern const char *const wl_part_name[WL_NPART];	/* file data [heap] [stack] anon */
 
-/* ---- wlwire.c: what the writer and the reader share ---- */
+/* ---- wlwire.c: the line, written (to out()) and checked ---- */
 
-size_t wl_escape(char *to, size_t room, const char *s, size_t n);
+void wl_item(int cls, const char *text, size_t n);
+void wl_itemf(int cls, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void wl_def(int cls, const char *head, size_t hn, const char *text, size_t tn);
+uint32_t wl_flush(void);
+uint32_t wl_count(void);
 int wl_unescape(const char *s, size_t len, char *to, size_t room, size_t *n);
-int wl_line_check(const char *body, size_t len, uint32_t *seq, int *class);
+int wl_line_check(char *body, uint32_t *seq, int *class, char **items);
 
-/* ---- watch.c: the loop (the writer) ---- */
+/* ---- wsample.c: a sample's lines (the writer) ---- */
+
+void wsample_begin(uint64_t id, uint64_t interval_ms);
+void wsample_write(struct scan *s, uint64_t real_ms, uint64_t up_ms, int key);
+void wsample_end(const char *why);
+
+/* ---- watch.c: the loop ---- */
 
 struct watch_opts {
 	uint64_t interval_ms;
@@ -53,8 +64,7 @@ struct watch_opts {
 	uint64_t max;		/* --max: FILE renamed FILE.1 at this size; 0: never */
 };
 /* Every sample scans again through rescan (the arena given back first). */
-void watch(struct scan *s, const struct opts *o, const struct watch_opts *w,
-	   void (*rescan)(struct scan *s));
+void watch(struct scan *s, const struct watch_opts *w, int (*rescan)(struct scan *s));
 
 /* ---- wlog.c: reading a log back (host builds: LOAD=1) ---- */
 
@@ -132,6 +142,7 @@ struct wlog {
 	struct wl_stats st;
 };
 
+int wlog_holds(const char *path);
 /* The log at path (with FILE.1 beside it), checked to be a watch log; dies
  * saying why not. The reader maps its own memory: one sample's state. */
 void wlog_open(const char *path, struct wlog *w);
