@@ -254,21 +254,23 @@ void trend_part(int32_t pid, uint64_t start, const char *name, const char *part,
 	add(row(TK_PART, part, NULL, 0), eff, 0, known);
 }
 
-/* Pass 2: the value into its bucket of the row's series. */
+/* Pass 2: the value into the row's series: a point a bucket the row is in
+ * (none for the buckets it is absent from). */
 static void to_series(struct series *s, int64_t t, uint64_t v)
 {
-	uint32_t b = T.bucket;
+	uint32_t k = s->n - 1;
 
-	if (b >= s->n) {
-		s->n = b + 1;
-		s->t[b] = t;
-		s->lo[b] = s->hi[b] = v;
+	if (!s->n || T.bucket != s->bucket) {
+		k = s->n++;
+		s->bucket = T.bucket;
+		s->t[k] = t;
+		s->lo[k] = s->hi[k] = v;
 		return;
 	}
-	if (v < s->lo[b])
-		s->lo[b] = v;
-	if (v > s->hi[b])
-		s->hi[b] = v;
+	if (v < s->lo[k])
+		s->lo[k] = v;
+	if (v > s->hi[k])
+		s->hi[k] = v;
 }
 
 void trend_sample_end(void)
@@ -339,8 +341,9 @@ static void on_value(void *arg, const struct wl_value *v)
 		if (v->part == WL_PART_FILE || v->part == WL_PART_DATA)
 			fmt_snprintf(part, sizeof(part), "%s%s", v->file->path,
 				     v->part == WL_PART_DATA ? " .data/.bss" : "");
-		else
-			fmt_snprintf(part, sizeof(part), "%s", wl_part_name[v->part]);
+		else	/* [anon], as the files view names anonymous memory */
+			fmt_snprintf(part, sizeof(part), "%s", v->part == WL_PART_ANON ? "[anon]" :
+				     wl_part_name[v->part]);
 		trend_part(p->pid, p->start, p->name, part, (uint64_t)v->v[0], v->known & 1);
 		break;
 	case WL_RAM:

@@ -66,8 +66,9 @@ enum { TK_PROC, TK_FILE, TK_PART, TK_BUDGET_PROC, TK_BUDGET_FILE };
 #define SERIES_POINTS	240
 
 struct series {
-	uint32_t n;			/* buckets filled */
-	int64_t t[SERIES_POINTS];	/* ms since boot: each bucket's first */
+	uint32_t n;			/* points: the buckets the row was in */
+	uint32_t bucket;		/* the last point's */
+	int64_t t[SERIES_POINTS];	/* ms since boot: each point's first sample */
 	uint64_t lo[SERIES_POINTS], hi[SERIES_POINTS];
 };
 

@@ -60,14 +60,14 @@ function growers(parent, kind, title) {
 	g.id = kind === "file" ? "gfiles" : "gprocs";
 	list.forEach(function (s) { grower(g, s); });
 }
-/* MemTotal's parts (the ram view's first level under it) stacked, in order. */
+/* MemTotal's parts, as the ram view's CSV has them (they add up to it), stacked
+ * in its order. */
 function ramStack(parent) {
 	if (!D.ram.length || !D.ramt.length) {
 		add(parent, el("p", "meta", "The log holds no ram view's parts."));
 		return;
 	}
-	var top = Math.min.apply(null, D.ram.map(function (r) { return r[1]; }));
-	var parts = D.ram.filter(function (r) { return r[1] === top; }), t = D.ramt, below = [];
+	var parts = D.ram, t = D.ramt, below = [];
 	var sum = t.map(function (x, i) {
 		return parts.reduce(function (a, r) { return a + Math.max(0, r[2][i] || 0); }, 0);
 	});

@@ -409,11 +409,11 @@ def trend(exmap, outdir, log, csvfile, pagefile):
         got = [(g["name"], g.get("cmd")) for g in R["growers"] if g["kind"] == kind]
         check(f"the page's {kind} charts are the {len(want)} largest slopes of -c trend, in order",
               [n for n, _ in got] == [n for n, _ in want], f"{got[:3]} against {want[:3]}")
-    by = {(x["kind"], x["name"]): x for x in rows}
+    by = {(x["kind"], x["name"], x["cmdline"]): x for x in rows}
     worst, bad = 0.0, []
     for g, z in zip(R["growers"], series):
         m, t, lo, hi = g["scale"], z[4], z[5], z[6]
-        row = by.get((g["kind"], g["name"]))
+        row = by.get((g["kind"], g["name"], z[2] or ""))
         if not row or z[1] != g["name"] or int(row["min"]) != min(lo) or int(row["max"]) != max(hi) \
                 or m["v0"] != min(lo) or m["v1"] != max(hi) and max(hi) > min(lo):
             bad.append((g["name"], row and (row["min"], row["max"]), min(lo), max(hi), m["v0"], m["v1"]))
