@@ -42,9 +42,9 @@ function pts(m, t, v) {
 function grower(parent, s) {
 	var box = add(parent, el("div", "grower")), t = s[4], lo = s[5], hi = s[6];
 	var name = s[0] === "file" ? base(s[1]) : s[1] + (s[2] ? " " + s[2].split(" ").slice(1).join(" ") : "");
-	var title = add(box, el("div", "gname", name + ": " + perHour(s[3])));
+	var title = add(box, el("div", "gname", perHour(s[3]) + "  " + name));
 	title.title = s[1] + (s[2] ? "\n" + s[2] : "");
-	var m = frame(box, 360, 130, t[t.length - 1], Math.min.apply(null, lo), Math.max.apply(null, hi));
+	var m = frame(box, 360, 130, D.head.span, Math.min.apply(null, lo), Math.max.apply(null, hi));
 	m.svg.dataset.name = s[1];
 	m.svg.dataset.kind = s[0];
 	svg(m.svg, "polygon", { "class": "band", fill: "#f5c6c0", stroke: "none",
