@@ -160,7 +160,7 @@ static void put_table(const struct opts *o, int kind, const char *title)
 
 	shown = (uint32_t)rows_shown(o, n);
 	if (!o->csv && !o->noheader) {
-		outf("%s\n %*s", title, W_SLOPE, o->kib ? "SLOPE K/h" : "SLOPE/h");
+		outf("%s\n %*s", title, W_SLOPE, "SLOPE/h");
 		if (kind == TK_PROC)
 			outf("%*s", W_SLOPE, "SOLE/h");
 		outf(" %6s %*s %*s %*s %*s %s\n", "SAMPL", w - 1, "FIRST", w - 1, "LAST",
@@ -245,8 +245,8 @@ void trend_report(const struct opts *o, const struct trend_opts *to)
 		fmt_when(a, sizeof(a), S->real_first);
 		fmt_when(b, sizeof(b), S->real_last);
 		fmt_span(span, sizeof(span), S->t_last - S->t_first);
-		outf("trend of %s: %u samples over %s,\n  %s to %s\n", S->log, S->used, span,
-		     a, b);
+		outf("trend of %s: %u sample%s over %s,\n  %s to %s\n", S->log, S->used,
+		     S->used == 1 ? "" : "s", span, a, b);
 		if (S->skipped) {
 			fmt_span(w, sizeof(w), to->warmup);
 			outf("warm-up (-w %s): the first %u samples left out\n", w, S->skipped);
