@@ -475,10 +475,13 @@ static void mark_range(uint64_t a, uint64_t b)
 
 		if (IN(WC_PROCDEF, 0, i))
 			p->doubt = p->marked = 1;
-		if (IN(WC_PROC, 0, i) || IN(WC_END, 0, i))
+		if (IN(WC_PROC, 0, i))
 			p->known = 0, p->marked = 1;
-		if (IN(WC_PART, 0, i))
+		/* its parts, and all of it where it may have exited */
+		if (IN(WC_PART, 0, i) || IN(WC_END, 0, i))
 			p->parts_unknown = p->marked = 1;
+		if (IN(WC_END, 0, i))
+			p->known = 0;
 	}
 	for (i = 0; i < R.nf; i++) {
 		struct rfile *f = &R.file[i];
@@ -693,9 +696,21 @@ static int close_sample(char *it)
 	if (R.gap_open && R.ngap < GAPS_MAX)
 		R.gaps[R.ngap++] = (struct gap){ R.gap_from, key(WC_TIME, 0, 0) };
 	R.gap_open = 0;
-	/* a sample lost whole, or lines lost that SEQ's wrap hid */
-	if ((R.have_last && v[0] != R.last_n + 1) || R.lines + R.lost_here != v[3])
+	/*
+	 * Samples missing: where the lines lost since the last t are as many,
+	 * they were those samples' t lines, and nothing else was lost (their
+	 * values came, only their times did not); else anything may have been.
+	 * No sample missing: the lines lost and read are the sample's count,
+	 * or lines went that SEQ's wrap hid.
+	 */
+	if (R.have_last && v[0] != R.last_n + 1) {
+		if (v[0] > R.last_n && R.lost_here == v[0] - R.last_n - 1)
+			R.ngap = 0;
+		else
+			R.all_lost = 1;
+	} else if (R.lines + R.lost_here != v[3]) {
 		R.all_lost = 1;
+	}
 	settle(n == 5);
 	if (n == 5 && !R.all_lost && !R.synced) {
 		R.synced = 1;
