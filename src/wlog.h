@@ -65,7 +65,8 @@ struct watch_opts {
 	uint64_t max;		/* --max: FILE renamed FILE.1 at this size; 0: never */
 };
 /* Every sample scans again through rescan (the arena given back first). */
-void watch(struct scan *s, const struct watch_opts *w, int (*rescan)(struct scan *s));
+void watch(struct scan *s, struct opts *o, const struct watch_opts *w,
+	   int (*rescan)(struct scan *s));
 
 /* ---- wlog.c, wlstate.c: reading a log back (host builds: LOAD=1) ---- */
 
