@@ -379,7 +379,6 @@ struct scan {
 	struct absent absent[ABSENT_MAX];	/* which, and why (live scans) */
 	uint32_t nabsent, absent_lost;		/* those beyond ABSENT_MAX */
 	int want_cmdline;	/* read each process's command line (dump) */
-	int want_start;		/* read when each process started (watch) */
 	int progress;		/* show progress on stderr after a second */
 	uint64_t t0, tshown;	/* when the scan began, when progress was last shown (ms) */
 	size_t done, total;	/* processes */
@@ -393,6 +392,7 @@ void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
 	       uint32_t table_cap, uint32_t block_cap, const struct probe *probe);
 void scan_procs(struct scan *s, const pid_t *pids, size_t n);
 void scan_hush(const pid_t *pids, size_t n);
+void scan_cmdline(struct scan *s, struct proc *p);
 
 /* account.c: pass two, the figures, files and the self-check */
 struct totals {
@@ -430,6 +430,7 @@ struct opts {
 	size_t nrpid;
 	const char *rfile;	/* -F: the file reported (NULL: all) */
 	uint32_t rfile_index;	/* its index in the file table, or UINT32_MAX */
+	int names;		/* read command lines (a watch's keyframes and ends) */
 };
 /* live.c: a scan of this machine, the arena sized for it (-m caps it; -t sizes
  * the page table); ARENA_ELF more where a view reads ELF files */

@@ -486,7 +486,7 @@ int main(int argc, char **argv)
 			die("watch: writes a log of whole samples: of the options only -b, -p, -m, "
 			    "-t, -o and --max");
 		again_o = o;
-		watch(&scan, &wopts, rescan);
+		watch(&scan, &again_o, &wopts, rescan);
 		return exit_status;
 	}
 	if (o.view == V_CAPTURES) {

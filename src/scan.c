@@ -415,18 +415,25 @@ static enum outcome read_cmdline(struct scan *s, struct proc *p, int piddir)
 	return P_OK;
 }
 
-/* When the process started, in clock ticks since boot: with its pid, what
- * tells it from a later process given the same pid (stat's 22nd field). */
-static enum outcome read_start(struct proc *p, int piddir)
+/*
+ * The name (comm) and when the process started, in clock ticks since boot,
+ * from stat (the name in parentheses, which may hold anything, then field 3
+ * on): with its pid, the start tells it from a later process of that pid.
+ */
+static enum outcome read_stat(struct proc *p, int piddir)
 {
 	char buf[1024], *q, *e;
 	ssize_t n = read_small(piddir, "stat", buf, sizeof(buf));
+	const char *open = memchr(buf, '(', n > 0 ? (size_t)n : 0);
 	int field;
 
 	if (n <= 0)
 		return gone_or_bad(p->pid, (int)n, "reading stat");
-	/* after the name in parentheses, which may hold anything: field 3 on */
 	q = strrchr(buf, ')');
+	if (!open || !q || q - open - 1 >= NAME_MAX_COMM)
+		return gone_or_bad(p->pid, -EPROTO, "reading stat");
+	memcpy(p->name, open + 1, q - open - 1);
+	p->name[q - open - 1] = '\0';
 	for (field = 2; q && field < 22; field++)
 		q = strchr(q + 1, ' ');
 	if (!q || !(e = strchr(q + 1, ' ')) || (*e = '\0', parse_u64(q + 1, UINT64_MAX, &p->start)) < 0)
@@ -434,22 +441,28 @@ static enum outcome read_start(struct proc *p, int piddir)
 	return P_OK;
 }
 
+/* A process's command line read after its scan (a watch's new process):
+ * none if it cannot be opened now (it exited). */
+void scan_cmdline(struct scan *s, struct proc *p)
+{
+	int piddir = open_pid_dir(p->pid);
+
+	if (piddir < 0)
+		return;
+	if (read_cmdline(s, p, piddir) != P_OK)
+		p->cmdline = NULL, p->cmdlen = 0;
+	close(piddir);
+}
+
 static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 {
-	char comm[NAME_MAX_COMM];
-	ssize_t n = read_line(piddir, "comm", comm, sizeof(comm));
-	enum outcome o = P_OK;
+	enum outcome o = read_stat(p, piddir);
 	struct mapping *m, *last;
 	int err;
 
-	if (n <= 0)
-		return gone_or_bad(p->pid, (int)n, "reading comm");
-	if (comm[n - 1] == '\n')
-		comm[--n] = '\0';
-	memcpy(p->name, comm, n + 1);
-	if (s->want_cmdline && (o = read_cmdline(s, p, piddir)) != P_OK)
+	if (o != P_OK)
 		return o;
-	if (s->want_start && (o = read_start(p, piddir)) != P_OK)
+	if (s->want_cmdline && (o = read_cmdline(s, p, piddir)) != P_OK)
 		return o;
 	if ((o = read_maps(s, p, piddir)) != P_OK)
 		return o;

@@ -142,7 +142,14 @@ static void hush_unreadable(const struct scan *s)
 	scan_hush(said, n);
 }
 
-void watch(struct scan *s, const struct watch_opts *w, int (*rescan)(struct scan *s))
+/*
+ * A sample reads command lines (o->names) when a capture or a keyframe
+ * needs all of them: the first, every keyframe and the last, which on
+ * SIGINT or SIGTERM is one more sample taken at once (unless the one just
+ * taken read them). Between, a new process's is read alone.
+ */
+void watch(struct scan *s, struct opts *o, const struct watch_opts *w,
+	   int (*rescan)(struct scan *s))
 {
 	uint64_t ivl = w->interval_ms * 1000000u, t0, n = 0, since_key = 0, now, ticks;
 	const char *why = "count";
@@ -160,26 +167,29 @@ void watch(struct scan *s, const struct watch_opts *w, int (*rescan)(struct scan
 	for (;;) {
 		uint64_t real = clock_ns(CLOCK_REALTIME) / 1000000u;
 		uint64_t up = clock_ns(CLOCK_BOOTTIME) / 1000000u;
+		int key = n == 0 || O.key || since_key == WL_KEYFRAME;
+		int last = stop || (w->count && n + 1 == w->count);
 
+		o->names = key || last;
 		rescan(s);
 		hush_unreadable(s);
 		if (n == 0)
 			dump_capture(s);
-		wsample_write(s, real, up, n == 0 || O.key || since_key == WL_KEYFRAME);
-		since_key = n == 0 || O.key || since_key == WL_KEYFRAME ? 1 : since_key + 1;
+		wsample_write(s, real, up, key);
+		since_key = key ? 1 : since_key + 1;
 		O.key = 0;
 		out_flush();
 		if (O.path)
 			rotate();
 		n++;
-		if (w->count && n == w->count)
+		if (last)
 			break;
 		/* the next tick of the grid still ahead: a slow sample skips ticks */
 		now = clock_ns(CLOCK_MONOTONIC);
 		ticks = ivl ? (now - t0) / ivl + 1 : 0;
 		sleep_until(t0 + ticks * ivl);
-		if (stop)
-			break;
+		if (stop && o->names)
+			break;	/* the sample just taken is the last one's */
 	}
 	if (stop)
 		why = stop == SIGINT ? "sigint" : "sigterm";

@@ -31,7 +31,7 @@ struct wproc {			/* a process, by (pid, start) */
 	int32_t pid;
 	uint64_t start;
 	uint64_t v[WL_NFIELD];	/* eff_resident in bytes, the rest in pages */
-	const struct proc *p;	/* while merging */
+	struct proc *p;		/* while merging */
 };
 
 struct wfile {			/* a file, by (path's hash, inode, dev, flags) */
@@ -224,7 +224,7 @@ static void procs_now(struct scan *s)
 	uint32_t i;
 
 	for (i = 0; i < s->nproc; i++) {
-		const struct proc *p = s->procs[i];
+		struct proc *p = s->procs[i];
 
 		c[i] = (struct wproc){ .pid = p->pid, .start = p->start, .p = p };
 		c[i].v[WL_EFF_RESIDENT] = eff_bytes(&p->fig.eff_resident);
@@ -288,11 +288,14 @@ static void parts_now(struct scan *s, const uint32_t *file_id)
 	for (i = 0; i < W.proc.ncur; i++)
 		nmap += 2 * (uint64_t)c[i].p->nmap;
 	e = arena_alloc(s->arena, nmap * sizeof(*e) + 1, 8);
-	for (i = 0; i < W.proc.ncur; i++) {
-		uint64_t id = (uint64_t)c[i].k.id << 32;
+	/* by process id, each process's few sorted: the whole in key order */
+	for (i = 0; i < W.proc.cap; i++) {
+		uint64_t id = i << 32, k0 = k;
 		const struct mapping *m;
 
-		for (m = c[i].p->map; m; m = m->next) {
+		if (W.proc.at[i] == NEW)
+			continue;
+		for (m = c[W.proc.at[i]].p->map; m; m = m->next) {
 			uint64_t part = (uint64_t)part_of(m), f = file_id[m->file];
 			struct eff rest = m->fig.eff_resident;
 			const struct eff *w = &m->eff_written;
@@ -309,8 +312,8 @@ static void parts_now(struct scan *s, const uint32_t *file_id)
 			}
 			e[k++] = (struct eff_part){ id | part << 28 | f, rest };
 		}
+		sort(e + k0, k - k0, sizeof(*e), part_cmp);
 	}
-	sort(e, k, sizeof(*e), part_cmp);
 	q = (struct wpart *)e;	/* in place: an entry shrinks from 24 bytes to 16 */
 	for (i = 0, j = 0; i < k;) {
 		struct eff sum = e[i].e;
@@ -350,7 +353,7 @@ static void ram_one(void *arg, const struct ram_line *l)
 
 /* ---- the lines ---- */
 
-static void write_defs(const struct scan *s, const struct ramnow *r, int key)
+static void write_defs(struct scan *s, const struct ramnow *r, int key)
 {
 	const struct wproc *cp = (const struct wproc *)W.proc.cur;
 	const struct wfile *cf = (const struct wfile *)W.file.cur;
@@ -387,6 +390,8 @@ static void write_defs(const struct scan *s, const struct ramnow *r, int key)
 		if (W.proc.at[i] == NEW || !(key || W.proc.fresh[i]))
 			continue;
 		w = &cp[W.proc.at[i]];
+		if (!s->want_cmdline)	/* a new process, between keyframes */
+			scan_cmdline(s, w->p);
 		/* FLAGS 1: it started during the watch */
 		n = fmt_snprintf(head, sizeof(head), "%x,%x,%llx,%x,", i, (unsigned)w->pid,
 				 (unsigned long long)w->start, W.proc.fresh[i] && W.n > 0);
