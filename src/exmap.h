@@ -223,6 +223,7 @@ struct ptab {
 	uint32_t *slot;		/* PT_BLOCK slots a bucket: id + 1, 0 when empty */
 	uint64_t *bkey;		/* a bucket's block number + 1; 0 marks it empty */
 	uint32_t *count;	/* PTEs among the scanned processes, by id */
+	uint32_t *rev;		/* each id's cookie + 1, 0 if it does not fit */
 	uint32_t bmask;
 	uint32_t bshift;	/* 64 - log2(buckets): hashes use the top bits */
 	uint32_t nblock;	/* buckets in use */
@@ -233,6 +234,7 @@ struct ptab {
 };
 size_t ptab_bytes(uint32_t cap, uint32_t bcap);
 void ptab_init(struct ptab *t, struct arena *a, uint32_t cap, uint32_t bcap);
+uint32_t ptab_run(struct ptab *t, uint64_t cookie, uint64_t n, uint32_t hint, uint32_t *id);
 uint32_t ptab_ref(struct ptab *t, uint64_t cookie);	/* UINT32_MAX when full */
 uint32_t ptab_find(const struct ptab *t, uint64_t cookie);	/* UINT32_MAX if absent */
 
@@ -369,6 +371,7 @@ struct scan {
 	struct run *runtop;	/* runs are stored down from here, at the arena's top */
 	uint64_t nrun;
 	struct run pend;	/* the run being extended, not yet stored */
+	uint32_t hint;		/* the id the next shared page may have (ptab_run) */
 	uint32_t vanished;	/* exited while or before being read */
 	uint32_t empty;		/* no user memory: kernel threads, zombies */
 	uint32_t unreadable;	/* could not be read: the run is partial */

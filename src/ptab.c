@@ -6,6 +6,9 @@
  * Fibonacci-hashed, probed linearly), each with PT_BLOCK id slots. Pages that
  * lie together in RAM share a block, so the table touches memory in
  * proportion to the RAM the scanned pages occupy, not to the table's size.
+ * Each id also keeps its cookie (when it fits 32 bits): pages met again in
+ * the order they were first met (a forked child's) are checked against the
+ * id the caller expects, in order, with no lookup of their block.
  * Sized once; an insert past either limit fails instead of degrading.
  */
 #include "exmap.h"
@@ -24,7 +27,7 @@ size_t ptab_bytes(uint32_t cap, uint32_t bcap)
 {
 	size_t nb = buckets_for(bcap);
 
-	return nb * (8 + (size_t)PT_BLOCK * 4) + (size_t)cap * 4 + 2 * PT_PAGE;
+	return nb * (8 + (size_t)PT_BLOCK * 4) + (size_t)cap * 8 + 3 * PT_PAGE;
 }
 
 void ptab_init(struct ptab *t, struct arena *a, uint32_t cap, uint32_t bcap)
@@ -37,6 +40,7 @@ void ptab_init(struct ptab *t, struct arena *a, uint32_t cap, uint32_t bcap)
 	t->slot = arena_alloc(a, (size_t)nb * PT_BLOCK * 4, PT_PAGE);
 	t->bkey = arena_alloc(a, (size_t)nb * 8, 8);
 	t->count = arena_alloc(a, (size_t)cap * 4, 4);
+	t->rev = arena_alloc(a, (size_t)cap * 4, 4);
 	t->bmask = nb - 1;
 	t->bshift = 64;
 	while (nb > 1) {
@@ -74,32 +78,77 @@ static uint32_t bucket(const struct ptab *t, uint64_t block, int add, int *added
 	return b;
 }
 
-/* Count one more PTE for cookie; its id, or UINT32_MAX when the table is full. */
-uint32_t ptab_ref(struct ptab *t, uint64_t cookie)
+/* What rev keeps of a cookie: it + 1, or 0 when that does not fit. */
+static inline uint32_t rev_of(uint64_t cookie)
+{
+	return cookie < UINT32_MAX ? (uint32_t)cookie + 1 : 0;
+}
+
+/*
+ * Count one more PTE for each of the n cookies from cookie on, as far as they
+ * go in its block and their ids follow one another: all known in that order,
+ * or all new (then given the next ids). The known are first looked for at id
+ * hint on. How many were counted, the first's id in *id; 0 when the first is
+ * new and the table is full.
+ */
+uint32_t ptab_run(struct ptab *t, uint64_t cookie, uint64_t n, uint32_t hint, uint32_t *id)
 {
 	uint64_t block = cookie >> PT_BLOCK_SHIFT;
-	uint32_t b = t->last, *slot;
+	uint32_t b = t->last, *slot, first, k, j, max = PT_BLOCK - (uint32_t)(cookie & (PT_BLOCK - 1));
 	int added = 0;
 
+	if (n < max)
+		max = (uint32_t)n;
+	if (hint < t->n && cookie + max < UINT32_MAX && t->rev[hint] == (uint32_t)cookie + 1) {
+		for (k = 1; k < max && hint + k < t->n && t->rev[hint + k] == (uint32_t)cookie + 1 + k; k++)
+			;
+		first = hint + 1;
+		goto known;
+	}
 	/* consecutive pages mostly share the last one's block */
 	if (t->bkey[b] != block + 1 && (b = bucket(t, block, 1, &added)) == UINT32_MAX)
-		return UINT32_MAX;
+		return 0;
 	slot = &t->slot[(size_t)b * PT_BLOCK + (cookie & (PT_BLOCK - 1))];
-	if (!added && *slot) {
+	if (!added && (first = slot[0]) != 0) {
+		for (k = 1; k < max && slot[k] == first + k; k++)
+			;
 		t->last = b;
-		t->count[*slot - 1]++;
-		return *slot - 1;
+		goto known;
 	}
 	if (t->n == t->cap)
-		return UINT32_MAX;
+		return 0;
 	if (added) {
 		t->bkey[b] = block + 1;
 		t->nblock++;
+		k = max;	/* a new block's slots are all empty */
+	} else {
+		for (k = 1; k < max && slot[k] == 0; k++)
+			;
+	}
+	if (k > t->cap - t->n)
+		k = t->cap - t->n;
+	for (j = 0; j < k; j++) {
+		slot[j] = t->n + 1 + j;
+		t->count[t->n + j] = 1;
+		t->rev[t->n + j] = rev_of(cookie + j);
 	}
 	t->last = b;
-	*slot = ++t->n;
-	t->count[t->n - 1] = 1;
-	return t->n - 1;
+	*id = t->n;
+	t->n += k;
+	return k;
+known:
+	for (j = 0; j < k; j++)
+		t->count[first - 1 + j]++;
+	*id = first - 1;
+	return k;
+}
+
+/* Count one more PTE for cookie; its id, or UINT32_MAX when the table is full. */
+uint32_t ptab_ref(struct ptab *t, uint64_t cookie)
+{
+	uint32_t id;
+
+	return ptab_run(t, cookie, 1, UINT32_MAX, &id) ? id : UINT32_MAX;
 }
 
 uint32_t ptab_find(const struct ptab *t, uint64_t cookie)

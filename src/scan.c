@@ -90,113 +90,141 @@ static _Noreturn void table_full(const struct scan *s)
 	    "raise it with -t PAGES", s->pt.bcap, PT_BLOCK);
 }
 
-/* A page's id, found in the block of the last one counted when it is there. */
-static inline __attribute__((always_inline)) uint32_t page_id(struct scan *s, uint64_t cookie)
+/* A swap entry's id: one more reference to it in the table. */
+static uint32_t swap_id(struct scan *s, uint64_t e)
 {
-	struct ptab *t = &s->pt;
-	uint32_t b = t->last, slot, id;
+	uint32_t id = ptab_ref(&s->pt, SWAP_COOKIE(e));
 
-	if (t->bkey[b] == (cookie >> PT_BLOCK_SHIFT) + 1 &&
-	    (slot = t->slot[(size_t)b * PT_BLOCK + (cookie & (PT_BLOCK - 1))]) != 0) {
-		t->count[slot - 1]++;
-		return slot - 1;
-	}
-	if ((id = ptab_ref(t, cookie)) == UINT32_MAX)
+	if (id == UINT32_MAX)
 		table_full(s);
 	return id;
 }
 
 /*
- * Classify n entries of mapping m into runs: the hot loop of a scan. The run
- * being extended lives in locals (nk, id) and goes back to s->pend at the
- * end; kinds are compared in the record's packed form (kind << 28 | write).
+ * n pages of one kind (kind << 28 | write) after the pages before: onto the
+ * run pending when it is of that kind and, for shared and swap pages, their
+ * ids go on from its; else the pending run is stored and these begin one.
  */
-static __attribute__((hot)) void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe, size_t n)
+static inline void put_run(struct scan *s, struct mapping *m, uint32_t kind, uint32_t id,
+			   uint64_t n)
+{
+	int ids = run_has_ids(kind >> RUN_KIND_SHIFT & 7);
+
+	/* the id the next page had where it was met first, if it was met so */
+	s->hint = ids ? id + (uint32_t)n : s->hint + (uint32_t)n;
+	while (n > 0) {
+		uint32_t pn = s->pend.nk & RUN_N_MASK, k;
+
+		if (pn && (s->pend.nk & ~RUN_N_MASK) == kind && pn < RUN_PAGES_MAX &&
+		    (!ids || id == s->pend.id + pn)) {
+			k = n < RUN_PAGES_MAX - pn ? (uint32_t)n : RUN_PAGES_MAX - pn;
+			s->pend.nk += k;
+		} else {
+			if (pn)
+				store_run(s, m);
+			k = n < RUN_PAGES_MAX ? (uint32_t)n : RUN_PAGES_MAX;
+			s->pend.id = id;
+			s->pend.nk = kind | k;
+		}
+		if (ids)
+			id += k;
+		n -= k;
+	}
+}
+
+/*
+ * An exclusive page's kind: written as the PTE says, or, without the PTE's
+ * bit, when it is a private anonymous page in a writable mapping.
+ */
+static inline uint32_t excl_kind(const struct scan *s, uint64_t e, uint64_t wrote_mask)
+{
+	int w = s->src->exact_write ? (e & PE_WRITE) != 0 : !(e & wrote_mask);
+
+	return RUN_EXCL << RUN_KIND_SHIFT | (w ? RUN_WRITE : 0);
+}
+
+/*
+ * n present pages whose frames follow one another from entry e's, with e's
+ * flags: a large folio, or frames that happen to lie together. Each stretch
+ * of one kind is taken whole: shared pages block by block of the page table,
+ * the zero pages' frames apart (not RAM).
+ */
+static void add_present(struct scan *s, struct mapping *m, uint64_t e, uint64_t n,
+			uint64_t wrote_mask)
 {
 	const struct probe *pr = &s->probe;
-	const uint32_t EXCL = RUN_EXCL << RUN_KIND_SHIFT, SHARED = RUN_SHARED << RUN_KIND_SHIFT;
-	const uint32_t HOLE = RUN_HOLE << RUN_KIND_SHIFT, SWAP = RUN_SWAP << RUN_KIND_SHIFT;
-	const uint32_t NOTRAM = RUN_NOTRAM << RUN_KIND_SHIFT;
-	int exact = s->src->exact_write;
-	/* Without the PTE's bit: a private anonymous page this process alone
-	 * maps in a writable mapping is one it wrote. */
-	uint64_t wrote_mask = (m->flags & (MF_WRITE | MF_SHARED)) == MF_WRITE ? PE_FILE : ~0ull;
-	uint32_t nk = s->pend.nk, pid = s->pend.id;
-	uint64_t keep = s->src->keep;
-	size_t i;
+	uint32_t w = s->src->exact_write && (e & PE_WRITE) ? RUN_WRITE : 0;
 
-	for (i = 0; i < n; i++) {
-		uint64_t e = pe[i] & keep, frame = e & PE_FRAME_MASK;
-		uint32_t kind, id = 0;
+	while (n > 0) {
+		uint64_t frame = e & PE_FRAME_MASK, k = n;
+		uint32_t id;
 
-		if (e & PE_PRESENT) {
-			uint32_t w = exact ? (e & PE_WRITE ? RUN_WRITE : 0) : 0;
-
-			if ((e & PE_NOTRAM) || frame == pr->zero_pfn ||
-			    frame - pr->hzero_pfn < pr->hzero_n) {
-				kind = NOTRAM | w;
-			} else if (e & PE_EXCLUSIVE) {
-				kind = EXCL | (exact ? w : !(e & wrote_mask) ? RUN_WRITE : 0);
+		if ((e & PE_NOTRAM) || frame == pr->zero_pfn ||
+		    frame - pr->hzero_pfn < pr->hzero_n) {
+			if (frame == pr->zero_pfn && !(e & PE_NOTRAM))
+				k = 1;
+			else if (!(e & PE_NOTRAM) && k > pr->hzero_pfn + pr->hzero_n - frame)
+				k = pr->hzero_pfn + pr->hzero_n - frame;
+			put_run(s, m, RUN_NOTRAM << RUN_KIND_SHIFT | w, 0, k);
+		} else {
+			/* up to the zero pages' frames, if they lie ahead */
+			if (frame < pr->zero_pfn && k > pr->zero_pfn - frame)
+				k = pr->zero_pfn - frame;
+			if (frame < pr->hzero_pfn && k > pr->hzero_pfn - frame)
+				k = pr->hzero_pfn - frame;
+			if (e & PE_EXCLUSIVE) {
+				put_run(s, m, excl_kind(s, e, wrote_mask), 0, k);
 			} else {
 				/* pfn 0 means hidden pfns: grouping by it would merge pages */
 				if (frame == 0)
 					die("pagemap reads page frame number 0: pfns are hidden "
 					    "from this user; run exmap-mini as root");
-				kind = SHARED | w;
-				id = page_id(s, frame);
+				if ((k = ptab_run(&s->pt, frame, k, s->hint, &id)) == 0)
+					table_full(s);
+				put_run(s, m, RUN_SHARED << RUN_KIND_SHIFT | w, id, k);
 			}
+		}
+		e += k;
+		n -= k;
+	}
+}
+
+/*
+ * Classify n entries of mapping m into runs: the hot loop of a scan. Present
+ * entries go in runs of consecutive frames; exclusive pages and holes in
+ * runs of alike entries, whatever their frames.
+ */
+static __attribute__((hot)) void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe,
+					   size_t n)
+{
+	/* private anonymous memory, where an exclusive page was written */
+	uint64_t wrote_mask = (m->flags & (MF_WRITE | MF_SHARED)) == MF_WRITE ? PE_FILE : ~0ull;
+	uint64_t keep = s->src->keep;
+	size_t i, k;
+
+	for (i = 0; i < n; i += k) {
+		uint64_t e = pe[i] & keep;
+
+		if ((e & (PE_PRESENT | PE_EXCLUSIVE | PE_NOTRAM)) == (PE_PRESENT | PE_EXCLUSIVE) &&
+		    (e & PE_FRAME_MASK) != s->probe.zero_pfn &&
+		    (e & PE_FRAME_MASK) - s->probe.hzero_pfn >= s->probe.hzero_n) {
+			/* exclusive pages: whatever their frames, alike */
+			for (k = 1; i + k < n && !(((pe[i + k] & keep) ^ e) & ~PE_FRAME_MASK); k++)
+				;
+			put_run(s, m, excl_kind(s, e, wrote_mask), 0, k);
+		} else if (e & PE_PRESENT) {
+			for (k = 1; i + k < n && (pe[i + k] & keep) == e + k; k++)
+				;
+			add_present(s, m, e, k, wrote_mask);
 		} else if (e & PE_SWAP) {
-			kind = SWAP;
-			id = page_id(s, SWAP_COOKIE(e));
+			k = 1;
+			put_run(s, m, RUN_SWAP << RUN_KIND_SHIFT, swap_id(s, e), 1);
 		} else {
-			kind = HOLE;
-		}
-		/* extend the run: same kind, and for shared and swap the next id */
-		if ((nk & ~RUN_N_MASK) == kind && (nk & RUN_N_MASK) &&
-		    (nk & RUN_N_MASK) < RUN_PAGES_MAX &&
-		    ((kind & ~RUN_WRITE) < SHARED || id == pid + (nk & RUN_N_MASK))) {
-			nk++;
-		} else {
-			if (nk & RUN_N_MASK) {
-				s->pend.nk = nk;
-				s->pend.id = pid;
-				store_run(s, m);
-			}
-			nk = kind | 1;
-			pid = id;
-		}
-		/*
-		 * The pages that follow mostly go on as this one did: the same
-		 * flags, and a shared page the next frame with the next id
-		 * (other processes met them in this order first). Take them
-		 * without classifying each again.
-		 */
-		if ((kind & ~RUN_WRITE) == SHARED) {
-			const uint32_t *sp = &s->pt.slot[(size_t)s->pt.last * PT_BLOCK +
-							 (frame & (PT_BLOCK - 1))];
-
-			while (i + 1 < n && (pe[i + 1] & keep) == e + 1 && ((frame + 1) & (PT_BLOCK - 1)) &&
-			       sp[1] == pid + (nk & RUN_N_MASK) + 1 &&
-			       (nk & RUN_N_MASK) < RUN_PAGES_MAX) {
-				s->pt.count[pid + (nk & RUN_N_MASK)]++;
-				nk++;
-				sp++;
-				e++;
-				frame++;
-				i++;
-			}
-		} else if ((kind & ~RUN_WRITE) == EXCL || kind == HOLE) {
-			uint64_t flags = e & ~PE_FRAME_MASK;
-
-			while (i + 1 < n && (pe[i + 1] & keep & ~PE_FRAME_MASK) == flags &&
-			       (nk & RUN_N_MASK) < RUN_PAGES_MAX) {
-				nk++;
-				i++;
-			}
+			for (k = 1; i + k < n && !(((pe[i + k] & keep) ^ e) & ~PE_FRAME_MASK); k++)
+				;
+			put_run(s, m, RUN_HOLE << RUN_KIND_SHIFT, 0, k);
 		}
 	}
-	s->pend.nk = nk;
-	s->pend.id = pid;
 }
 
 /* Present entries whose frame no page table maps as a page are not RAM. */
@@ -208,29 +236,6 @@ static void mark_raw(struct scan *s, uint64_t *pe, size_t n)
 		if ((pe[i] & (PE_PRESENT | PE_NOTRAM)) == PE_PRESENT &&
 		    s->src->unmapped(s->src, pe[i] & PE_FRAME_MASK) == 1)
 			pe[i] |= PE_NOTRAM;
-}
-
-/* n pages of a hole: onto a hole pending, else in runs of at most RUN_PAGES_MAX. */
-static void add_hole(struct scan *s, struct mapping *m, uint64_t n)
-{
-	const uint32_t HOLE = RUN_HOLE << RUN_KIND_SHIFT;
-	struct run *p = &s->pend;
-
-	while (n > 0) {
-		uint32_t pn = run_pages(p), k;
-
-		if (pn && (p->nk & ~RUN_N_MASK) == HOLE && pn < RUN_PAGES_MAX) {
-			k = n < RUN_PAGES_MAX - pn ? (uint32_t)n : RUN_PAGES_MAX - pn;
-			p->nk += k;
-		} else {
-			if (pn)
-				store_run(s, m);
-			k = n < RUN_PAGES_MAX ? (uint32_t)n : RUN_PAGES_MAX;
-			p->id = 0;
-			p->nk = HOLE | k;
-		}
-		n -= k;
-	}
 }
 
 /*
@@ -277,7 +282,7 @@ static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *f
 				add_pages(s, m, pe, k);
 				pe += k;
 			} else {
-				add_hole(s, m, k);
+				put_run(s, m, RUN_HOLE << RUN_KIND_SHIFT, 0, k);
 			}
 			va += k << s->page_shift;
 			n -= k;
