@@ -237,6 +237,7 @@ void ptab_init(struct ptab *t, struct arena *a, uint32_t cap, uint32_t bcap);
 uint32_t ptab_run(struct ptab *t, uint64_t cookie, uint64_t n, uint32_t hint, uint32_t *id);
 uint32_t ptab_ref(struct ptab *t, uint64_t cookie);	/* UINT32_MAX when full */
 uint32_t ptab_find(const struct ptab *t, uint64_t cookie);	/* UINT32_MAX if absent */
+const uint32_t *ptab_slots(const struct ptab *t, uint64_t cookie);
 
 /* procfs.c: /proc reading with fixed buffers; a process's mapped files */
 #define LINEBUF_SIZE	65536	/* read at a time: a whole maps file of most processes */
@@ -271,17 +272,20 @@ int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char 
 struct pagesrc {
 	const char *name;
 	int exact_write;	/* PE_WRITE is the PTE's bit */
+	int excl_by_head;	/* a PMD's entries are all exclusive if its first
+				   page is (pagemap's), not each page as it is */
 	int (*open)(struct pagesrc *s, int piddir, pid_t pid);
 	/*
 	 * Entries for at most n pages from vaddr, in a mapping ending at end:
 	 * how many, *pe pointing at them in the source's own buffer (good
-	 * until its next call). Or, where the source knows the pages from
-	 * vaddr hold nothing, 0 and *hole their number (up to end at most),
-	 * so that a hole costs no entry. 0 and no hole: past the task size,
-	 * or the process has exited.
+	 * until its next call). Or 0 and *span pages the source knows are
+	 * alike (up to end at most), so that they cost no entry each: with
+	 * *pe NULL a hole; else pages one PMD maps, **pe the first's entry
+	 * and the others the next frames with its flags. 0 and no span: past
+	 * the task size, or the process has exited.
 	 */
 	ssize_t (*read)(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t **pe,
-			size_t n, uint64_t *hole);
+			size_t n, uint64_t *span);
 	uint64_t keep;		/* the entry bits that tell pages apart (the rest vary) */
 	void (*close)(struct pagesrc *s);
 	/* 1 when no page table maps pfn as a page (a raw frame, not counted
@@ -297,6 +301,7 @@ struct probe {
 	uint64_t zero_pfn;
 	uint64_t hzero_pfn;	/* first pfn of the huge zero page, or zero_pfn */
 	uint64_t hzero_n;
+	uint64_t pmd_pages;	/* pages a PMD maps where THP is, else 0 */
 };
 struct pagesrc *source_choose(const char *how);
 void source_start(struct pagesrc *src, struct probe *p, uint64_t page_size);
@@ -358,6 +363,15 @@ struct absent {
 	int err;
 };
 
+/* An exclusive PMD of a source whose exclusive bit is its first page's: n
+ * pages from frame, in run record run from its page off (scan_settle). */
+struct suspect {
+	struct suspect *next;
+	uint64_t frame;
+	uint64_t run;
+	uint32_t off, n;
+};
+
 struct scan {
 	struct arena *arena;
 	struct ptab pt;
@@ -372,6 +386,7 @@ struct scan {
 	uint64_t nrun;
 	struct run pend;	/* the run being extended, not yet stored */
 	uint32_t hint;		/* the id the next shared page may have (ptab_run) */
+	struct suspect *suspects, **suspect_tail;	/* in scan order */
 	uint32_t vanished;	/* exited while or before being read */
 	uint32_t empty;		/* no user memory: kernel threads, zombies */
 	uint32_t unreadable;	/* could not be read: the run is partial */
@@ -390,6 +405,8 @@ struct run *scan_run(const struct scan *s, uint64_t i);
 void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
 	       uint32_t table_cap, uint32_t block_cap, const struct probe *probe);
 void scan_procs(struct scan *s, const pid_t *pids, size_t n);
+/* settle.c: the end of pass one: exclusive PMDs whose pages others map */
+void scan_settle(struct scan *s);
 
 /* account.c: pass two, the figures, files and the self-check */
 struct totals {

@@ -93,13 +93,14 @@ static ssize_t km_pread(struct pagesrc *s, uint64_t vaddr, size_t n)
  * A read goes on from the last one's records while they last.
  */
 static ssize_t km_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t **pe,
-		       size_t n, uint64_t *hole)
+		       size_t n, uint64_t *span)
 {
 	uint64_t pages = (end - vaddr) >> s->page_shift;
 	size_t i;
 	ssize_t r;
 
-	*hole = 0;
+	*span = 0;
+	*pe = NULL;
 	/* Above 2^63 ([vsyscall]) an address is no file offset, and it is past
 	 * every task size: nothing there, as the module would say. */
 	if (vaddr > (uint64_t)INT64_MAX)
@@ -112,11 +113,11 @@ static ssize_t km_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t
 
 		if (count == 0)
 			return -EIO;
-		*hole = count < pages ? count : pages;
-		kbuf.rec[kbuf.ri] -= *hole;
-		if (*hole == count)
+		*span = count < pages ? count : pages;
+		kbuf.rec[kbuf.ri] -= *span;
+		if (*span == count)
 			kbuf.ri++;
-		kbuf.kaddr += *hole << s->page_shift;
+		kbuf.kaddr += *span << s->page_shift;
 		return 0;
 	}
 	if (n > pages)

@@ -193,14 +193,14 @@ static int big_and_empty(uint64_t end, int page_shift)
 }
 
 static ssize_t pm_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t **pep,
-		       size_t n, uint64_t *hole)
+		       size_t n, uint64_t *span)
 {
 	uint64_t from, to, left = (end - vaddr) >> s->page_shift, *pe = pm_buf;
 	ssize_t r, i;
 	int err;
 
 	*pep = pm_buf;
-	*hole = 0;
+	*span = 0;
 	if (n > PAGEMAP_CHUNK)
 		n = PAGEMAP_CHUNK;
 	if (vaddr == pm.next && end == pm.end && pm.scan != SCAN_NONE) {
@@ -213,7 +213,8 @@ static ssize_t pm_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t
 			pm.scan = SCAN_WORKS;
 			pm.next = from;
 			if (from > vaddr) {
-				*hole = (from - vaddr) >> s->page_shift;
+				*span = (from - vaddr) >> s->page_shift;
+				*pep = NULL;
 				return 0;
 			}
 			if (n > (to - vaddr) >> s->page_shift)
@@ -222,7 +223,8 @@ static ssize_t pm_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t
 	}
 	if (vaddr == pm.next && end == pm.end && pm.scan == SCAN_NONE && left >= SMAPS_MIN &&
 	    big_and_empty(end, s->page_shift)) {
-		*hole = left;
+		*span = left;
+		*pep = NULL;
 		return 0;
 	}
 	/* A large mapping is first peeked at: a sparse one costs little then. */
@@ -281,6 +283,7 @@ static int pm_unmapped(struct pagesrc *s, uint64_t pfn)
 struct pagesrc pagemap_source = {
 	.name = "pagemap",
 	.exact_write = 0,
+	.excl_by_head = 1,
 	.open = pm_open,
 	.read = pm_read,
 	.keep = ~UINT64_C(0),

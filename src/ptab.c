@@ -151,6 +151,15 @@ uint32_t ptab_ref(struct ptab *t, uint64_t cookie)
 	return ptab_run(t, cookie, 1, UINT32_MAX, &id) ? id : UINT32_MAX;
 }
 
+/* The slots of cookie's block from its own on (id + 1, 0 empty), or NULL when the block has none. */
+const uint32_t *ptab_slots(const struct ptab *t, uint64_t cookie)
+{
+	int added;
+	uint32_t b = bucket(t, cookie >> PT_BLOCK_SHIFT, 0, &added);
+
+	return b == UINT32_MAX ? NULL : &t->slot[(size_t)b * PT_BLOCK + (cookie & (PT_BLOCK - 1))];
+}
+
 uint32_t ptab_find(const struct ptab *t, uint64_t cookie)
 {
 	int added;

@@ -34,6 +34,7 @@ void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
 	s->page_shift = __builtin_ctzll(s->page_size);
 	src->page_shift = s->page_shift;
 	s->source = src->name;
+	s->suspect_tail = &s->suspects;
 	ptab_init(&s->pt, a, table_cap, block_cap);
 }
 
@@ -190,12 +191,61 @@ static void add_present(struct scan *s, struct mapping *m, uint64_t e, uint64_t 
 }
 
 /*
- * Classify n entries of mapping m into runs: the hot loop of a scan. Present
- * entries go in runs of consecutive frames; exclusive pages and holes in
- * runs of alike entries, whatever their frames.
+ * n exclusive pages a PMD maps, from frame f on: the last pages of the run
+ * pending (never cut by its limit), and noted for scan_settle.
+ */
+static void suspect_pmd(struct scan *s, struct mapping *m, uint32_t kind, uint64_t f, uint64_t n)
+{
+	struct suspect *x;
+
+	if (run_pages(&s->pend) > RUN_PAGES_MAX - n)
+		store_run(s, m);
+	put_run(s, m, kind, 0, n);
+	x = arena_alloc(s->arena, sizeof(*x), 8);
+	x->next = NULL;
+	x->frame = f;
+	x->run = s->nrun;
+	x->off = run_pages(&s->pend) - (uint32_t)n;
+	x->n = (uint32_t)n;
+	*s->suspect_tail = x;
+	s->suspect_tail = &x->next;
+}
+
+/*
+ * k exclusive pages of alike entries from pe on, the first at virtual page
+ * vpn. Where the source's exclusive bit of a PMD mapping is its first
+ * page's (pagemap's), the others' may be wrong: a stretch that is one, a
+ * PMD-aligned PMD's worth of consecutive frames from a PMD-aligned frame,
+ * is noted for scan_settle, which counts its pages in the page table if
+ * another process maps some of them.
+ */
+static void add_excl(struct scan *s, struct mapping *m, uint32_t kind, const uint64_t *pe,
+		     size_t k, uint64_t vpn)
+{
+	uint64_t hp = s->probe.pmd_pages, f;
+	size_t j = 0, a, t;
+
+	if (s->src->excl_by_head && hp && k >= hp)
+		for (a = (size_t)((hp - vpn % hp) % hp); a + hp <= k; a += hp) {
+			f = pe[a] & PE_FRAME_MASK;
+			for (t = 1; t < hp && (pe[a + t] & PE_FRAME_MASK) == f + t; t++)
+				;
+			if (f % hp || t < hp)
+				continue;
+			put_run(s, m, kind, 0, a - j);
+			suspect_pmd(s, m, kind, f, hp);
+			j = a + hp;
+		}
+	put_run(s, m, kind, 0, k - j);
+}
+
+/*
+ * Classify n entries of mapping m, the first at virtual page vpn, into runs:
+ * the hot loop of a scan. Present entries go in runs of consecutive frames;
+ * exclusive pages and holes in runs of alike entries, whatever their frames.
  */
 static __attribute__((hot)) void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe,
-					   size_t n)
+					   size_t n, uint64_t vpn)
 {
 	/* private anonymous memory, where an exclusive page was written */
 	uint64_t wrote_mask = (m->flags & (MF_WRITE | MF_SHARED)) == MF_WRITE ? PE_FILE : ~0ull;
@@ -211,7 +261,7 @@ static __attribute__((hot)) void add_pages(struct scan *s, struct mapping *m, co
 			/* exclusive pages: whatever their frames, alike */
 			for (k = 1; i + k < n && !(((pe[i + k] & keep) ^ e) & ~PE_FRAME_MASK); k++)
 				;
-			put_run(s, m, excl_kind(s, e, wrote_mask), 0, k);
+			add_excl(s, m, excl_kind(s, e, wrote_mask), pe + i, k, vpn + i);
 		} else if (e & PE_PRESENT) {
 			for (k = 1; i + k < n && (pe[i + k] & keep) == e + k; k++)
 				;
@@ -225,6 +275,28 @@ static __attribute__((hot)) void add_pages(struct scan *s, struct mapping *m, co
 			put_run(s, m, RUN_HOLE << RUN_KIND_SHIFT, 0, k);
 		}
 	}
+}
+
+/*
+ * k pages of mapping m as one PMD maps them (the source says so): entry e's,
+ * then the next frames with its flags. Their frames are one folio's, or raw
+ * frames all (the first tells). Where the source's exclusive bit is the
+ * first page's, an exclusive PMD is noted for scan_settle.
+ */
+static void add_span(struct scan *s, struct mapping *m, uint64_t e, uint64_t k)
+{
+	uint64_t wrote_mask = (m->flags & (MF_WRITE | MF_SHARED)) == MF_WRITE ? PE_FILE : ~0ull;
+
+	e &= s->src->keep;
+	if ((m->flags & MF_RAWPFN) && s->src->unmapped && (e & (PE_PRESENT | PE_NOTRAM)) == PE_PRESENT &&
+	    s->src->unmapped(s->src, e & PE_FRAME_MASK) == 1)
+		e |= PE_NOTRAM;
+	if ((e & (PE_EXCLUSIVE | PE_NOTRAM)) == PE_EXCLUSIVE && s->src->excl_by_head &&
+	    (e & PE_FRAME_MASK) != s->probe.zero_pfn &&
+	    (e & PE_FRAME_MASK) - s->probe.hzero_pfn >= s->probe.hzero_n)
+		suspect_pmd(s, m, excl_kind(s, e, wrote_mask), e & PE_FRAME_MASK, k);
+	else
+		add_present(s, m, e, k, wrote_mask);
 }
 
 /* Present entries whose frame no page table maps as a page are not RAM. */
@@ -247,31 +319,38 @@ static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *f
 			       const struct mapping *last)
 {
 	struct mapping *m = first;
-	uint64_t va = m->start, end = last->end, hole;
+	uint64_t va = m->start, end = last->end;
 
 	m->run0 = s->nrun;
 	while (va < end) {
-		uint64_t left = (end - va) >> s->page_shift;
+		uint64_t left = (end - va) >> s->page_shift, hp = s->probe.pmd_pages;
 		size_t want = left < PAGEMAP_CHUNK ? left : PAGEMAP_CHUNK;
-		uint64_t *pe, n;
-		ssize_t got = s->src->read(s->src, va, end, &pe, want, &hole);
+		uint64_t *pe, n, span, e = 0;
+		ssize_t got;
 
+		/* a read ends where a PMD would, so that none is cut in two */
+		if (hp && want > hp)
+			want -= ((va >> s->page_shift) + want) % hp;
+		got = s->src->read(s->src, va, end, &pe, want, &span);
 		if (got < 0)
 			return gone_or_bad(p->pid, (int)got, "reading page entries");
-		if (got == 0 && hole == 0) {
+		if (got == 0 && span == 0) {
 			ssize_t r;
 
 			/* Nothing at va: past the task size ([vsyscall], above
 			 * 2^63 always) if address 0 still reads, else the
 			 * process has exited. */
 			r = va > (uint64_t)INT64_MAX ? 1 :
-			    s->src->read(s->src, 0, (uint64_t)1 << s->page_shift, &pe, 1, &hole);
-			if (r != 1 && !(r == 0 && hole > 0))
+			    s->src->read(s->src, 0, (uint64_t)1 << s->page_shift, &pe, 1, &span);
+			if (r != 1 && !(r == 0 && span > 0))
 				return P_VANISHED;
-			hole = left;
+			span = left;
+			pe = NULL;
 		}
-		/* hand the pages (or the hole) out to the mappings they are in */
-		for (n = got ? (uint64_t)got : hole < left ? hole : left; n > 0;) {
+		if (got == 0 && pe)
+			e = *pe;
+		/* hand the pages (a hole, or a PMD) out to the mappings they are in */
+		for (n = got ? (uint64_t)got : span < left ? span : left; n > 0;) {
 			uint64_t k = (m->end - va) >> s->page_shift;
 
 			if (k > n)
@@ -279,8 +358,11 @@ static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *f
 			if (got) {
 				if ((m->flags & MF_RAWPFN) && s->src->unmapped)
 					mark_raw(s, pe, k);
-				add_pages(s, m, pe, k);
+				add_pages(s, m, pe, k, va >> s->page_shift);
 				pe += k;
+			} else if (pe) {
+				add_span(s, m, e, k);
+				e += k;
 			} else {
 				put_run(s, m, RUN_HOLE << RUN_KIND_SHIFT, 0, k);
 			}
@@ -465,6 +547,7 @@ static void scan_one(struct scan *s, pid_t pid)
 {
 	size_t lo = s->arena->lo, hi = s->arena->hi;
 	uint64_t nrun0 = s->nrun;
+	struct suspect **tail0 = s->suspect_tail;
 	enum outcome o;
 	struct proc *p = NULL;
 	int piddir = open_pid_dir(pid);
@@ -488,6 +571,8 @@ static void scan_one(struct scan *s, pid_t pid)
 		return;
 	}
 	unwind(s, nrun0);
+	*tail0 = NULL;		/* its suspects go with its runs */
+	s->suspect_tail = tail0;
 	s->arena->lo = lo;
 	s->arena->hi = hi;
 	if (o == P_VANISHED)
@@ -513,6 +598,7 @@ void scan_procs(struct scan *s, const pid_t *pids, size_t n)
 	for (i = 0; i < n; i++, s->done++)
 		if (pids[i] != self)
 			scan_one(s, pids[i]);
+	scan_settle(s);
 	progress_clear();
 	if (s->unreadable)
 		exit_at_least(EX_PARTIAL);
