@@ -117,6 +117,7 @@ static inline int run_has_ids(uint32_t kind) { return kind == RUN_SHARED || kind
 #define MF_BSS		0x100	/* the anonymous rest of the file mapping before it
 				   (its .bss): counted as that file's (files_build) */
 #define MF_SHOWN	0x200	/* in the report: -P and -F let it through */
+#define MF_HUGETLB	0x400	/* a hugetlbfs file's (scan only) */
 
 struct mapping {
 	uint64_t start, end, offset, inode;
@@ -219,11 +220,15 @@ _Noreturn void arena_full(const struct arena *a, size_t want);
 #define PT_BLOCK_SHIFT	10	/* cookies in a block: 4 MiB of RAM at 4 KiB pages */
 #define PT_BLOCK	(1u << PT_BLOCK_SHIFT)
 #define PT_PAGE		4096	/* a block's slots: one page, first touched by a write */
+#define PT_RUN_MAX	(1u << 20)	/* ids counted in one step at most */
 struct ptab {
 	uint32_t *slot;		/* PT_BLOCK slots a bucket: id + 1, 0 when empty */
 	uint64_t *bkey;		/* a bucket's block number + 1; 0 marks it empty */
-	uint32_t *count;	/* PTEs among the scanned processes, by id */
+	uint32_t *count;	/* PTEs among the scanned processes, by id; while
+				   counting, the differences of neighbours' */
 	uint32_t *rev;		/* each id's cookie + 1, 0 if it does not fit */
+	uint64_t *brk;		/* bit i: id i's cookie is not id i - 1's + 1 */
+	int summed;		/* count holds counts (ptab_sum) */
 	uint32_t bmask;
 	uint32_t bshift;	/* 64 - log2(buckets): hashes use the top bits */
 	uint32_t nblock;	/* buckets in use */
@@ -236,6 +241,8 @@ size_t ptab_bytes(uint32_t cap, uint32_t bcap);
 void ptab_init(struct ptab *t, struct arena *a, uint32_t cap, uint32_t bcap);
 uint32_t ptab_run(struct ptab *t, uint64_t cookie, uint64_t n, uint32_t hint, uint32_t *id);
 uint32_t ptab_ref(struct ptab *t, uint64_t cookie);	/* UINT32_MAX when full */
+void ptab_drop(struct ptab *t, uint32_t id, uint32_t k);
+void ptab_sum(struct ptab *t);
 uint32_t ptab_find(const struct ptab *t, uint64_t cookie);	/* UINT32_MAX if absent */
 const uint32_t *ptab_slots(const struct ptab *t, uint64_t cookie);
 
@@ -294,6 +301,9 @@ struct pagesrc {
 	int (*unmapped)(struct pagesrc *s, uint64_t pfn);
 	int fd;
 	int page_shift;
+	uint64_t pmd_pages;	/* the probe's */
+	int thp_range;		/* the scan's, for each read: no hugetlb mapping
+				   in it, so that a huge page is a THP's PMD */
 };
 extern struct pagesrc pagemap_source;
 extern struct pagesrc kmod_source;	/* kmodsrc.c */

@@ -101,6 +101,7 @@ static int source_probe(struct pagesrc *src, struct probe *p, uint64_t page_size
 	p->hzero_pfn = UINT64_MAX;
 	p->hzero_n = 0;
 	p->pmd_pages = hsz > page_size ? hsz / page_size : 0;
+	src->pmd_pages = p->pmd_pages;
 	src->page_shift = __builtin_ctzll(page_size);
 	if ((dir = openat(AT_FDCWD, "/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -errno;

@@ -6,10 +6,13 @@
  * Fibonacci-hashed, probed linearly), each with PT_BLOCK id slots. Pages that
  * lie together in RAM share a block, so the table touches memory in
  * proportion to the RAM the scanned pages occupy, not to the table's size.
- * Each id also keeps its cookie (when it fits 32 bits): pages met again in
- * the order they were first met (a forked child's) are checked against the
- * id the caller expects, in order, with no lookup of their block.
- * Sized once; an insert past either limit fails instead of degrading.
+ * Each id also keeps its cookie (when it fits 32 bits), and a bit that says
+ * whether its cookie is the one after its predecessor's: pages met again in
+ * the order they were first met (a forked child's, a large folio's) are
+ * known from the id the caller expects, a word of bits for 64 of them and
+ * no lookup of their block. While pages are counted, a stretch of ids one
+ * more each is two changes to the counts' differences; ptab_sum makes them
+ * counts. Sized once; an insert past either limit fails instead of degrading.
  */
 #include "exmap.h"
 
@@ -27,7 +30,8 @@ size_t ptab_bytes(uint32_t cap, uint32_t bcap)
 {
 	size_t nb = buckets_for(bcap);
 
-	return nb * (8 + (size_t)PT_BLOCK * 4) + (size_t)cap * 8 + 3 * PT_PAGE;
+	return nb * (8 + (size_t)PT_BLOCK * 4) + ((size_t)cap + 1) * 8 + ((size_t)cap / 64 + 1) * 8 +
+	       4 * PT_PAGE;
 }
 
 void ptab_init(struct ptab *t, struct arena *a, uint32_t cap, uint32_t bcap)
@@ -39,8 +43,10 @@ void ptab_init(struct ptab *t, struct arena *a, uint32_t cap, uint32_t bcap)
 	/* whole pages: a block's slots are first touched by a write */
 	t->slot = arena_alloc(a, (size_t)nb * PT_BLOCK * 4, PT_PAGE);
 	t->bkey = arena_alloc(a, (size_t)nb * 8, 8);
-	t->count = arena_alloc(a, (size_t)cap * 4, 4);
-	t->rev = arena_alloc(a, (size_t)cap * 4, 4);
+	t->count = arena_alloc(a, ((size_t)cap + 1) * 4, 4);
+	t->rev = arena_alloc(a, ((size_t)cap + 1) * 4, 4);
+	t->brk = arena_alloc(a, ((size_t)cap / 64 + 1) * 8, 8);
+	t->summed = 0;
 	t->bmask = nb - 1;
 	t->bshift = 64;
 	while (nb > 1) {
@@ -84,12 +90,75 @@ static inline uint32_t rev_of(uint64_t cookie)
 	return cookie < UINT32_MAX ? (uint32_t)cookie + 1 : 0;
 }
 
+/* k ids from id on counted once more: while counting, as differences. */
+static inline void add(struct ptab *t, uint32_t id, uint32_t k)
+{
+	uint32_t j;
+
+	if (!t->summed) {
+		t->count[id]++;
+		t->count[id + k]--;
+	} else {
+		for (j = 0; j < k; j++)
+			t->count[id + j]++;
+	}
+}
+
+/* Take back one count of the k ids from id on. */
+void ptab_drop(struct ptab *t, uint32_t id, uint32_t k)
+{
+	uint32_t j;
+
+	if (!t->summed) {
+		t->count[id]--;
+		t->count[id + k]++;
+	} else {
+		for (j = 0; j < k; j++)
+			t->count[id + j]--;
+	}
+}
+
+/* The counts from their differences, once every page is counted. */
+void ptab_sum(struct ptab *t)
+{
+	uint32_t i, c = 0;
+
+	if (t->summed)
+		return;
+	for (i = 0; i < t->n; i++)
+		t->count[i] = c += t->count[i];
+	t->count[t->n] = 0;
+	t->summed = 1;
+}
+
 /*
- * Count one more PTE for each of the n cookies from cookie on, as far as they
- * go in its block and their ids follow one another: all known in that order,
- * or all new (then given the next ids). The known are first looked for at id
- * hint on. How many were counted, the first's id in *id; 0 when the first is
- * new and the table is full.
+ * How many of the n cookies from cookie on are ids id, id + 1 and on: its
+ * cookie is id's, and no id after it up to there breaks the stretch (bit
+ * brk). 0 when id's cookie is another, or does not fit its rev.
+ */
+static uint32_t follow(const struct ptab *t, uint32_t id, uint64_t cookie, uint64_t n)
+{
+	uint64_t lim = t->n - id < n ? t->n - id : n, a = id + 1, w;
+
+	if (cookie >= UINT32_MAX || t->rev[id] != (uint32_t)cookie + 1)
+		return 0;
+	if (lim > PT_RUN_MAX)
+		lim = PT_RUN_MAX;
+	/* the first break in (id, id + lim) */
+	for (; a < id + lim; a = (a | 63) + 1)
+		if ((w = t->brk[a >> 6] >> (a & 63)) != 0) {
+			a += (uint64_t)__builtin_ctzll(w);
+			return a < id + lim ? (uint32_t)(a - id) : (uint32_t)lim;
+		}
+	return (uint32_t)lim;
+}
+
+/*
+ * Count one more PTE for each of the n cookies from cookie on, as far as
+ * their ids follow one another: all known in that order (looked for at id
+ * hint first), or all new in one block (then given the next ids). How many
+ * were counted, the first's id in *id; 0 when the first is new and the
+ * table is full.
  */
 uint32_t ptab_run(struct ptab *t, uint64_t cookie, uint64_t n, uint32_t hint, uint32_t *id)
 {
@@ -97,22 +166,21 @@ uint32_t ptab_run(struct ptab *t, uint64_t cookie, uint64_t n, uint32_t hint, ui
 	uint32_t b = t->last, *slot, first, k, j, max = PT_BLOCK - (uint32_t)(cookie & (PT_BLOCK - 1));
 	int added = 0;
 
-	if (n < max)
-		max = (uint32_t)n;
-	if (hint < t->n && cookie + max < UINT32_MAX && t->rev[hint] == (uint32_t)cookie + 1) {
-		for (k = 1; k < max && hint + k < t->n && t->rev[hint + k] == (uint32_t)cookie + 1 + k; k++)
-			;
+	if (hint < t->n && (k = follow(t, hint, cookie, n)) != 0) {
 		first = hint + 1;
 		goto known;
 	}
+	if (n < max)
+		max = (uint32_t)n;
 	/* consecutive pages mostly share the last one's block */
 	if (t->bkey[b] != block + 1 && (b = bucket(t, block, 1, &added)) == UINT32_MAX)
 		return 0;
 	slot = &t->slot[(size_t)b * PT_BLOCK + (cookie & (PT_BLOCK - 1))];
 	if (!added && (first = slot[0]) != 0) {
-		for (k = 1; k < max && slot[k] == first + k; k++)
-			;
 		t->last = b;
+		if ((k = follow(t, first - 1, cookie, n)) == 0)	/* a cookie past rev's */
+			for (k = 1; k < max && slot[k] == first + k; k++)
+				;
 		goto known;
 	}
 	if (t->n == t->cap)
@@ -128,17 +196,18 @@ uint32_t ptab_run(struct ptab *t, uint64_t cookie, uint64_t n, uint32_t hint, ui
 	if (k > t->cap - t->n)
 		k = t->cap - t->n;
 	for (j = 0; j < k; j++) {
-		slot[j] = t->n + 1 + j;
-		t->count[t->n + j] = 1;
-		t->rev[t->n + j] = rev_of(cookie + j);
+		uint32_t i = t->n + j, r = rev_of(cookie + j);
+
+		slot[j] = i + 1;
+		t->rev[i] = r;
+		if (i == 0 || r == 0 || t->rev[i - 1] + 1 != r)
+			t->brk[i >> 6] |= UINT64_C(1) << (i & 63);
 	}
 	t->last = b;
-	*id = t->n;
+	first = t->n + 1;
 	t->n += k;
-	return k;
 known:
-	for (j = 0; j < k; j++)
-		t->count[first - 1 + j]++;
+	add(t, first - 1, k);
 	*id = first - 1;
 	return k;
 }

@@ -9,10 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "exmap.h"
+
+#define HUGETLBFS_MAGIC	0x958458f6u	/* statfs's f_type of hugetlbfs (linux/magic.h) */
 
 static char line[LINE_MAX_MAPS];
 static struct linebuf maps_lb;
@@ -321,6 +324,12 @@ static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *f
 	struct mapping *m = first;
 	uint64_t va = m->start, end = last->end;
 
+	/* a huge page is a THP's PMD, unless a hugetlbfs file is among these */
+	s->src->thp_range = 1;
+	for (m = first; m != last->next; m = m->next)
+		if (m->flags & MF_HUGETLB)
+			s->src->thp_range = 0;
+	m = first;
 	m->run0 = s->nrun;
 	while (va < end) {
 		uint64_t left = (end - va) >> s->page_shift, hp = s->probe.pmd_pages;
@@ -398,6 +407,29 @@ static int is_device(int piddir, const struct mapping *m, const char *path)
 }
 
 /*
+ * Whether a file mapping that can hold a PMD is a hugetlbfs file's (an
+ * anonymous MAP_HUGETLB mapping is one too): its huge pages are no THP's,
+ * and may be smaller than a PMD. When it cannot be told, taken as one.
+ */
+static int is_hugetlb(const struct scan *s, int piddir, const struct mapping *m)
+{
+	uint64_t pmd = s->probe.pmd_pages << s->page_shift, a = (m->start + pmd - 1) & ~(pmd - 1);
+	struct statfs st;
+	char name[64];
+	int fd, r;
+
+	if (!pmd || m->inode == 0 || a < m->start || a > m->end || m->end - a < pmd)
+		return 0;
+	fmt_snprintf(name, sizeof(name), "map_files/%llx-%llx",
+		     (unsigned long long)m->start, (unsigned long long)m->end);
+	if ((fd = openat(piddir, name, O_PATH | O_CLOEXEC)) < 0)
+		return 1;
+	r = fstatfs(fd, &st);
+	close(fd);
+	return r < 0 || (unsigned long)st.f_type == HUGETLBFS_MAGIC;
+}
+
+/*
  * Whether a mapping may hold frames the kernel maps without a page (which
  * Rss leaves out): not anonymous memory and not a regular file, so a device,
  * or a mapping the kernel named ([vvar], [vdso], anon_inode:...). What is RAM
@@ -445,6 +477,8 @@ static enum outcome read_maps(struct scan *s, struct proc *p, int piddir)
 		m->path = arena_strdup(s->arena, path, plen);
 		if (m->inode != 0 && is_device(piddir, m, m->path))
 			m->flags |= MF_DEVICE;
+		if (is_hugetlb(s, piddir, m))
+			m->flags |= MF_HUGETLB;
 		if (may_map_raw(m))
 			m->flags |= MF_RAWPFN;
 		m->fig.vm = m->end - m->start;
@@ -524,11 +558,8 @@ static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 
 static void uncount(struct scan *s, const struct run *r)
 {
-	uint32_t k = run_kind(r), n = run_pages(r), j;
-
-	if (run_has_ids(k))
-		for (j = 0; j < n; j++)
-			s->pt.count[r->id + j]--;
+	if (run_has_ids(run_kind(r)) && run_pages(r))
+		ptab_drop(&s->pt, r->id, run_pages(r));
 }
 
 /* Take back the page counts of a process that could not be read whole. */

@@ -94,6 +94,7 @@ void scan_settle(struct scan *s)
 	struct run *piece;
 	struct proc *p;
 
+	ptab_sum(&s->pt);
 	for (x = s->suspects; x; x = x->next, nsus++)
 		if (mapped_elsewhere(s, x->frame, x->n))
 			pages += x->n;
