@@ -4,6 +4,7 @@
  *
  * usage: thpwork [-H] [-n CHILDREN] [-s SIZE_KIB] [-a ALIGN_KIB]
  *                [-o OFFSET_KIB] [-r STRIDE] [-D DROP_KIB] [-O PAGEOUT_KIB]
+ *                [-F DIR]
  *
  * The parent maps SIZE_KIB of private anonymous memory starting OFFSET_KIB
  * past an ALIGN_KIB boundary (-H: MADV_HUGEPAGE on it), writes every page,
@@ -17,6 +18,10 @@
  * range with i % STRIDE == k - 1. Each child so maps every large folio in
  * part: a copy-on-write replaces one page of it, or a drop unmaps some of
  * it, while the parent (untouched since the fork) maps them all whole.
+ * With -F the region is a file's instead, written in DIR and mapped private
+ * there: the parent reads every page (its folios are the page cache's: in
+ * PMD-size folios on a tmpfs mounted huge=always), and a child's rewrite is
+ * a copy of its own. The file is removed at the end.
  * Once every child is ready the parent prints
  *	region SIZE_BYTES
  *	folios KIB:COUNT...	(the folios that back the parent's region,
@@ -31,6 +36,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +48,8 @@
 #define MAXORDER	20	/* folios up to 2^20 pages (16 GiB at 16 KiB) */
 #define MAXKIB		(1024LL * 1024)	/* 1 GiB, whole in a 32-bit size_t */
 #define USAGE		"[-H] [-n children] [-s size_kib] [-a align_kib] " \
-			"[-o offset_kib] [-r stride] [-D drop_kib] [-O pageout_kib]"
+			"[-o offset_kib] [-r stride] [-D drop_kib] [-O pageout_kib] " \
+			"[-F dir]"
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT	21	/* Linux 5.4; older C libraries lack it */
 #endif
@@ -159,16 +166,20 @@ int
 main(int argc, char **argv)
 {
 	long long skib = 96 * 1024, akib = 0, okib = 0, dkib = 0, pkib = 0, pk;
+	static char path[PATH_MAX];		/* -F: the file's, to unlink */
+	static unsigned char buf[1 << 20];	/* -F: its data, written */
 	size_t align, off, i, d0, d1;
-	int ch, huge = 0;
+	int ch, fd, huge = 0;
+	const char *dir = NULL;
 	uintptr_t base;
 	sigset_t stop;
 	char *raw;
 
 	wl_init("thpwork");
 	wl_kids = kids;
+	wl_path = path;
 	pk = wl_pagesz / 1024;
-	while ((ch = getopt(argc, argv, "Hn:s:a:o:r:D:O:")) != -1) {
+	while ((ch = getopt(argc, argv, "Hn:s:a:o:r:D:O:F:")) != -1) {
 		switch (ch) {
 		case 'H': huge = 1; break;
 		case 'n': n = wl_num(optarg, ch, 1, MAXCHILD, 1); break;
@@ -178,6 +189,7 @@ main(int argc, char **argv)
 		case 'r': stride = wl_num(optarg, ch, 1, MAXKIB, 1); break;
 		case 'D': dkib = wl_num(optarg, ch, 0, MAXKIB, pk); break;
 		case 'O': pkib = wl_num(optarg, ch, 0, MAXKIB, pk); break;
+		case 'F': dir = optarg; break;
 		default: wl_usage(USAGE);
 		}
 	}
@@ -213,12 +225,22 @@ main(int argc, char **argv)
 		wl_die("mmap %zu bytes", len + off + align + 2 * wl_pagesz);
 	base = ((uintptr_t)raw + wl_pagesz + align - 1) / align * align;
 	p = (char *)(base + off);
-	if (mprotect(p, len, PROT_READ | PROT_WRITE) == -1)
+	if (dir) {
+		fd = wl_mkfile(dir, len, buf, sizeof(buf), 0);
+		if (mmap(p, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
+		    fd, 0) == MAP_FAILED)
+			wl_die("mmap %s", wl_path);
+		close(fd);
+	} else if (mprotect(p, len, PROT_READ | PROT_WRITE) == -1) {
 		wl_die("mprotect");
+	}
 	if (huge && madvise(p, len, MADV_HUGEPAGE) == -1)
 		wl_die("madvise MADV_HUGEPAGE");
-	for (i = 0; i < len / wl_pagesz; i++)
-		wl_tag(p, i, i + 1);
+	if (dir)
+		wl_touch(p, len);
+	else
+		for (i = 0; i < len / wl_pagesz; i++)
+			wl_tag(p, i, i + 1);
 	if (pkib && madvise(p + len / 2 + wl_pagesz, pkib * 1024, MADV_PAGEOUT) == -1)
 		wl_die("madvise MADV_PAGEOUT");
 
