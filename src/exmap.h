@@ -374,12 +374,12 @@ struct absent {
 };
 
 /* An exclusive PMD of a source whose exclusive bit is its first page's: n
- * pages from frame, in run record run from its page off (scan_settle). */
+ * pages from frame, run record run (scan_settle). */
 struct suspect {
 	struct suspect *next;
 	uint64_t frame;
 	uint64_t run;
-	uint32_t off, n;
+	uint64_t n;
 };
 
 struct scan {

@@ -194,24 +194,23 @@ static void add_present(struct scan *s, struct mapping *m, uint64_t e, uint64_t 
 }
 
 /*
- * n exclusive pages a PMD maps, from frame f on: the last pages of the run
- * pending (never cut by its limit), and noted for scan_settle.
+ * n exclusive pages a PMD maps, from frame f on: a run record of their own
+ * (scan_settle may cut it in pieces), and noted for scan_settle.
  */
 static void suspect_pmd(struct scan *s, struct mapping *m, uint32_t kind, uint64_t f, uint64_t n)
 {
-	struct suspect *x;
+	struct suspect *x = arena_alloc(s->arena, sizeof(*x), 8);
 
-	if (run_pages(&s->pend) > RUN_PAGES_MAX - n)
+	if (s->pend.nk)
 		store_run(s, m);
 	put_run(s, m, kind, 0, n);
-	x = arena_alloc(s->arena, sizeof(*x), 8);
 	x->next = NULL;
 	x->frame = f;
 	x->run = s->nrun;
-	x->off = run_pages(&s->pend) - (uint32_t)n;
 	x->n = (uint32_t)n;
 	*s->suspect_tail = x;
 	s->suspect_tail = &x->next;
+	store_run(s, m);
 }
 
 /*

@@ -21,6 +21,10 @@ DEBARCH := riscv64
 # A board dumps; loading captures (-l, diff, -S) is a host's work: left out
 # of board builds, as on every cross target (LOAD=1 puts it in).
 LOAD ?= 0
+# Smaller: a function saves and restores its callee-saved registers by a
+# call to libgcc's shared routines (__riscv_save_N) instead of inline: 4 KiB
+# of the binary, which has a budget of 96 KiB (tests/suites/sizes.sh).
+TARGET_CFLAGS := -msave-restore
 
 # The same for every such target.
 MUSL_SPECS ?= $(MUSL_PREFIX)/lib/musl-gcc.specs
