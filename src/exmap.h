@@ -226,8 +226,13 @@ struct ptab {
 	uint64_t *bkey;		/* a bucket's block number + 1; 0 marks it empty */
 	uint32_t *count;	/* PTEs among the scanned processes, by id; while
 				   counting, the differences of neighbours' */
-	uint32_t *rev;		/* each id's cookie + 1, 0 if it does not fit */
-	uint64_t *brk;		/* bit i: id i's cookie is not id i - 1's + 1 */
+	struct pt_stretch {	/* ids given to cookies one after another */
+		uint32_t id, cookie;	/* the first's; UINT32_MAX: no 32-bit cookie */
+	} *str;
+	uint64_t *brk;		/* bit i: id i begins a stretch */
+	uint32_t *rank;		/* stretches begun by ids below 64 i */
+	uint32_t nstr;
+	uint64_t last_cookie;	/* id n - 1's */
 	int summed;		/* count holds counts (ptab_sum) */
 	uint32_t bmask;
 	uint32_t bshift;	/* 64 - log2(buckets): hashes use the top bits */

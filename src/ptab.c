@@ -6,13 +6,15 @@
  * Fibonacci-hashed, probed linearly), each with PT_BLOCK id slots. Pages that
  * lie together in RAM share a block, so the table touches memory in
  * proportion to the RAM the scanned pages occupy, not to the table's size.
- * Each id also keeps its cookie (when it fits 32 bits), and a bit that says
- * whether its cookie is the one after its predecessor's: pages met again in
- * the order they were first met (a forked child's, a large folio's) are
- * known from the id the caller expects, a word of bits for 64 of them and
- * no lookup of their block. While pages are counted, a stretch of ids one
- * more each is two changes to the counts' differences; ptab_sum makes them
- * counts. Sized once; an insert past either limit fails instead of degrading.
+ * Ids given to cookies that follow one another make a stretch, kept as its
+ * first id and cookie (when the cookies fit 32 bits), with a bit for each id
+ * that begins one and the count of such bits before every 64 ids: pages met
+ * again in the order they were first met (a forked child's, a large
+ * folio's) are known from the id the caller expects, a word of bits for 64
+ * of them and no lookup of their block. While pages are counted, a stretch
+ * of ids one more each is two changes to the counts' differences; ptab_sum
+ * makes them counts. Sized once; an insert past either limit fails instead
+ * of degrading.
  */
 #include "exmap.h"
 
@@ -30,8 +32,8 @@ size_t ptab_bytes(uint32_t cap, uint32_t bcap)
 {
 	size_t nb = buckets_for(bcap);
 
-	return nb * (8 + (size_t)PT_BLOCK * 4) + ((size_t)cap + 1) * 8 + ((size_t)cap / 64 + 1) * 8 +
-	       4 * PT_PAGE;
+	return nb * (8 + (size_t)PT_BLOCK * 4) + ((size_t)cap + 1) * 12 + ((size_t)cap / 64 + 2) * 12 +
+	       5 * PT_PAGE;
 }
 
 void ptab_init(struct ptab *t, struct arena *a, uint32_t cap, uint32_t bcap)
@@ -44,8 +46,11 @@ void ptab_init(struct ptab *t, struct arena *a, uint32_t cap, uint32_t bcap)
 	t->slot = arena_alloc(a, (size_t)nb * PT_BLOCK * 4, PT_PAGE);
 	t->bkey = arena_alloc(a, (size_t)nb * 8, 8);
 	t->count = arena_alloc(a, ((size_t)cap + 1) * 4, 4);
-	t->rev = arena_alloc(a, ((size_t)cap + 1) * 4, 4);
-	t->brk = arena_alloc(a, ((size_t)cap / 64 + 1) * 8, 8);
+	t->str = arena_alloc(a, ((size_t)cap + 1) * sizeof(*t->str), 4);
+	t->brk = arena_alloc(a, ((size_t)cap / 64 + 2) * 8, 8);
+	t->rank = arena_alloc(a, ((size_t)cap / 64 + 2) * 4, 4);
+	t->rank[0] = 0;
+	t->nstr = 0;
 	t->summed = 0;
 	t->bmask = nb - 1;
 	t->bshift = 64;
@@ -82,12 +87,6 @@ static uint32_t bucket(const struct ptab *t, uint64_t block, int add, int *added
 		return UINT32_MAX;
 	*added = 1;
 	return b;
-}
-
-/* What rev keeps of a cookie: it + 1, or 0 when that does not fit. */
-static inline uint32_t rev_of(uint64_t cookie)
-{
-	return cookie < UINT32_MAX ? (uint32_t)cookie + 1 : 0;
 }
 
 /* k ids from id on counted once more: while counting, as differences. */
@@ -131,26 +130,57 @@ void ptab_sum(struct ptab *t)
 	t->summed = 1;
 }
 
+/* The stretch id is in: its index, the stretches begun by ids up to it, less one. */
+static inline uint32_t stretch_of(const struct ptab *t, uint32_t id)
+{
+	uint64_t below = t->brk[id >> 6] & ((UINT64_C(2) << (id & 63)) - 1);
+
+	return t->rank[id >> 6] + (uint32_t)__builtin_popcountll(below) - 1;
+}
+
 /*
- * How many of the n cookies from cookie on are ids id, id + 1 and on: its
- * cookie is id's, and no id after it up to there breaks the stretch (bit
- * brk). 0 when id's cookie is another, or does not fit its rev.
+ * How many of the n cookies from cookie on are ids id, id + 1 and on: id's
+ * stretch gives it that cookie, and it goes on up to there. 0 when id's
+ * cookie is another, or one that does not fit 32 bits.
  */
 static uint32_t follow(const struct ptab *t, uint32_t id, uint64_t cookie, uint64_t n)
 {
 	uint64_t lim = t->n - id < n ? t->n - id : n, a = id + 1, w;
+	const struct pt_stretch *s;
 
-	if (cookie >= UINT32_MAX || t->rev[id] != (uint32_t)cookie + 1)
+	if (cookie >= UINT32_MAX)
+		return 0;
+	s = &t->str[stretch_of(t, id)];
+	if (s->cookie + (id - s->id) != cookie)
 		return 0;
 	if (lim > PT_RUN_MAX)
 		lim = PT_RUN_MAX;
-	/* the first break in (id, id + lim) */
+	/* the next stretch's first id in (id, id + lim) */
 	for (; a < id + lim; a = (a | 63) + 1)
 		if ((w = t->brk[a >> 6] >> (a & 63)) != 0) {
 			a += (uint64_t)__builtin_ctzll(w);
 			return a < id + lim ? (uint32_t)(a - id) : (uint32_t)lim;
 		}
 	return (uint32_t)lim;
+}
+
+/*
+ * k new ids from t->n on, for the cookies from cookie on: a stretch of their
+ * own unless they go on from the last ids' cookies (one that does not fit
+ * 32 bits is always one alone); the bits counted for every 64 ids passed.
+ */
+static void stretch(struct ptab *t, uint64_t cookie, uint32_t k)
+{
+	uint32_t n = t->n, w;
+
+	if (n == 0 || cookie >= UINT32_MAX || cookie != t->last_cookie + 1) {
+		t->brk[n >> 6] |= UINT64_C(1) << (n & 63);
+		t->str[t->nstr++] = (struct pt_stretch){ n, cookie < UINT32_MAX ? (uint32_t)cookie : UINT32_MAX };
+	}
+	t->last_cookie = cookie + k - 1;
+	t->n = n + k;
+	for (w = (n >> 6) + 1; w <= t->n >> 6; w++)
+		t->rank[w] = t->rank[w - 1] + (uint32_t)__builtin_popcountll(t->brk[w - 1]);
 }
 
 /*
@@ -178,7 +208,7 @@ uint32_t ptab_run(struct ptab *t, uint64_t cookie, uint64_t n, uint32_t hint, ui
 	slot = &t->slot[(size_t)b * PT_BLOCK + (cookie & (PT_BLOCK - 1))];
 	if (!added && (first = slot[0]) != 0) {
 		t->last = b;
-		if ((k = follow(t, first - 1, cookie, n)) == 0)	/* a cookie past rev's */
+		if ((k = follow(t, first - 1, cookie, n)) == 0)	/* a cookie past 32 bits */
 			for (k = 1; k < max && slot[k] == first + k; k++)
 				;
 		goto known;
@@ -195,17 +225,16 @@ uint32_t ptab_run(struct ptab *t, uint64_t cookie, uint64_t n, uint32_t hint, ui
 	}
 	if (k > t->cap - t->n)
 		k = t->cap - t->n;
-	for (j = 0; j < k; j++) {
-		uint32_t i = t->n + j, r = rev_of(cookie + j);
-
-		slot[j] = i + 1;
-		t->rev[i] = r;
-		if (i == 0 || r == 0 || t->rev[i - 1] + 1 != r)
-			t->brk[i >> 6] |= UINT64_C(1) << (i & 63);
-	}
+	/* a stretch's cookies all fit 32 bits, or it is one cookie */
+	if (cookie >= UINT32_MAX)
+		k = 1;
+	else if (k > UINT32_MAX - cookie)
+		k = (uint32_t)(UINT32_MAX - cookie);
+	for (j = 0; j < k; j++)
+		slot[j] = t->n + 1 + j;
 	t->last = b;
 	first = t->n + 1;
-	t->n += k;
+	stretch(t, cookie, k);
 known:
 	add(t, first - 1, k);
 	*id = first - 1;
