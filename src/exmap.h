@@ -265,6 +265,7 @@ ssize_t read_small(int dirfd, const char *name, char *buf, size_t max);
 ssize_t read_line(int dirfd, const char *name, char *buf, size_t max);
 int parse_maps_line(const char *line, size_t len, struct mapping *m,
 		    const char **path, size_t *pathlen);
+uint32_t map_kind(int piddir, const struct mapping *m, uint64_t pmd);
 /* What getdents64 returns: read directories without opendir, which allocates. */
 struct linux_dirent64 {
 	uint64_t d_ino;
