@@ -332,8 +332,9 @@ static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *f
 		uint64_t *pe, n, span, e = 0;
 		ssize_t got;
 
-		/* a read ends where a PMD would, so that none is cut in two */
-		if (hp && want > hp)
+		/* a read short of the end ends where a PMD would, so that none
+		 * is cut in two (one that reaches it reads as before) */
+		if (hp && want > hp && want < left)
 			want -= ((va >> s->page_shift) + want) % hp;
 		got = s->src->read(s->src, va, end, &pe, want, &span);
 		if (got < 0)
