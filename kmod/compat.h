@@ -8,7 +8,8 @@
  *  6.5   pte_offset_map() may fail, page tables may be freed under RCU, and
  *        the helpers that handle that (__pte_offset_map_lock) are not
  *        exported: xm_pte_map_lock() does what they do;
- *  6.12  page_mapcount() is gone: the count comes from the folio;
+ *  6.12  page_mapcount() is gone: the count comes from the folio, whose
+ *        counts also tell when no PTE maps one of its pages;
  *  6.19  non-present PTEs are "software leaf" entries (<linux/leafops.h>):
  *        pte_to_swp_entry and is_pte_marker are gone;
  *  7.2   riscv64's p4d_offset and pud_offset are exported (sid's
@@ -247,6 +248,23 @@ static inline int xm_page_mapcount(struct page *page)
 }
 #else
 #define xm_page_mapcount(page)		page_mapcount(page)
+#endif
+
+/*
+ * Whether no PTE maps a page of page's large folio, so that each of its
+ * pages is mapped as often as the folio is whole (by PMDs, PUDs): 6.12's
+ * folio counts tell; before, it is not known, and each page is asked.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+static inline bool xm_folio_pmd_only(struct page *page)
+{
+	struct folio *folio = page_folio(page);
+
+	return folio_test_large(folio) &&
+	       folio_large_mapcount(folio) == folio_entire_mapcount(folio);
+}
+#else
+#define xm_folio_pmd_only(page)		false
 #endif
 
 /* The highest order of a free block (the buddy allocator's). */

@@ -7,6 +7,8 @@
  *
  * The walk holds mmap_lock for reading over a bounded number of entries, fills
  * a kernel buffer, drops the lock, copies the buffer out and reschedules.
+ * A reader that asks for spans gets a huge entry's pages as spans: a record
+ * for as many pages as follow the first with the next frames and its flags.
  * In frame mode it gives every frame's kind as /proc/kpageflags would, for
  * kernels without it: struct pages read without a lock, as kpageflags does.
  */
@@ -33,6 +35,7 @@ struct xm_file {
 	struct mutex lock;
 	struct mm_struct *mm;	/* pinned (mmgrab) when the pid was written */
 	bool frames;		/* "frames" was written: the census of RAM frames */
+	bool spans;		/* " spans" followed the pid: huge entries as spans */
 	exmap_mini_rec *buf;
 };
 
@@ -45,6 +48,7 @@ struct xm_walk {
 	unsigned int n, max;	/* records filled, room */
 	unsigned int budget;	/* entries left to examine */
 	bool driver;		/* the VMA is a driver's (VM_MIXEDMAP, VM_IO): raw frames may be in it */
+	bool spans;		/* huge entries as spans */
 };
 
 static bool xm_full(const struct xm_walk *w)
@@ -84,8 +88,8 @@ static void xm_page(struct xm_walk *w, u64 rec)
 	w->addr += PAGE_SIZE;
 }
 
-/* A present page: its struct page, if it has one, gives its kind and whether it is mapped once. */
-static void xm_present(struct xm_walk *w, unsigned long pfn, struct page *page, u64 flags)
+/* A present page's record: its struct page, if it has one, gives its kind and whether it is mapped once. */
+static u64 xm_rec(unsigned long pfn, struct page *page, u64 flags)
 {
 	flags |= EXMAP_MINI_PRESENT | ((u64)pfn & EXMAP_MINI_FRAME);
 	if (is_zero_pfn(pfn) || !page) {
@@ -96,7 +100,12 @@ static void xm_present(struct xm_walk *w, unsigned long pfn, struct page *page, 
 		if (xm_page_mapcount(page) == 1)
 			flags |= EXMAP_MINI_EXCL;
 	}
-	xm_page(w, flags);
+	return flags;
+}
+
+static void xm_present(struct xm_walk *w, unsigned long pfn, struct page *page, u64 flags)
+{
+	xm_page(w, xm_rec(pfn, page, flags));
 }
 
 /* A non-present, non-empty PTE: swap, or an entry whose page is not to be touched. */
@@ -141,18 +150,38 @@ static void xm_pte_range(struct xm_walk *w, pmd_t *pmd, unsigned long end)
 	xm_pte_unmap_unlock(start, ptl);
 }
 
-/* A PMD (or PUD) that maps a huge page: report its 4 KiB pages. */
+/*
+ * A PMD (or PUD) that maps a huge page: its pages from w->addr to end, each
+ * a record, or as spans: as many pages as go on from one with the next
+ * frames and its flags (all, when no PTE maps a page of the folio).
+ */
 static void xm_huge(struct xm_walk *w, unsigned long pfn0, unsigned long base,
 		    unsigned long end, u64 flags)
 {
 	/* one folio: its pages have struct pages if its first one has */
 	bool valid = pfn_valid(pfn0);
+	bool alike = !valid || xm_folio_pmd_only(pfn_to_page(pfn0));
 
 	while (w->addr < end && !xm_full(w)) {
 		unsigned long pfn = pfn0 + ((w->addr - base) >> PAGE_SHIFT);
+		unsigned long left = (end - w->addr) >> PAGE_SHIFT, n;
+		u64 rec = xm_rec(pfn, valid ? pfn_to_page(pfn) : NULL, flags);
 
-		xm_present(w, pfn, valid ? pfn_to_page(pfn) : NULL, flags);
-		w->budget--;
+		if (!w->spans || left < 2 || w->max - w->n < 2) {
+			xm_page(w, rec);
+			w->budget--;
+			continue;
+		}
+		if (alike)
+			n = left;
+		else
+			for (n = 1; n < left && xm_rec(pfn + n, pfn_to_page(pfn + n), flags) == rec + n; n++)
+				;
+		w->rec[w->n++] = EXMAP_MINI_RUN | EXMAP_MINI_PRESENT | n;
+		w->rec[w->n++] = rec;
+		w->addr += n << PAGE_SHIFT;
+		/* a span costs its records, and a little for the pages it looked at */
+		w->budget -= min_t(unsigned int, w->budget, 1 + n / 64);
 	}
 }
 
@@ -415,7 +444,7 @@ static ssize_t xm_read_frames(struct xm_file *xf, char __user *ubuf, size_t len,
 static ssize_t xm_read(struct file *file, char __user *ubuf, size_t len, loff_t *ppos)
 {
 	struct xm_file *xf = file->private_data;
-	struct xm_walk w = { .rec = xf->buf };
+	struct xm_walk w = { .rec = xf->buf, .spans = xf->spans };
 	struct exmap_mini_hdr hdr = {
 		.magic = EXMAP_MINI_MAGIC, .version = EXMAP_MINI_VERSION,
 		.rec_size = EXMAP_MINI_REC, .page_shift = PAGE_SHIFT,
@@ -512,7 +541,8 @@ static ssize_t xm_frames_mode(struct xm_file *xf, size_t len)
 
 /*
  * Choose the process: once per open file; its mm is pinned, not looked up
- * again. Or the word "frames": the census of RAM frames.
+ * again. The pid may be followed by the word "spans". Or the word "frames":
+ * the census of RAM frames.
  */
 static ssize_t xm_write(struct file *file, const char __user *ubuf, size_t len, loff_t *ppos)
 {
@@ -520,7 +550,8 @@ static ssize_t xm_write(struct file *file, const char __user *ubuf, size_t len, 
 	struct task_struct *task;
 	struct mm_struct *mm;
 	struct pid *pid;
-	char buf[16];
+	bool spans = false;
+	char buf[24], *s, *word;
 	int nr, err;
 
 	if (len == 0 || len >= sizeof(buf))
@@ -528,9 +559,17 @@ static ssize_t xm_write(struct file *file, const char __user *ubuf, size_t len, 
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
 	buf[len] = '\0';
-	if (!strcmp(strim(buf), EXMAP_MINI_FRAMES_WORD))
+	s = strim(buf);
+	if (!strcmp(s, EXMAP_MINI_FRAMES_WORD))
 		return xm_frames_mode(xf, len);
-	if (kstrtoint(strim(buf), 10, &nr) || nr <= 0)
+	word = strchr(s, ' ');
+	if (word) {
+		*word++ = '\0';
+		if (strcmp(skip_spaces(word), EXMAP_MINI_SPANS_WORD))
+			return -EINVAL;
+		spans = true;
+	}
+	if (kstrtoint(s, 10, &nr) || nr <= 0)
 		return -EINVAL;
 	pid = find_get_pid(nr);
 	if (!pid)
@@ -553,6 +592,7 @@ static ssize_t xm_write(struct file *file, const char __user *ubuf, size_t len, 
 	}
 	mmgrab(mm);
 	xf->mm = mm;
+	xf->spans = spans;
 	mutex_unlock(&xf->lock);
 	mmput(mm);
 	return len;

@@ -8,6 +8,15 @@
  * fit in len, in address order. 0 bytes: addr is past the task size, or the
  * process has exited. Everything is in the machine's byte order.
  *
+ * Write the pid followed by " spans" (once per open file) to have every huge
+ * page table entry (a PMD or PUD that maps a folio, THP or hugetlb) reported
+ * as spans: a span record (RUN and PRESENT, the number of pages) and then
+ * the record of its first page; the others have the next frames and the
+ * same flags, their "mapped once" bit among them (a huge entry whose pages
+ * differ there is cut into spans). Spans came within version 2, the page
+ * records unchanged: a module from before them refuses the word (EINVAL),
+ * and a reader then writes the pid alone.
+ *
  * Or write the word "frames" instead (once per open file) for the census of
  * RAM frames: pread(fd, buf, len, pfn) gives the header (rec_size 1, addr the
  * first pfn) and one byte per frame from pfn on (EXMAP_MINI_F*), as many as
@@ -55,7 +64,9 @@ typedef u64 exmap_mini_rec;
 #define EXMAP_MINI_WRITE	(1ULL << 55)	/* the PTE's write bit */
 #define EXMAP_MINI_EXCL		(1ULL << 56)	/* the page's map count is 1 */
 #define EXMAP_MINI_RUN		(1ULL << 57)	/* FRAME pages, none mapped: a hole; with
-						   NOTRAM a VM_PFNMAP mapping's raw frames */
+						   NOTRAM a VM_PFNMAP mapping's raw frames;
+						   with PRESENT a span, its first page's
+						   record next */
 #define EXMAP_MINI_DIRTY	(1ULL << 58)
 #define EXMAP_MINI_NOTRAM	(1ULL << 59)	/* present, not RAM: the zero page, or
 						   a frame with no struct page */
@@ -65,6 +76,7 @@ typedef u64 exmap_mini_rec;
 						   hwpoison entry: its page untouched */
 #define EXMAP_MINI_PRESENT	(1ULL << 63)
 #define EXMAP_MINI_RUN_MAX	EXMAP_MINI_FRAME	/* pages in one run record */
+#define EXMAP_MINI_SPANS_WORD	"spans"			/* after the pid: spans wanted */
 
 /*
  * A frame's byte: its kind, the first that applies in this order (the order

@@ -44,15 +44,19 @@ static void map_figures(struct scan *s, struct mapping *m)
 				uint32_t end = n - j > 4096 ? j + 4096 : n;
 				uint64_t acc = 0;
 
-				for (; j < end; j++) {
-					uint32_t c = count[j];
+				while (j < end) {
+					/* pages of one count: neighbours mostly are */
+					uint32_t c = count[j], j0 = j;
 
+					while (++j < end && count[j] == c)
+						;
 					if (c != lastc) {
 						share = (ps << 32) / c;
 						lastc = c;
 					}
-					sole += c == 1;
-					acc += share;
+					if (c == 1)
+						sole += j - j0;
+					acc += share * (j - j0);
 				}
 				eff_add(&f->eff_mapped, acc, 1);
 				if (kind == RUN_SHARED)

@@ -117,6 +117,7 @@ static inline int run_has_ids(uint32_t kind) { return kind == RUN_SHARED || kind
 #define MF_BSS		0x100	/* the anonymous rest of the file mapping before it
 				   (its .bss): counted as that file's (files_build) */
 #define MF_SHOWN	0x200	/* in the report: -P and -F let it through */
+#define MF_HUGETLB	0x400	/* a hugetlbfs file's (scan only) */
 
 struct mapping {
 	uint64_t start, end, offset, inode;
@@ -223,10 +224,20 @@ _Noreturn void arena_full(const struct arena *a, size_t want);
 #define PT_BLOCK_SHIFT	10	/* cookies in a block: 4 MiB of RAM at 4 KiB pages */
 #define PT_BLOCK	(1u << PT_BLOCK_SHIFT)
 #define PT_PAGE		4096	/* a block's slots: one page, first touched by a write */
+#define PT_RUN_MAX	(1u << 20)	/* ids counted in one step at most */
 struct ptab {
 	uint32_t *slot;		/* PT_BLOCK slots a bucket: id + 1, 0 when empty */
 	uint64_t *bkey;		/* a bucket's block number + 1; 0 marks it empty */
-	uint32_t *count;	/* PTEs among the scanned processes, by id */
+	uint32_t *count;	/* PTEs among the scanned processes, by id; while
+				   counting, the differences of neighbours' */
+	struct pt_stretch {	/* ids given to cookies one after another */
+		uint32_t id, cookie;	/* the first's; UINT32_MAX: no 32-bit cookie */
+	} *str;
+	uint64_t *brk;		/* bit i: id i begins a stretch */
+	uint32_t *rank;		/* stretches begun by ids below 64 i */
+	uint32_t nstr;
+	uint64_t last_cookie;	/* id n - 1's */
+	int summed;		/* count holds counts (ptab_sum) */
 	uint32_t bmask;
 	uint32_t bshift;	/* 64 - log2(buckets): hashes use the top bits */
 	uint32_t nblock;	/* buckets in use */
@@ -237,8 +248,12 @@ struct ptab {
 };
 size_t ptab_bytes(uint32_t cap, uint32_t bcap);
 void ptab_init(struct ptab *t, struct arena *a, uint32_t cap, uint32_t bcap);
+uint32_t ptab_run(struct ptab *t, uint64_t cookie, uint64_t n, uint32_t hint, uint32_t *id);
 uint32_t ptab_ref(struct ptab *t, uint64_t cookie);	/* UINT32_MAX when full */
+void ptab_drop(struct ptab *t, uint32_t id, uint32_t k);
+void ptab_sum(struct ptab *t);
 uint32_t ptab_find(const struct ptab *t, uint64_t cookie);	/* UINT32_MAX if absent */
+const uint32_t *ptab_slots(const struct ptab *t, uint64_t cookie);
 
 /* procfs.c: /proc reading with fixed buffers; a process's mapped files */
 #define LINEBUF_SIZE	65536	/* read at a time: a whole maps file of most processes */
@@ -254,6 +269,7 @@ ssize_t read_small(int dirfd, const char *name, char *buf, size_t max);
 ssize_t read_line(int dirfd, const char *name, char *buf, size_t max);
 int parse_maps_line(const char *line, size_t len, struct mapping *m,
 		    const char **path, size_t *pathlen);
+uint32_t map_kind(int piddir, const struct mapping *m, uint64_t pmd);
 /* What getdents64 returns: read directories without opendir, which allocates. */
 struct linux_dirent64 {
 	uint64_t d_ino;
@@ -273,17 +289,20 @@ int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char 
 struct pagesrc {
 	const char *name;
 	int exact_write;	/* PE_WRITE is the PTE's bit */
+	int excl_by_head;	/* a PMD's entries are all exclusive if its first
+				   page is (pagemap's), not each page as it is */
 	int (*open)(struct pagesrc *s, int piddir, pid_t pid);
 	/*
 	 * Entries for at most n pages from vaddr, in a mapping ending at end:
 	 * how many, *pe pointing at them in the source's own buffer (good
-	 * until its next call). Or, where the source knows the pages from
-	 * vaddr hold nothing, 0 and *hole their number (up to end at most),
-	 * so that a hole costs no entry. 0 and no hole: past the task size,
-	 * or the process has exited.
+	 * until its next call). Or 0 and *span pages the source knows are
+	 * alike (up to end at most), so that they cost no entry each: with
+	 * *pe NULL a hole; else pages one PMD maps, **pe the first's entry
+	 * and the others the next frames with its flags. 0 and no span: past
+	 * the task size, or the process has exited.
 	 */
 	ssize_t (*read)(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t **pe,
-			size_t n, uint64_t *hole);
+			size_t n, uint64_t *span);
 	uint64_t keep;		/* the entry bits that tell pages apart (the rest vary) */
 	void (*close)(struct pagesrc *s);
 	/* 1 when no page table maps pfn as a page (a raw frame, not counted
@@ -292,6 +311,9 @@ struct pagesrc {
 	int (*unmapped)(struct pagesrc *s, uint64_t pfn);
 	int fd;
 	int page_shift;
+	uint64_t pmd_pages;	/* the probe's */
+	int thp_range;		/* the scan's, for each read: no hugetlb mapping
+				   in it, so that a huge page is a THP's PMD */
 };
 extern struct pagesrc pagemap_source;
 extern struct pagesrc kmod_source;	/* kmodsrc.c */
@@ -299,6 +321,7 @@ struct probe {
 	uint64_t zero_pfn;
 	uint64_t hzero_pfn;	/* first pfn of the huge zero page, or zero_pfn */
 	uint64_t hzero_n;
+	uint64_t pmd_pages;	/* pages a PMD maps where THP is, else 0 */
 };
 struct pagesrc *source_choose(const char *how);
 void source_start(struct pagesrc *src, struct probe *p, uint64_t page_size);
@@ -360,6 +383,15 @@ struct absent {
 	int err;
 };
 
+/* An exclusive PMD of a source whose exclusive bit is its first page's: n
+ * pages from frame, run record run (scan_settle). */
+struct suspect {
+	struct suspect *next;
+	uint64_t frame;
+	uint64_t run;
+	uint64_t n;
+};
+
 struct scan {
 	struct arena *arena;
 	struct ptab pt;
@@ -373,6 +405,8 @@ struct scan {
 	struct run *runtop;	/* runs are stored down from here, at the arena's top */
 	uint64_t nrun;
 	struct run pend;	/* the run being extended, not yet stored */
+	uint32_t hint;		/* the id the next shared page may have (ptab_run) */
+	struct suspect *suspects, **suspect_tail;	/* in scan order */
 	uint32_t vanished;	/* exited while or before being read */
 	uint32_t empty;		/* no user memory: kernel threads, zombies */
 	uint32_t unreadable;	/* could not be read: the run is partial */
@@ -393,6 +427,8 @@ void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
 void scan_procs(struct scan *s, const pid_t *pids, size_t n);
 void scan_hush(const pid_t *pids, size_t n);
 void scan_cmdline(struct scan *s, struct proc *p);
+/* settle.c: the end of pass one: exclusive PMDs whose pages others map */
+void scan_settle(struct scan *s);
 
 /* account.c: pass two, the figures, files and the self-check */
 struct totals {

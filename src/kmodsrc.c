@@ -2,8 +2,9 @@
 /*
  * The kmod page source: /proc/exmap-mini, from the exmap_mini kernel module
  * (kmod/), for kernels without pagemap. Its records are page entries in
- * pagemap's layout, with the PTE's own write bit; only runs of empty pages
- * are spelled out here. And the census of RAM from its frame mode, a byte a
+ * pagemap's layout, with the PTE's own write bit; runs of empty pages and
+ * spans (a huge entry's pages: a count, then the first one's entry) are
+ * handed out as such. And the census of RAM from its frame mode, a byte a
  * frame, read into the same buffer, settled with the kernel's counts as
  * kpageflags' is (census.c).
  */
@@ -41,17 +42,21 @@ static struct {
 	uint64_t kaddr;
 } kbuf;
 
+/* Write the process's pid, with the spans word; a module from before spans
+ * refuses that (EINVAL), and is given the pid alone. */
 static int km_open(struct pagesrc *s, int piddir, pid_t pid)
 {
-	char buf[16];
-	int n = fmt_snprintf(buf, sizeof(buf), "%d", (int)pid), err;
+	char buf[24];
+	int n = fmt_snprintf(buf, sizeof(buf), "%d %s", (int)pid, EXMAP_MINI_SPANS_WORD), err;
 
 	(void)piddir;
 	kbuf.nrec = kbuf.ri = 0;
 	s->fd = openat(AT_FDCWD, "/proc/" EXMAP_MINI_ENTRY, O_RDWR | O_CLOEXEC);
 	if (s->fd < 0)
 		return -errno;
-	if (write(s->fd, buf, n) != n) {
+	if (write(s->fd, buf, n) != n &&
+	    (errno != EINVAL || (n = fmt_snprintf(buf, sizeof(buf), "%d", (int)pid),
+				 write(s->fd, buf, n) != n))) {
 		err = errno;
 		close(s->fd);
 		s->fd = -1;
@@ -89,41 +94,51 @@ static ssize_t km_pread(struct pagesrc *s, uint64_t vaddr, size_t n)
 
 /*
  * The records are page entries already (pagemap's layout): handed out where
- * they lie, up to the next run of empty pages, which is handed out as a hole.
- * A read goes on from the last one's records while they last.
+ * they lie, up to the next run of empty pages, which is handed out as a
+ * hole, or span, handed out as one. A read goes on from the last one's
+ * records while they last.
  */
 static ssize_t km_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t **pe,
-		       size_t n, uint64_t *hole)
+		       size_t n, uint64_t *span)
 {
-	uint64_t pages = (end - vaddr) >> s->page_shift;
+	static uint64_t first;	/* a span's first entry, as handed out */
+	uint64_t pages = (end - vaddr) >> s->page_shift, *r0;
 	size_t i;
 	ssize_t r;
 
-	*hole = 0;
+	*span = 0;
+	*pe = NULL;
 	/* Above 2^63 ([vsyscall]) an address is no file offset, and it is past
 	 * every task size: nothing there, as the module would say. */
 	if (vaddr > (uint64_t)INT64_MAX)
 		return 0;
 	if ((vaddr != kbuf.kaddr || kbuf.ri == kbuf.nrec) && (r = km_pread(s, vaddr, n)) <= 0)
 		return r;
-	if (kbuf.rec[kbuf.ri] & EXMAP_MINI_RUN) {
-		/* a hole, or raw frames of a VM_PFNMAP mapping: no RAM */
-		uint64_t count = kbuf.rec[kbuf.ri] & EXMAP_MINI_FRAME;
+	r0 = &kbuf.rec[kbuf.ri];
+	if (*r0 & EXMAP_MINI_RUN) {
+		/* a hole, raw frames of a VM_PFNMAP mapping (no RAM), or a span */
+		uint64_t count = *r0 & EXMAP_MINI_FRAME, step = 1;
 
-		if (count == 0)
+		if (count == 0 || ((*r0 & EXMAP_MINI_PRESENT) && kbuf.ri + 1 == kbuf.nrec))
 			return -EIO;
-		*hole = count < pages ? count : pages;
-		kbuf.rec[kbuf.ri] -= *hole;
-		if (*hole == count)
-			kbuf.ri++;
-		kbuf.kaddr += *hole << s->page_shift;
+		*span = count < pages ? count : pages;
+		if (*r0 & EXMAP_MINI_PRESENT) {
+			first = r0[1];
+			*pe = &first;
+			r0[1] += *span;		/* the rest, if any, from the next frame */
+			step = 2;
+		}
+		*r0 -= *span;
+		if (*span == count)
+			kbuf.ri += step;
+		kbuf.kaddr += *span << s->page_shift;
 		return 0;
 	}
 	if (n > pages)
 		n = pages;
 	for (i = kbuf.ri; i < kbuf.nrec && i - kbuf.ri < n && !(kbuf.rec[i] & EXMAP_MINI_RUN); i++)
 		;
-	*pe = &kbuf.rec[kbuf.ri];
+	*pe = r0;
 	r = i - kbuf.ri;
 	kbuf.ri = i;
 	kbuf.kaddr += (uint64_t)r << s->page_shift;

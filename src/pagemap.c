@@ -8,6 +8,13 @@
  * where a read ends in a long stretch of empty entries, the rest of that
  * mapping is read only where pages are, as the PAGEMAP_SCAN ioctl (6.7) lists
  * them; without it, a large mapping that smaps says holds nothing is skipped.
+ * And where a read shows a PMD (a PMD-aligned PMD's worth of consecutive
+ * frames from a PMD-aligned frame), the rest of the mapping is read as
+ * PAGEMAP_SCAN lists its ranges too: a range it calls huge, in a mapping
+ * with no hugetlb pages (thp_range), is PMDs, each one folio, whose entries
+ * are its first one's and the next frames with its flags: one entry read
+ * gives them all, a span, as long as that entry is a PMD's first (present,
+ * at a PMD-aligned frame); else the PMD's entries are read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +38,7 @@ struct pm_scan_arg {
 #define PM_SCAN_IOCTL	_IOWR('f', 16, struct pm_scan_arg)
 #define PM_IS_PRESENT	(1u << 3)
 #define PM_IS_SWAPPED	(1u << 4)
+#define PM_IS_HUGE	(1u << 6)
 
 #define SPARSE_TAIL	512	/* empty entries ending a read that make the rest "sparse" */
 #define SPARSE_PEEK	512	/* a large mapping's first read: entries */
@@ -51,6 +59,7 @@ static struct {
 	uint64_t next, end;
 	uint64_t cur_end;	/* the end of the mapping read last */
 	uint64_t lo, hi;
+	uint64_t pmd;		/* a PMD's bytes, where PMD spans are read; else 0 */
 	uint32_t nr, ri;
 	struct pm_region rv[SCAN_REGIONS];
 	int smaps;		/* 1 read for this process, 0 not yet, -1 unreadable */
@@ -98,7 +107,7 @@ static int pm_scan(struct pagesrc *s, uint64_t vaddr, uint64_t end)
 		.size = sizeof(a), .start = vaddr, .end = end,
 		.vec = (uintptr_t)pm.rv, .vec_len = SCAN_REGIONS,
 		.category_anyof_mask = PM_IS_PRESENT | PM_IS_SWAPPED,
-		.return_mask = PM_IS_PRESENT | PM_IS_SWAPPED,
+		.return_mask = PM_IS_PRESENT | PM_IS_SWAPPED | PM_IS_HUGE,
 	};
 	int r;
 
@@ -115,13 +124,21 @@ static int pm_scan(struct pagesrc *s, uint64_t vaddr, uint64_t end)
 	return 0;
 }
 
+/* Whether a PAGEMAP_SCAN range is present PMDs of THP. */
+static int pmd_range(const struct pm_region *r)
+{
+	return pm.pmd && (r->categories & (PM_IS_HUGE | PM_IS_PRESENT | PM_IS_SWAPPED)) ==
+			 (PM_IS_HUGE | PM_IS_PRESENT);
+}
+
 /*
  * Where the pages of [vaddr, end) begin, *from, and how far they go on with
- * gaps under SCAN_GAP, *to; *from == *to when there are none up to *to.
+ * gaps under SCAN_GAP, *to; *from == *to when there are none up to *to;
+ * *pmds when they are PMDs (never joined to other ranges).
  * 0, -ENOTTY (or -EINVAL) where the kernel has no PAGEMAP_SCAN, or -errno.
  */
 static int pm_populated(struct pagesrc *s, uint64_t vaddr, uint64_t end,
-			uint64_t *from, uint64_t *to)
+			uint64_t *from, uint64_t *to, int *pmds)
 {
 	uint64_t gap = (uint64_t)SCAN_GAP << s->page_shift;
 	uint32_t i;
@@ -131,14 +148,34 @@ static int pm_populated(struct pagesrc *s, uint64_t vaddr, uint64_t end,
 		return err;
 	while (pm.ri < pm.nr && pm.rv[pm.ri].end <= vaddr)
 		pm.ri++;
+	*pmds = 0;
 	if (pm.ri == pm.nr) {
 		*from = *to = pm.hi;
 		return 0;
 	}
 	*from = pm.rv[pm.ri].start > vaddr ? pm.rv[pm.ri].start : vaddr;
 	*to = pm.rv[pm.ri].end;
-	for (i = pm.ri + 1; i < pm.nr && pm.rv[i].start - *to <= gap; i++)
+	if ((*pmds = pmd_range(&pm.rv[pm.ri])))
+		return 0;
+	for (i = pm.ri + 1; i < pm.nr && pm.rv[i].start - *to <= gap && !pmd_range(&pm.rv[i]); i++)
 		*to = pm.rv[i].end;
+	return 0;
+}
+
+/*
+ * Whether the n entries read from vaddr hold a PMD: PMD-aligned, present,
+ * its first frame PMD-aligned and its last that plus the PMD's pages less
+ * one (the flags alike).
+ */
+static int shows_pmd(const struct pagesrc *s, uint64_t vaddr, const uint64_t *pe, size_t n)
+{
+	uint64_t hp = s->pmd_pages, vpn = vaddr >> s->page_shift;
+	size_t a;
+
+	for (a = (size_t)((hp - vpn % hp) % hp); a + hp <= n; a += hp)
+		if ((pe[a] & (PE_PRESENT | PE_SWAP)) == PE_PRESENT &&
+		    (pe[a] & PE_FRAME_MASK) % hp == 0 && pe[a + hp - 1] == pe[a] + hp - 1)
+			return 1;
 	return 0;
 }
 
@@ -192,19 +229,49 @@ static int big_and_empty(uint64_t end, int page_shift)
 	return 0;
 }
 
+/*
+ * The PMD at vaddr as a span, from its first entry, when it is one (in a
+ * range of PMDs up to to): 1, 0 when its entries are to be read, or -errno.
+ */
+static int pmd_span(struct pagesrc *s, uint64_t vaddr, uint64_t to, uint64_t *span)
+{
+	ssize_t r;
+
+	if (vaddr & (pm.pmd - 1) || to - vaddr < pm.pmd)
+		return 0;
+	if ((r = pm_pread(s, vaddr, pm_buf, 1)) < 0)
+		return (int)r;
+	/* split since PAGEMAP_SCAN looked, or no folio's first page: read them */
+	if (r != 1 || (pm_buf[0] & (PE_PRESENT | PE_SWAP)) != PE_PRESENT ||
+	    (pm_buf[0] & PE_FRAME_MASK) % s->pmd_pages)
+		return 0;
+	*span = s->pmd_pages;
+	pm.next = vaddr + pm.pmd;
+	return 1;
+}
+
+/* n entries from vaddr cut to end where a PMD does, if one lies within. */
+static size_t pmd_cut(const struct pagesrc *s, uint64_t vaddr, size_t n)
+{
+	uint64_t hp = s->pmd_pages, over = hp ? ((vaddr >> s->page_shift) + n) % hp : 0;
+
+	return over < n ? n - over : n;
+}
+
 static ssize_t pm_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t **pep,
-		       size_t n, uint64_t *hole)
+		       size_t n, uint64_t *span)
 {
 	uint64_t from, to, left = (end - vaddr) >> s->page_shift, *pe = pm_buf;
 	ssize_t r, i;
-	int err;
+	int err, pmds;
 
 	*pep = pm_buf;
-	*hole = 0;
+	*span = 0;
 	if (n > PAGEMAP_CHUNK)
 		n = PAGEMAP_CHUNK;
+	pm.pmd = s->thp_range && s->pmd_pages ? s->pmd_pages << s->page_shift : 0;
 	if (vaddr == pm.next && end == pm.end && pm.scan != SCAN_NONE) {
-		err = pm_populated(s, vaddr, end, &from, &to);
+		err = pm_populated(s, vaddr, end, &from, &to, &pmds);
 		if (err == -ENOTTY || err == -EINVAL) {
 			pm.scan = SCAN_NONE;
 		} else if (err < 0) {
@@ -213,23 +280,29 @@ static ssize_t pm_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t
 			pm.scan = SCAN_WORKS;
 			pm.next = from;
 			if (from > vaddr) {
-				*hole = (from - vaddr) >> s->page_shift;
+				*span = (from - vaddr) >> s->page_shift;
+				*pep = NULL;
 				return 0;
 			}
+			if (pmds && (err = pmd_span(s, vaddr, to, span)) != 0)
+				return err < 0 ? err : 0;
+			if (pmds && to > ((vaddr | (pm.pmd - 1)) + 1))
+				to = (vaddr | (pm.pmd - 1)) + 1;	/* this PMD's entries */
 			if (n > (to - vaddr) >> s->page_shift)
 				n = (to - vaddr) >> s->page_shift;
 		}
 	}
 	if (vaddr == pm.next && end == pm.end && pm.scan == SCAN_NONE && left >= SMAPS_MIN &&
 	    big_and_empty(end, s->page_shift)) {
-		*hole = left;
+		*span = left;
+		*pep = NULL;
 		return 0;
 	}
 	/* A large mapping is first peeked at: a sparse one costs little then. */
 	if (end != pm.cur_end) {
 		pm.cur_end = end;
 		if (left >= PAGEMAP_CHUNK && n > SPARSE_PEEK)
-			n = SPARSE_PEEK;
+			n = pmd_cut(s, vaddr, SPARSE_PEEK);
 	}
 	if ((r = pm_pread(s, vaddr, pe, n)) <= 0)
 		return r;
@@ -241,6 +314,12 @@ static ssize_t pm_read(struct pagesrc *s, uint64_t vaddr, uint64_t end, uint64_t
 			pm.end = end;
 			break;
 		}
+	/* Holding a PMD, with more to come: the rest read as PAGEMAP_SCAN lists it. */
+	if (pm.pmd && pm.scan != SCAN_NONE && (uint64_t)r < left && !(pm.next == vaddr && pm.end == end) &&
+	    shows_pmd(s, vaddr, pe, (size_t)r)) {
+		pm.next = vaddr;
+		pm.end = end;
+	}
 	if (pm.next == vaddr && pm.end == end)
 		pm.next += (uint64_t)r << s->page_shift;
 	return r;
@@ -281,6 +360,7 @@ static int pm_unmapped(struct pagesrc *s, uint64_t pfn)
 struct pagesrc pagemap_source = {
 	.name = "pagemap",
 	.exact_write = 0,
+	.excl_by_head = 1,
 	.open = pm_open,
 	.read = pm_read,
 	.keep = ~UINT64_C(0),

@@ -17,11 +17,13 @@
 /* Our own entry for addr, through the source. */
 static int self_entry(struct pagesrc *src, const volatile void *addr, uint64_t *pe)
 {
-	uint64_t hole, *got, va = (uintptr_t)addr & ~(((uint64_t)1 << src->page_shift) - 1);
-	ssize_t r = src->read(src, va, va + ((uint64_t)1 << src->page_shift), &got, 1, &hole);
+	uint64_t span, *got, va = (uintptr_t)addr & ~(((uint64_t)1 << src->page_shift) - 1);
+	ssize_t r = src->read(src, va, va + ((uint64_t)1 << src->page_shift), &got, 1, &span);
 
 	if (r < 0)
 		return (int)r;
+	if (r == 0 && span == 1 && got)
+		r = 1;		/* a page of a PMD */
 	if (r != 1)
 		return -EIO;
 	*pe = *got & src->keep;
@@ -98,6 +100,8 @@ static int source_probe(struct pagesrc *src, struct probe *p, uint64_t page_size
 	p->zero_pfn = UINT64_MAX;
 	p->hzero_pfn = UINT64_MAX;
 	p->hzero_n = 0;
+	p->pmd_pages = hsz > page_size ? hsz / page_size : 0;
+	src->pmd_pages = p->pmd_pages;
 	src->page_shift = __builtin_ctzll(page_size);
 	if ((dir = openat(AT_FDCWD, "/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -errno;

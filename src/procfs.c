@@ -4,11 +4,14 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "exmap.h"
+
+#define HUGETLBFS_MAGIC	0x958458f6u	/* statfs's f_type of hugetlbfs (linux/magic.h) */
 
 void lb_init(struct linebuf *lb, int fd)
 {
@@ -393,4 +396,75 @@ int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char 
 		return -ESTALE;
 	}
 	return fd;
+}
+
+/* A character or block device's mapping (a label: its pages are read as any others). */
+static int is_device(int piddir, const struct mapping *m, const char *path)
+{
+	char name[64];
+	struct stat st;
+
+	if (strncmp(path, "/dev/", 5) != 0 || strncmp(path, "/dev/shm/", 9) == 0)
+		return 0;
+	fmt_snprintf(name, sizeof(name), "map_files/%llx-%llx",
+		     (unsigned long long)m->start, (unsigned long long)m->end);
+	if (fstatat(piddir, name, &st, 0) < 0)
+		return 0;
+	return S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
+}
+
+/*
+ * Whether a file mapping that can hold a PMD is a hugetlbfs file's (an
+ * anonymous MAP_HUGETLB mapping is one too): its huge pages are no THP's,
+ * and may be smaller than a PMD. When it cannot be told, taken as one.
+ */
+static int is_hugetlb(int piddir, const struct mapping *m, uint64_t pmd)
+{
+	uint64_t a = (m->start + pmd - 1) & ~(pmd - 1);
+	struct statfs st;
+	char name[64];
+	int fd, r;
+
+	if (!pmd || m->inode == 0 || a < m->start || a > m->end || m->end - a < pmd)
+		return 0;
+	fmt_snprintf(name, sizeof(name), "map_files/%llx-%llx",
+		     (unsigned long long)m->start, (unsigned long long)m->end);
+	if ((fd = openat(piddir, name, O_PATH | O_CLOEXEC)) < 0)
+		return 1;
+	r = fstatfs(fd, &st);
+	close(fd);
+	return r < 0 || (unsigned long)st.f_type == HUGETLBFS_MAGIC;
+}
+
+/*
+ * Whether a mapping may hold frames the kernel maps without a page (which
+ * Rss leaves out): not anonymous memory and not a regular file, so a device,
+ * or a mapping the kernel named ([vvar], [vdso], anon_inode:...). What is RAM
+ * there is the kernel's to say, page by page (pagesrc's unmapped).
+ */
+static int may_map_raw(const char *p, uint32_t flags)
+{
+	if (flags & MF_DEVICE)
+		return 1;
+	if (p[0] == '\0' || (p[0] == '/' && strncmp(p, "/dev/", 5) != 0))
+		return 0;
+	return strcmp(p, "[heap]") != 0 && strncmp(p, "[stack", 6) != 0 &&
+	       strncmp(p, "[anon", 5) != 0;
+}
+
+/*
+ * What a mapping is beyond its maps line (pmd: a PMD's bytes, 0 if none):
+ * MF_DEVICE, MF_HUGETLB and MF_RAWPFN as they apply.
+ */
+uint32_t map_kind(int piddir, const struct mapping *m, uint64_t pmd)
+{
+	uint32_t f = m->flags;
+
+	if (m->inode != 0 && is_device(piddir, m, m->path))
+		f |= MF_DEVICE;
+	if (is_hugetlb(piddir, m, pmd))
+		f |= MF_HUGETLB;
+	if (may_map_raw(m->path, f))
+		f |= MF_RAWPFN;
+	return f & (MF_DEVICE | MF_HUGETLB | MF_RAWPFN);
 }

@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +33,7 @@ void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
 	s->page_shift = __builtin_ctzll(s->page_size);
 	src->page_shift = s->page_shift;
 	s->source = src->name;
+	s->suspect_tail = &s->suspects;
 	ptab_init(&s->pt, a, table_cap, block_cap);
 }
 
@@ -105,113 +105,211 @@ static _Noreturn void table_full(const struct scan *s)
 	    "raise it with -t PAGES", s->pt.bcap, PT_BLOCK);
 }
 
-/* A page's id, found in the block of the last one counted when it is there. */
-static inline __attribute__((always_inline)) uint32_t page_id(struct scan *s, uint64_t cookie)
+/* A swap entry's id: one more reference to it in the table. */
+static uint32_t swap_id(struct scan *s, uint64_t e)
 {
-	struct ptab *t = &s->pt;
-	uint32_t b = t->last, slot, id;
+	uint32_t id = ptab_ref(&s->pt, SWAP_COOKIE(e));
 
-	if (t->bkey[b] == (cookie >> PT_BLOCK_SHIFT) + 1 &&
-	    (slot = t->slot[(size_t)b * PT_BLOCK + (cookie & (PT_BLOCK - 1))]) != 0) {
-		t->count[slot - 1]++;
-		return slot - 1;
-	}
-	if ((id = ptab_ref(t, cookie)) == UINT32_MAX)
+	if (id == UINT32_MAX)
 		table_full(s);
 	return id;
 }
 
 /*
- * Classify n entries of mapping m into runs: the hot loop of a scan. The run
- * being extended lives in locals (nk, id) and goes back to s->pend at the
- * end; kinds are compared in the record's packed form (kind << 28 | write).
+ * n pages of one kind (kind << 28 | write) after the pages before: onto the
+ * run pending when it is of that kind and, for shared and swap pages, their
+ * ids go on from its; else the pending run is stored and these begin one.
  */
-static __attribute__((hot)) void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe, size_t n)
+static inline void put_run(struct scan *s, struct mapping *m, uint32_t kind, uint32_t id,
+			   uint64_t n)
+{
+	int ids = run_has_ids(kind >> RUN_KIND_SHIFT & 7);
+
+	/* the id the next page had where it was met first, if it was met so */
+	s->hint = ids ? id + (uint32_t)n : s->hint + (uint32_t)n;
+	while (n > 0) {
+		uint32_t pn = s->pend.nk & RUN_N_MASK, k;
+
+		if (pn && (s->pend.nk & ~RUN_N_MASK) == kind && pn < RUN_PAGES_MAX &&
+		    (!ids || id == s->pend.id + pn)) {
+			k = n < RUN_PAGES_MAX - pn ? (uint32_t)n : RUN_PAGES_MAX - pn;
+			s->pend.nk += k;
+		} else {
+			if (pn)
+				store_run(s, m);
+			k = n < RUN_PAGES_MAX ? (uint32_t)n : RUN_PAGES_MAX;
+			s->pend.id = id;
+			s->pend.nk = kind | k;
+		}
+		if (ids)
+			id += k;
+		n -= k;
+	}
+}
+
+/*
+ * An exclusive page's kind: written as the PTE says, or, without the PTE's
+ * bit, when it is a private anonymous page in a writable mapping.
+ */
+static inline uint32_t excl_kind(const struct scan *s, uint64_t e, uint64_t wrote_mask)
+{
+	int w = s->src->exact_write ? (e & PE_WRITE) != 0 : !(e & wrote_mask);
+
+	return RUN_EXCL << RUN_KIND_SHIFT | (w ? RUN_WRITE : 0);
+}
+
+/*
+ * n present pages whose frames follow one another from entry e's, with e's
+ * flags: a large folio, or frames that happen to lie together. Each stretch
+ * of one kind is taken whole: shared pages block by block of the page table,
+ * the zero pages' frames apart (not RAM).
+ */
+static void add_present(struct scan *s, struct mapping *m, uint64_t e, uint64_t n,
+			uint64_t wrote_mask)
 {
 	const struct probe *pr = &s->probe;
-	const uint32_t EXCL = RUN_EXCL << RUN_KIND_SHIFT, SHARED = RUN_SHARED << RUN_KIND_SHIFT;
-	const uint32_t HOLE = RUN_HOLE << RUN_KIND_SHIFT, SWAP = RUN_SWAP << RUN_KIND_SHIFT;
-	const uint32_t NOTRAM = RUN_NOTRAM << RUN_KIND_SHIFT;
-	int exact = s->src->exact_write;
-	/* Without the PTE's bit: a private anonymous page this process alone
-	 * maps in a writable mapping is one it wrote. */
-	uint64_t wrote_mask = (m->flags & (MF_WRITE | MF_SHARED)) == MF_WRITE ? PE_FILE : ~0ull;
-	uint32_t nk = s->pend.nk, pid = s->pend.id;
-	uint64_t keep = s->src->keep;
-	size_t i;
+	uint32_t w = s->src->exact_write && (e & PE_WRITE) ? RUN_WRITE : 0;
 
-	for (i = 0; i < n; i++) {
-		uint64_t e = pe[i] & keep, frame = e & PE_FRAME_MASK;
-		uint32_t kind, id = 0;
+	while (n > 0) {
+		uint64_t frame = e & PE_FRAME_MASK, k = n;
+		uint32_t id;
 
-		if (e & PE_PRESENT) {
-			uint32_t w = exact ? (e & PE_WRITE ? RUN_WRITE : 0) : 0;
-
-			if ((e & PE_NOTRAM) || frame == pr->zero_pfn ||
-			    frame - pr->hzero_pfn < pr->hzero_n) {
-				kind = NOTRAM | w;
-			} else if (e & PE_EXCLUSIVE) {
-				kind = EXCL | (exact ? w : !(e & wrote_mask) ? RUN_WRITE : 0);
+		if ((e & PE_NOTRAM) || frame == pr->zero_pfn ||
+		    frame - pr->hzero_pfn < pr->hzero_n) {
+			if (frame == pr->zero_pfn && !(e & PE_NOTRAM))
+				k = 1;
+			else if (!(e & PE_NOTRAM) && k > pr->hzero_pfn + pr->hzero_n - frame)
+				k = pr->hzero_pfn + pr->hzero_n - frame;
+			put_run(s, m, RUN_NOTRAM << RUN_KIND_SHIFT | w, 0, k);
+		} else {
+			/* up to the zero pages' frames, if they lie ahead */
+			if (frame < pr->zero_pfn && k > pr->zero_pfn - frame)
+				k = pr->zero_pfn - frame;
+			if (frame < pr->hzero_pfn && k > pr->hzero_pfn - frame)
+				k = pr->hzero_pfn - frame;
+			if (e & PE_EXCLUSIVE) {
+				put_run(s, m, excl_kind(s, e, wrote_mask), 0, k);
 			} else {
 				/* pfn 0 means hidden pfns: grouping by it would merge pages */
 				if (frame == 0)
 					die("pagemap reads page frame number 0: pfns are hidden "
 					    "from this user; run exmap-mini as root");
-				kind = SHARED | w;
-				id = page_id(s, frame);
+				if ((k = ptab_run(&s->pt, frame, k, s->hint, &id)) == 0)
+					table_full(s);
+				put_run(s, m, RUN_SHARED << RUN_KIND_SHIFT | w, id, k);
 			}
+		}
+		e += k;
+		n -= k;
+	}
+}
+
+/*
+ * n exclusive pages a PMD maps, from frame f on: a run record of their own
+ * (scan_settle may cut it in pieces), and noted for scan_settle.
+ */
+static void suspect_pmd(struct scan *s, struct mapping *m, uint32_t kind, uint64_t f, uint64_t n)
+{
+	struct suspect *x = arena_alloc(s->arena, sizeof(*x), 8);
+
+	if (s->pend.nk)
+		store_run(s, m);
+	put_run(s, m, kind, 0, n);
+	x->next = NULL;
+	x->frame = f;
+	x->run = s->nrun;
+	x->n = (uint32_t)n;
+	*s->suspect_tail = x;
+	s->suspect_tail = &x->next;
+	store_run(s, m);
+}
+
+/*
+ * k exclusive pages of alike entries from pe on, the first at virtual page
+ * vpn. Where the source's exclusive bit of a PMD mapping is its first
+ * page's (pagemap's), the others' may be wrong: a stretch that is one, a
+ * PMD-aligned PMD's worth of consecutive frames from a PMD-aligned frame,
+ * is noted for scan_settle, which counts its pages in the page table if
+ * another process maps some of them.
+ */
+static void add_excl(struct scan *s, struct mapping *m, uint32_t kind, const uint64_t *pe,
+		     size_t k, uint64_t vpn)
+{
+	uint64_t hp = s->probe.pmd_pages, f;
+	size_t j = 0, a, t;
+
+	if (s->src->excl_by_head && hp && k >= hp)
+		for (a = (size_t)((hp - vpn % hp) % hp); a + hp <= k; a += hp) {
+			f = pe[a] & PE_FRAME_MASK;
+			for (t = 1; t < hp && (pe[a + t] & PE_FRAME_MASK) == f + t; t++)
+				;
+			if (f % hp || t < hp)
+				continue;
+			put_run(s, m, kind, 0, a - j);
+			suspect_pmd(s, m, kind, f, hp);
+			j = a + hp;
+		}
+	put_run(s, m, kind, 0, k - j);
+}
+
+/*
+ * Classify n entries of mapping m, the first at virtual page vpn, into runs:
+ * the hot loop of a scan. Present entries go in runs of consecutive frames;
+ * exclusive pages and holes in runs of alike entries, whatever their frames.
+ */
+static __attribute__((hot)) void add_pages(struct scan *s, struct mapping *m, const uint64_t *pe,
+					   size_t n, uint64_t vpn)
+{
+	/* private anonymous memory, where an exclusive page was written */
+	uint64_t wrote_mask = (m->flags & (MF_WRITE | MF_SHARED)) == MF_WRITE ? PE_FILE : ~0ull;
+	uint64_t keep = s->src->keep;
+	size_t i, k;
+
+	for (i = 0; i < n; i += k) {
+		uint64_t e = pe[i] & keep;
+
+		if ((e & (PE_PRESENT | PE_EXCLUSIVE | PE_NOTRAM)) == (PE_PRESENT | PE_EXCLUSIVE) &&
+		    (e & PE_FRAME_MASK) != s->probe.zero_pfn &&
+		    (e & PE_FRAME_MASK) - s->probe.hzero_pfn >= s->probe.hzero_n) {
+			/* exclusive pages: whatever their frames, alike */
+			for (k = 1; i + k < n && !(((pe[i + k] & keep) ^ e) & ~PE_FRAME_MASK); k++)
+				;
+			add_excl(s, m, excl_kind(s, e, wrote_mask), pe + i, k, vpn + i);
+		} else if (e & PE_PRESENT) {
+			for (k = 1; i + k < n && (pe[i + k] & keep) == e + k; k++)
+				;
+			add_present(s, m, e, k, wrote_mask);
 		} else if (e & PE_SWAP) {
-			kind = SWAP;
-			id = page_id(s, SWAP_COOKIE(e));
+			k = 1;
+			put_run(s, m, RUN_SWAP << RUN_KIND_SHIFT, swap_id(s, e), 1);
 		} else {
-			kind = HOLE;
-		}
-		/* extend the run: same kind, and for shared and swap the next id */
-		if ((nk & ~RUN_N_MASK) == kind && (nk & RUN_N_MASK) &&
-		    (nk & RUN_N_MASK) < RUN_PAGES_MAX &&
-		    ((kind & ~RUN_WRITE) < SHARED || id == pid + (nk & RUN_N_MASK))) {
-			nk++;
-		} else {
-			if (nk & RUN_N_MASK) {
-				s->pend.nk = nk;
-				s->pend.id = pid;
-				store_run(s, m);
-			}
-			nk = kind | 1;
-			pid = id;
-		}
-		/*
-		 * The pages that follow mostly go on as this one did: the same
-		 * flags, and a shared page the next frame with the next id
-		 * (other processes met them in this order first). Take them
-		 * without classifying each again.
-		 */
-		if ((kind & ~RUN_WRITE) == SHARED) {
-			const uint32_t *sp = &s->pt.slot[(size_t)s->pt.last * PT_BLOCK +
-							 (frame & (PT_BLOCK - 1))];
-
-			while (i + 1 < n && (pe[i + 1] & keep) == e + 1 && ((frame + 1) & (PT_BLOCK - 1)) &&
-			       sp[1] == pid + (nk & RUN_N_MASK) + 1 &&
-			       (nk & RUN_N_MASK) < RUN_PAGES_MAX) {
-				s->pt.count[pid + (nk & RUN_N_MASK)]++;
-				nk++;
-				sp++;
-				e++;
-				frame++;
-				i++;
-			}
-		} else if ((kind & ~RUN_WRITE) == EXCL || kind == HOLE) {
-			uint64_t flags = e & ~PE_FRAME_MASK;
-
-			while (i + 1 < n && (pe[i + 1] & keep & ~PE_FRAME_MASK) == flags &&
-			       (nk & RUN_N_MASK) < RUN_PAGES_MAX) {
-				nk++;
-				i++;
-			}
+			for (k = 1; i + k < n && !(((pe[i + k] & keep) ^ e) & ~PE_FRAME_MASK); k++)
+				;
+			put_run(s, m, RUN_HOLE << RUN_KIND_SHIFT, 0, k);
 		}
 	}
-	s->pend.nk = nk;
-	s->pend.id = pid;
+}
+
+/*
+ * k pages of mapping m as one PMD maps them (the source says so): entry e's,
+ * then the next frames with its flags. Their frames are one folio's, or raw
+ * frames all (the first tells). Where the source's exclusive bit is the
+ * first page's, an exclusive PMD is noted for scan_settle.
+ */
+static void add_span(struct scan *s, struct mapping *m, uint64_t e, uint64_t k)
+{
+	uint64_t wrote_mask = (m->flags & (MF_WRITE | MF_SHARED)) == MF_WRITE ? PE_FILE : ~0ull;
+
+	e &= s->src->keep;
+	if ((m->flags & MF_RAWPFN) && s->src->unmapped && (e & (PE_PRESENT | PE_NOTRAM)) == PE_PRESENT &&
+	    s->src->unmapped(s->src, e & PE_FRAME_MASK) == 1)
+		e |= PE_NOTRAM;
+	if ((e & (PE_EXCLUSIVE | PE_NOTRAM)) == PE_EXCLUSIVE && s->src->excl_by_head &&
+	    (e & PE_FRAME_MASK) != s->probe.zero_pfn &&
+	    (e & PE_FRAME_MASK) - s->probe.hzero_pfn >= s->probe.hzero_n)
+		suspect_pmd(s, m, excl_kind(s, e, wrote_mask), e & PE_FRAME_MASK, k);
+	else
+		add_present(s, m, e, k, wrote_mask);
 }
 
 /* Present entries whose frame no page table maps as a page are not RAM. */
@@ -225,29 +323,6 @@ static void mark_raw(struct scan *s, uint64_t *pe, size_t n)
 			pe[i] |= PE_NOTRAM;
 }
 
-/* n pages of a hole: onto a hole pending, else in runs of at most RUN_PAGES_MAX. */
-static void add_hole(struct scan *s, struct mapping *m, uint64_t n)
-{
-	const uint32_t HOLE = RUN_HOLE << RUN_KIND_SHIFT;
-	struct run *p = &s->pend;
-
-	while (n > 0) {
-		uint32_t pn = run_pages(p), k;
-
-		if (pn && (p->nk & ~RUN_N_MASK) == HOLE && pn < RUN_PAGES_MAX) {
-			k = n < RUN_PAGES_MAX - pn ? (uint32_t)n : RUN_PAGES_MAX - pn;
-			p->nk += k;
-		} else {
-			if (pn)
-				store_run(s, m);
-			k = n < RUN_PAGES_MAX ? (uint32_t)n : RUN_PAGES_MAX;
-			p->id = 0;
-			p->nk = HOLE | k;
-		}
-		n -= k;
-	}
-}
-
 /*
  * Read the page entries of mappings first to last, which lie end to end, in
  * chunks into runs: one read serves neighbouring mappings (a library's
@@ -257,31 +332,45 @@ static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *f
 			       const struct mapping *last)
 {
 	struct mapping *m = first;
-	uint64_t va = m->start, end = last->end, hole;
+	uint64_t va = m->start, end = last->end;
 
+	/* a huge page is a THP's PMD, unless a hugetlbfs file is among these */
+	s->src->thp_range = 1;
+	for (m = first; m != last->next; m = m->next)
+		if (m->flags & MF_HUGETLB)
+			s->src->thp_range = 0;
+	m = first;
 	m->run0 = s->nrun;
 	while (va < end) {
-		uint64_t left = (end - va) >> s->page_shift;
+		uint64_t left = (end - va) >> s->page_shift, hp = s->probe.pmd_pages;
 		size_t want = left < PAGEMAP_CHUNK ? left : PAGEMAP_CHUNK;
-		uint64_t *pe, n;
-		ssize_t got = s->src->read(s->src, va, end, &pe, want, &hole);
+		uint64_t *pe, n, span, e = 0;
+		ssize_t got;
 
+		/* a read short of the end ends where a PMD would, so that none
+		 * is cut in two (one that reaches it reads as before) */
+		if (hp && want > hp && want < left)
+			want -= ((va >> s->page_shift) + want) % hp;
+		got = s->src->read(s->src, va, end, &pe, want, &span);
 		if (got < 0)
 			return gone_or_bad(p->pid, (int)got, "reading page entries");
-		if (got == 0 && hole == 0) {
+		if (got == 0 && span == 0) {
 			ssize_t r;
 
 			/* Nothing at va: past the task size ([vsyscall], above
 			 * 2^63 always) if address 0 still reads, else the
 			 * process has exited. */
 			r = va > (uint64_t)INT64_MAX ? 1 :
-			    s->src->read(s->src, 0, (uint64_t)1 << s->page_shift, &pe, 1, &hole);
-			if (r != 1 && !(r == 0 && hole > 0))
+			    s->src->read(s->src, 0, (uint64_t)1 << s->page_shift, &pe, 1, &span);
+			if (r != 1 && !(r == 0 && span > 0))
 				return P_VANISHED;
-			hole = left;
+			span = left;
+			pe = NULL;
 		}
-		/* hand the pages (or the hole) out to the mappings they are in */
-		for (n = got ? (uint64_t)got : hole < left ? hole : left; n > 0;) {
+		if (got == 0 && pe)
+			e = *pe;
+		/* hand the pages (a hole, or a PMD) out to the mappings they are in */
+		for (n = got ? (uint64_t)got : span < left ? span : left; n > 0;) {
 			uint64_t k = (m->end - va) >> s->page_shift;
 
 			if (k > n)
@@ -289,10 +378,13 @@ static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *f
 			if (got) {
 				if ((m->flags & MF_RAWPFN) && s->src->unmapped)
 					mark_raw(s, pe, k);
-				add_pages(s, m, pe, k);
+				add_pages(s, m, pe, k, va >> s->page_shift);
 				pe += k;
+			} else if (pe) {
+				add_span(s, m, e, k);
+				e += k;
 			} else {
-				add_hole(s, m, k);
+				put_run(s, m, RUN_HOLE << RUN_KIND_SHIFT, 0, k);
 			}
 			va += k << s->page_shift;
 			n -= k;
@@ -308,39 +400,6 @@ static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *f
 		progress_tick(s, p);
 	}
 	return P_OK;
-}
-
-/* A character or block device's mapping (a label: its pages are read as any others). */
-static int is_device(int piddir, const struct mapping *m, const char *path)
-{
-	char name[64];
-	struct stat st;
-
-	if (strncmp(path, "/dev/", 5) != 0 || strncmp(path, "/dev/shm/", 9) == 0)
-		return 0;
-	fmt_snprintf(name, sizeof(name), "map_files/%llx-%llx",
-		     (unsigned long long)m->start, (unsigned long long)m->end);
-	if (fstatat(piddir, name, &st, 0) < 0)
-		return 0;
-	return S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
-}
-
-/*
- * Whether a mapping may hold frames the kernel maps without a page (which
- * Rss leaves out): not anonymous memory and not a regular file, so a device,
- * or a mapping the kernel named ([vvar], [vdso], anon_inode:...). What is RAM
- * there is the kernel's to say, page by page (pagesrc's unmapped).
- */
-static int may_map_raw(const struct mapping *m)
-{
-	const char *p = m->path;
-
-	if (m->flags & MF_DEVICE)
-		return 1;
-	if (p[0] == '\0' || (p[0] == '/' && strncmp(p, "/dev/", 5) != 0))
-		return 0;
-	return strcmp(p, "[heap]") != 0 && strncmp(p, "[stack", 6) != 0 &&
-	       strncmp(p, "[anon", 5) != 0;
 }
 
 static enum outcome read_maps(struct scan *s, struct proc *p, int piddir)
@@ -371,10 +430,7 @@ static enum outcome read_maps(struct scan *s, struct proc *p, int piddir)
 			      (int)p->pid, lineno, LINE_MAX_MAPS - 1);
 		}
 		m->path = arena_strdup(s->arena, path, plen);
-		if (m->inode != 0 && is_device(piddir, m, m->path))
-			m->flags |= MF_DEVICE;
-		if (may_map_raw(m))
-			m->flags |= MF_RAWPFN;
+		m->flags |= map_kind(piddir, m, s->probe.pmd_pages << s->page_shift);
 		m->fig.vm = m->end - m->start;
 		*tail = m;
 		tail = &m->next;
@@ -486,11 +542,8 @@ static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 
 static void uncount(struct scan *s, const struct run *r)
 {
-	uint32_t k = run_kind(r), n = run_pages(r), j;
-
-	if (run_has_ids(k))
-		for (j = 0; j < n; j++)
-			s->pt.count[r->id + j]--;
+	if (run_has_ids(run_kind(r)) && run_pages(r))
+		ptab_drop(&s->pt, r->id, run_pages(r));
 }
 
 /* Take back the page counts of a process that could not be read whole. */
@@ -509,6 +562,7 @@ static void scan_one(struct scan *s, pid_t pid)
 {
 	size_t lo = s->arena->lo, hi = s->arena->hi;
 	uint64_t nrun0 = s->nrun;
+	struct suspect **tail0 = s->suspect_tail;
 	enum outcome o;
 	struct proc *p = NULL;
 	int piddir = open_pid_dir(pid);
@@ -532,6 +586,8 @@ static void scan_one(struct scan *s, pid_t pid)
 		return;
 	}
 	unwind(s, nrun0);
+	*tail0 = NULL;		/* its suspects go with its runs */
+	s->suspect_tail = tail0;
 	s->arena->lo = lo;
 	s->arena->hi = hi;
 	if (o == P_VANISHED)
@@ -557,6 +613,7 @@ void scan_procs(struct scan *s, const pid_t *pids, size_t n)
 	for (i = 0; i < n; i++, s->done++)
 		if (pids[i] != self)
 			scan_one(s, pids[i]);
+	scan_settle(s);
 	progress_clear();
 	if (s->unreadable)
 		exit_at_least(EX_PARTIAL);

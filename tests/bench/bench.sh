@@ -9,6 +9,13 @@
 #   procs   2000 small processes
 #   shared  8 processes sharing a 2 GiB file and 512 MiB of copy-on-write
 #           memory: some 640 K distinct shared pages
+#   sharedpmd  the same with the file in PMD-size folios (written a PMD at a
+#           time, read again through a MADV_HUGEPAGE mapping): on ext4 or
+#           xfs the kernel maps it by PMDs, as its FilePmdMapped says
+#   thp     1 GiB of transparent huge pages a parent wrote, shared by 8
+#           children, each of which then writes one page in 4096 (copies of
+#           its own, each splitting one huge page's mapping in that child
+#           alone): AnonHugePages says how much stays mapped by PMDs
 # The floors are tests/bench/floor.c: reading every pagemap entry of every
 # mapping, and with -s only the populated ranges PAGEMAP_SCAN finds (n/a on a
 # kernel without it). Each case prints median wall and peak RSS per command, the
@@ -16,7 +23,8 @@
 # round) and the targets, met or not. A target not met is reported; a broken
 # workload or a command that errors out fails the bench.
 # usage: tests/bench/bench.sh BUILDDIR
-#   env: BENCH_ROUNDS (7), BENCH_CASES (all: "bench sparse asan procs shared"),
+#   env: BENCH_ROUNDS (7), BENCH_CASES (all: "bench sparse asan procs shared
+#        sharedpmd thp"),
 #        EXMAP, FLOOR, RUNSTAT, WORKLOAD, BENCHWORK, BENCHWORK_ASAN
 set -u
 
@@ -29,7 +37,7 @@ WORKLOAD=${WORKLOAD:-$1/host/workload}
 BENCHWORK=${BENCHWORK:-$1/host/benchwork}
 BENCHWORK_ASAN=${BENCHWORK_ASAN:-$1/host/benchwork-asan}
 ROUNDS=${BENCH_ROUNDS:-7}		# about 3 minutes in all (sparse: 9 s a round)
-ALLCASES="bench sparse asan procs shared"
+ALLCASES="bench sparse asan procs shared sharedpmd thp"
 CASES=${BENCH_CASES:-$ALLCASES}
 WAIT=300		# seconds a workload may take to be ready
 NOSCAN=3		# floor's exit status: no PAGEMAP_SCAN in this kernel
@@ -235,7 +243,34 @@ startcase() {
 		    "copy-on-write (640 K pages)"
 		t_floor=1.5 t_rss=16384
 		start_workload "$BENCHWORK" -n 8 -f 2097152 -c 524288 -d "$tmp" ;;
+	sharedpmd)
+		echo "== sharedpmd: 8 processes sharing a 2 GiB file in PMD-size" \
+		    "folios and 512 MiB copy-on-write"
+		t_floor=1.3 t_rss=16384
+		start_workload "$BENCHWORK" -H -n 8 -f 2097152 -c 524288 -d "$tmp" ;;
+	thp)
+		echo "== thp: 1 GiB of THP a parent wrote, shared by 8 children," \
+		    "each writing one page in 4096"
+		t_floor=1.3
+		start_workload "$BENCHWORK" -T -n 8 -c 1048576 -w 4096 ;;
 	esac
+}
+
+# pmd_line FIELD: how many of the workload's processes the kernel says map
+# huge pages by PMDs (FIELD of their smaps_rollup: FilePmdMapped,
+# AnonHugePages), and how much in all; said plainly when none does.
+pmd_line() {
+	for p in $wpids; do
+		awk -v f="$1:" '$1 == f { print $2 }' "/proc/$p/smaps_rollup" ||
+			die "$case: the workload's process $p is gone"
+	done | awk -v c="$case" -v f="$1" '
+		{ n++; if ($1 > 0) { k++; kb += $1 } }
+		END {
+			printf "%s: %s: %d of %d processes map by PMDs, %d kB in all", c, f, k, n, kb
+			if (k == 0)
+				printf " (NOT mapped by PMDs here: the figures are not those of large folios)"
+			printf "\n"
+		}'
 }
 
 # runcase NAME: start the case's workload, time the rounds, report, stop.
@@ -267,6 +302,10 @@ runcase() {
 	fi
 	echo "$case: workload ready, $pages pages mapped ($own by the" \
 	    "workload), $ROUNDS rounds"
+	case $case in
+	sharedpmd) pmd_line FilePmdMapped ;;
+	thp) pmd_line AnonHugePages ;;
+	esac
 
 	i=0
 	while [ "$i" -lt "$ROUNDS" ]; do

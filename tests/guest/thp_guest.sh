@@ -12,7 +12,67 @@
 # the kernel's figures and counters go back to the host
 # (tests/lib/thp_checks.sh checks them). The settings stay on for the stress
 # that follows, so the scans under churn meet large folios too.
+# Before it, on every such target: a file in PMD-size folios (a tmpfs mounted
+# huge=always, PMD THP for MADV_HUGEPAGE ranges), two PMDs of it mapped
+# private and read by thpwork's parent, copied from and dropped in part by 4
+# children (thp_file). After it, where /test/params sets THPSWAP: a swap
+# device (zram, its modules in /test as /test/modules.load lists them), and
+# 1920 KiB of the phase's folios, 448 KiB of it paged out before 2 children
+# fork and copy one page in 16 (thp_swap).
 T=/sys/kernel/mm/transparent_hugepage
+
+# thp_frames P OUT PID...: what thpwork said (OUT), a scan with each source,
+# and each pid's smaps_rollup, smaps and maps with each source, as P_*
+thp_frames() {
+	p=$1
+	frame_file "${p}_work" "$2"
+	frame_file "${p}_work_err" "$2.err"
+	shift 2
+	frame_cmd "${p}_kmod" $X -b kmod -c
+	frame_cmd "${p}_pagemap" $X -b pagemap -c
+	for pid; do
+		frame_file "${p}_rollup_$pid" "/proc/$pid/smaps_rollup"
+		frame_file "${p}_smaps_$pid" "/proc/$pid/smaps"
+		frame_cmd "${p}_maps_$pid" $X -b kmod -c maps "$pid"
+		frame_cmd "${p}_pmaps_$pid" $X -b pagemap -c maps "$pid"
+	done
+}
+
+# thp_work OUT ARG...: thpwork started, its pids in $tpids once ready
+thp_work() {
+	out=$1
+	shift
+	/test/thpwork "$@" >"$out" 2>"$out.err" &
+	tw=$!
+	i=0
+	while ! grep -q '^ready' "$out" && [ $i -lt 120 ] && kill -0 $tw 2>/dev/null; do
+		sleep 1
+		i=$((i + 1))
+	done
+	tpids=$(sed -n 's/^ready //p' "$out")
+}
+
+thp_file() {
+	hp=$(($(cat $T/hpage_pmd_size) / 1024))
+	echo madvise >$T/enabled
+	mkdir -p /tmp/huge
+	frame_cmd tf_mount mount -t tmpfs -o huge=always,size=$((3 * hp))k none /tmp/huge
+	thp_work /tmp/tf.out -H -n 4 -r 16 -s $((2 * hp)) -a "$hp" -D $((hp / 4)) -F /tmp/huge
+	thp_frames tf /tmp/tf.out $tpids
+	kill $tw 2>/dev/null
+	wait $tw
+	umount /tmp/huge
+}
+
+thp_swap() {
+	frame_cmd ts_zram sh -c 'for m in $(cat /test/modules.load); do insmod /test/$m.ko || exit; done
+		echo 64M >/sys/block/zram0/disksize && mkswap /dev/zram0 && swapon /dev/zram0 && cat /proc/swaps'
+	thp_work /tmp/ts.out -H -n 2 -r 16 -s 1920 -a 64 -O 448
+	thp_frames ts /tmp/ts.out $tpids
+	kill $tw 2>/dev/null
+	wait $tw
+	swapoff /dev/zram0
+}
 
 thp_run() {
 	case $THP in
@@ -56,4 +116,6 @@ thp_run() {
 	kill $tw 2>/dev/null
 	wait $tw
 }
+thp_file
 thp_run
+[ -z "${THPSWAP:-}" ] || thp_swap

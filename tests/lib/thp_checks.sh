@@ -6,15 +6,29 @@
 #         by copy-on-write and drops;
 #   mthp  (6.12 and 7.x kernels of 4 KiB pages) folios of 16, 32 and 64 KiB, PMD
 #         THP off, mapped in part in the children.
-# The truth: the kernel's Rss and Pss (smaps_rollup, and smaps for the
-# region), its counters of huge pages made and split (vmstat, the mTHP
-# stats), and what thpwork built (the region, each child's drop and copies).
+#   file  (every one of them, first) a file in PMD-size folios on a tmpfs
+#         mounted huge=always, two PMDs of it mapped private by the parent,
+#         split in 4 children by their copies and drops;
+#   swap  (thp_swap_mode) after mthp, 1920 KiB of 64 KiB folios, 448 KiB of
+#         it paged out to zram before 2 children fork and copy from it.
+# The truth: the kernel's Rss, Pss, Swap and SwapPss (smaps_rollup, and
+# smaps for the region), its counters of huge pages made and split (vmstat,
+# the mTHP stats), and what thpwork built (the region, each child's drop and
+# copies).
 
 thp_mode() {
 	case $1 in
 	*-arm64-16k) echo pmd ;;
 	trixie-amd64|trixie-arm64|trixie-backports-amd64|trixie-backports-arm64|sid-amd64|\
 	trixie-riscv64|sid-riscv64) echo mthp ;;
+	esac
+}
+
+# thp_swap_mode TARGET: whether its guest pages 64 KiB folios out to zram
+# (the kernel's package holds zram: 7.x's linux-binary holds no modules)
+thp_swap_mode() {
+	case $1 in
+	trixie-amd64) echo 1 ;;
 	esac
 }
 
@@ -60,8 +74,83 @@ thp_mthp_folios() {
 	return 1
 }
 
+# thp_figs L P PIDS: each pid's figures from each source against its
+# smaps_rollup (resident = Rss, eff_resident = Pss within 2 KiB, swap = Swap,
+# eff_mapped - eff_resident = SwapPss within 2 KiB), its region of $tsize
+# bytes against that mapping's Pss (0 to 1 KiB over: smaps cuts to whole
+# KiB), and the two sources alike on every figure but writable
+thp_figs() {
+	l=$1 p=$2
+	for pid in $3; do
+		r=$o/${p}_rollup_$pid
+		for b in kmod pagemap; do
+			f=$o/${p}_$b m=$o/${p}_maps_$pid
+			[ $b = pagemap ] && m=$o/${p}_pmaps_$pid
+			check_eq "$l: pid $pid: resident = Rss ($b)" "$(field "$f" pid "$pid" resident)" \
+				"$(rollup "$r" Rss)"
+			check_num "$l: pid $pid: eff_resident = Pss ($b)" "$(field "$f" pid "$pid" eff_resident)" \
+				"$(rollup "$r" Pss)" 2047
+			check_eq "$l: pid $pid: swap = Swap ($b)" "$(field "$f" pid "$pid" swap)" "$(rollup "$r" Swap)"
+			check_num "$l: pid $pid: eff_mapped - eff_resident = SwapPss ($b)" \
+				"$(thp_sub "$(field "$f" pid "$pid" eff_mapped)" "$(field "$f" pid "$pid" eff_resident)")" \
+				"$(rollup "$r" SwapPss)" 2047
+			eff=$(awk -F, -v v="$tsize" '$4 == "rw-p" && $9 == v { print $13 }' "$m")
+			d=$(thp_sub "$eff" "$(thp_region "$o/${p}_smaps_$pid" "$pid" Pss)")
+			if within 0 "$d" 1024 >/dev/null; then
+				ok "$l: pid $pid: the region's eff_resident = its Pss ($b)"
+			else
+				no "$l: pid $pid: the region's eff_resident = its Pss ($b)" \
+					"eff_resident '$eff', Pss '$(thp_region "$o/${p}_smaps_$pid" "$pid" Pss)'"
+			fi
+		done
+	done
+	figures "$o/${p}_kmod" "$3" >"$o/${p}_fig.kmod"
+	figures "$o/${p}_pagemap" "$3" >"$o/${p}_fig.pagemap"
+	check_cmd "$l: kmod and pagemap agree on all figures but writable" \
+		agree "$o/${p}_fig.kmod" "$o/${p}_fig.pagemap"
+}
+
+# thp_file_checks: the file phase (its files tf_*)
+thp_file_checks() {
+	l="file folios"
+	tpids=$(sed -n 's/^ready //p' "$o/tf_work" 2>/dev/null)
+	tsize=$(sed -n 's/^region //p' "$o/tf_work" 2>/dev/null)
+	check_eq "$l: the tmpfs mounted huge=always" "$(cat "$o/tf_mount.rc" 2>/dev/null)" 0 \
+		"$(cat "$o/tf_mount.stderr" 2>/dev/null)"
+	if [ -z "$tpids" ] || ! is_int "$tsize"; then
+		no "$l: thpwork ready" "$(head -n 3 "$o/tf_work_err" "$o/tf_work" 2>/dev/null)"
+		return
+	fi
+	ok "$l: thpwork ready"
+	set -- $tpids
+	got=$(rollup "$o/tf_rollup_$1" ShmemPmdMapped)
+	check_eq "$l: the parent maps the file's $((tsize >> 20)) MiB by PMDs (ShmemPmdMapped)" "$got" "$tsize"
+	thp_figs "$l" tf "$tpids"
+}
+
+# thp_swap_checks: the swap phase (its files ts_*)
+thp_swap_checks() {
+	l="mTHP in swap"
+	tpids=$(sed -n 's/^ready //p' "$o/ts_work" 2>/dev/null)
+	tsize=$(sed -n 's/^region //p' "$o/ts_work" 2>/dev/null)
+	check_cmd "$l: zram swap on" has '^/dev/zram0' "$o/ts_zram"
+	if [ -z "$tpids" ] || ! is_int "$tsize"; then
+		no "$l: thpwork ready" "$(head -n 3 "$o/ts_work_err" "$o/ts_work" 2>/dev/null)"
+		return
+	fi
+	ok "$l: thpwork ready"
+	set -- $tpids
+	check_cmd "$l: the region is in 64 KiB folios (kpageflags: $(sed -n 's/^folios //p' "$o/ts_work"))" \
+		has '^folios .*64:[1-9]' "$o/ts_work"
+	check_cmd "$l: part of it in swap (the parent's Swap $(rollup "$o/ts_rollup_$1" Swap))" \
+		within 65536 "$(rollup "$o/ts_rollup_$1" Swap)" $((448 << 10))
+	thp_figs "$l" ts "$tpids"
+}
+
 thp_checks() {
 	o=$1
+	thp_file_checks
+	[ -z "$(thp_swap_mode "$target")" ] || thp_swap_checks
 	case $thp in
 	pmd) l="THP (PMD)" ;;
 	*) l="mTHP" ;;

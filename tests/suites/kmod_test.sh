@@ -48,7 +48,11 @@
 # Target trixie-arm64-16k is Debian's kernel of 16 KiB pages (qemu -cpu max,
 # build/arm64's binaries). It, trixie-amd64 and trixie-arm64 also run a
 # phase of large folios mapped in part (tests/guest/thp_guest.sh, checked by
-# tests/lib/thp_checks.sh): PMD huge pages at 16 KiB, multi-size THP at 4 KiB.
+# tests/lib/thp_checks.sh): PMD huge pages at 16 KiB, multi-size THP at 4 KiB;
+# before it a file in PMD-size folios (a tmpfs mounted huge=always) split in
+# children by copy-on-write; and on trixie-amd64 after it, 64 KiB folios
+# partly paged out to a zram swap device (its modules unpacked from the
+# kernel's package: tests/qemu/modules).
 # Targets DIST-riscv64 boot on a CPU with Svnapot (trixie's 6.12 at Sv57,
 # checked in /proc/cpuinfo; sid's takes the device tree's depth) and run the
 # mTHP phase and one of hugetlb pages of 64 KiB (16 PTEs of one value) and
@@ -177,6 +181,7 @@ prepare_target() {
 	*) karch=$arch bin=build/$arch tools=build/$arch/tools mem=512M ;;
 	esac
 	thp=$(thp_mode "$target")
+	thpswap=$(thp_swap_mode "$target")
 	napot=$(napot_mode "$target")
 	# riscv64 with Svnapot on qemu's CPU; 6.12 then takes its deepest
 	# page tables, Sv57 (7.2 takes the device tree's word: qemu 7.2's
@@ -201,10 +206,17 @@ prepare_target() {
 		cp tests/guest/kmod_guest.sh "$w/test/run.sh" && cp tests/guest/sparse_guest.sh "$w/test/" || return 1
 	[ -z "${AFTERPROBE_EXMAP:-}" ] || cp "$AFTERPROBE_EXMAP" "$w/test/exmap-mini.ap" || return 1
 	[ -z "$thp" ] || cp "$tools/thpwork" tests/guest/thp_guest.sh "$w/test/" || return 1
+	# a swap device for the guest: zram and what it needs, from the kernel's package
+	if [ -n "$thpswap" ]; then
+		mods=build/qemu/modules/$target
+		tests/qemu/modules "$(ls "${kdir%%/root/*}"/debs/linux-image-*.deb | head -n 1)" "$mods" zram ||
+			{ no "zram's modules for the guest"; return 1; }
+		cp "$mods"/*.ko "$mods/modules.load" "$w/test/" || return 1
+	fi
 	[ -z "$napot" ] || cp "$tools/hugework" tests/guest/napot_guest.sh "$w/test/" || return 1
 	eval "$(sparse_sizes "$arch${mmu:+-$mmu}")"
-	printf 'N=%s FILE_KIB=%s COW_KIB=%s PRIV_KIB=%s STRESS=%s THP=%s SPARSE_R=%s SPARSE_I=%s CENSUS_HUGE=%s NAPOT=%s\n' \
-		$N $FILE_KIB $COW_KIB $PRIV_KIB "$stress" "$thp" $SPARSE_R $SPARSE_I $CENSUS_HUGE "$napot" \
+	printf 'N=%s FILE_KIB=%s COW_KIB=%s PRIV_KIB=%s STRESS=%s THP=%s THPSWAP=%s SPARSE_R=%s SPARSE_I=%s CENSUS_HUGE=%s NAPOT=%s\n' \
+		$N $FILE_KIB $COW_KIB $PRIV_KIB "$stress" "$thp" "$thpswap" $SPARSE_R $SPARSE_I $CENSUS_HUGE "$napot" \
 		>"$w/test/params"
 	tests/qemu/initramfs "$arch" "$w/initramfs.cpio.gz" "$w"/test/* >"$w/initramfs.log" 2>&1 ||
 		{ cat "$w/initramfs.log"; no "initramfs"; return 1; }

@@ -329,8 +329,11 @@ static void test_ptab(void)
 		uint64_t cookie = ((uint64_t)(i % 100) * 512 + i / 100) |
 				  (i / 100 & 1 ? COOKIE_SWAP_TAG : 0);
 
-		ok &= ptab_ref(&t, cookie) == i && t.count[i] == 2 && ptab_find(&t, cookie) == i;
+		ok &= ptab_ref(&t, cookie) == i && ptab_find(&t, cookie) == i;
 	}
+	ptab_sum(&t);
+	for (i = 0; i < 1000; i++)
+		ok &= t.count[i] == 2;
 	check(ok, "ptab: a second reference counts 2, found again", NULL);
 	check(ptab_find(&t, 512 | COOKIE_SWAP_TAG) == UINT32_MAX && ptab_find(&t, 512) == 1 &&
 	      ptab_find(&t, 1 | COOKIE_SWAP_TAG) == 100 && ptab_find(&t, 1) == UINT32_MAX,
@@ -395,6 +398,50 @@ static void expect_arena_full(void (*fn)(void), const char *what)
 	waitpid(pid, &st, 0);
 	check(WIFEXITED(st) && WEXITSTATUS(st) == EX_FATAL && strstr(msg, "arena full") &&
 	      strstr(msg, "-m SIZE"), what, msg);
+}
+
+/* Runs of cookies: counted a stretch at a time, known from the id expected. */
+static void test_ptab_run(void)
+{
+	static struct arena a;
+	struct ptab t;
+	uint32_t id, k, i, got = 0, ok = 1;
+
+	if (arena_init(&a, ptab_bytes(10000, 16) + 4096) < 0) {
+		check(0, "ptab_run arena", NULL);
+		return;
+	}
+	ptab_init(&t, &a, 10000, 16);
+	/* cookies 1000 to 2999 new: a block at a time, ids in order */
+	while (got < 2000) {
+		k = ptab_run(&t, 1000 + got, 2000 - got, UINT32_MAX, &id);
+		ok &= k > 0 && id == got && (1000 + got) / PT_BLOCK == (1000 + got + k - 1) / PT_BLOCK;
+		got += k ? k : 2000;
+	}
+	check(ok && t.n == 2000 && t.nblock == 3, "ptab_run: new cookies, a block at a time, ids in order",
+	      NULL);
+	k = ptab_run(&t, 1000, 2000, 0, &id);
+	check(k == 2000 && id == 0, "ptab_run: met again in order: all 2000 in one step, across blocks",
+	      NULL);
+	k = ptab_run(&t, 1500, 100, 500, &id);
+	check(k == 100 && id == 500, "ptab_run: part of them, from the id expected", NULL);
+	k = ptab_run(&t, 1500, 10, 7, &id);
+	check(k == 10 && id == 500, "ptab_run: another id expected: found through the block", NULL);
+	ok = ptab_run(&t, 5000, 1, UINT32_MAX, &id) == 1 && id == 2000 &&
+	     ptab_run(&t, 5001, 1, UINT32_MAX, &id) == 1 && id == 2001 &&
+	     ptab_run(&t, 5000, 2, 2000, &id) == 2 && id == 2000 &&
+	     ptab_run(&t, 7000, 1, UINT32_MAX, &id) == 1 && id == 2002;
+	k = ptab_run(&t, 5000, 3, 2000, &id);
+	check(ok && k == 2 && id == 2000,
+	      "ptab_run: ids given apart whose cookies follow go on; a cookie that does not follow stops them",
+	      NULL);
+	ptab_drop(&t, 0, 2000);
+	ptab_sum(&t);
+	for (i = 0, ok = 1; i < 2003; i++)
+		ok &= t.count[i] == (i >= 500 && i < 510 ? 3u : i >= 510 && i < 600 ? 2u :
+				     i == 2000 || i == 2001 ? 3u : 1u);
+	check(ok && t.count[2003] == 0, "ptab_run: counts kept as differences, summed; a drop taken back",
+	      NULL);
 }
 
 static void test_arena(void)
@@ -813,6 +860,7 @@ int main(void)
 #endif
 	test_eff();
 	test_ptab();
+	test_ptab_run();
 	test_arena();
 	test_capwire();
 	test_caplog();

@@ -258,16 +258,25 @@ temp_file(const char *dir)
 	return fd;
 }
 
-char *
-wl_file(const char *dir, size_t len, unsigned char *buf, size_t bufsz,
+int
+wl_mkfile(const char *dir, size_t len, unsigned char *buf, size_t bufsz,
     int sync)
 {
-	char *p;
 	int fd = temp_file(dir);
 
 	fill(fd, len, buf, bufsz);
 	if (sync && fdatasync(fd) == -1)
 		wl_die("fdatasync %s", wl_path);
+	return fd;
+}
+
+char *
+wl_file(const char *dir, size_t len, unsigned char *buf, size_t bufsz,
+    int sync)
+{
+	char *p;
+	int fd = wl_mkfile(dir, len, buf, bufsz, sync);
+
 	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		wl_die("mmap %s", wl_path);

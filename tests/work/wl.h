@@ -63,8 +63,11 @@ void	wl_ready(void);
  * in the maps); NULL for len 0. */
 char	*wl_anon(size_t len, size_t align, int prot);
 /* A file of len bytes of non-zero data written from buf (bufsz bytes, the
- * caller's), fdatasync'd with sync, at DIR/PROG.XXXXXX (in wl_path, of
- * PATH_MAX bytes), mapped shared read-only and returned. */
+ * caller's, at a time), fdatasync'd with sync, at DIR/PROG.XXXXXX (in
+ * wl_path, of PATH_MAX bytes): wl_mkfile returns it open, wl_file mapped
+ * shared read-only. */
+int	 wl_mkfile(const char *dir, size_t len, unsigned char *buf,
+	    size_t bufsz, int sync);
 char	*wl_file(const char *dir, size_t len, unsigned char *buf, size_t bufsz,
 	    int sync);
 /* Page i of p gets the word v (a fault, a page of its own if private). */
