@@ -101,13 +101,15 @@ for spec in amd64::X86-64:native arm64:arm64:AArch64:qemu-aarch64-static armhf:a
 	check_cmd "$n: its dkms.conf is kmod/'s, at version $ver" dkms_conf "$src/dkms.conf" "$P/$deb.dkmsconf"
 done
 
-# The changelog behind src/exmap.h: refused before anything is built.
+# The changelog behind src/exmap.h: refused before anything is built (the
+# packages built above are left as they were).
 sed -i '1s/([^)]*)/(0.0.1)/' "$C/toolchain/debian/changelog"
-rm -rf "$C/build/deb"
+ls -lR --full-time "$C/build/deb" >"$P/debs.before" 2>&1
 make -s -C "$C" deb >"$P/oldlog.out" 2>&1
 rc=$?
 check_eq "a changelog at 0.0.1 and the program at $ver: make deb refuses (exit 2 from make)" "$rc" 2
 check_cmd "... naming both versions" has "changelog is at 0.0.1, src/exmap.h at $ver" "$P/oldlog.out"
-check_cmd "... before building anything" test ! -e "$C/build/deb"
+ls -lR --full-time "$C/build/deb" >"$P/debs.after" 2>&1
+check_cmd "... before building anything (build/deb as it was)" same_file "$P/debs.after" "$P/debs.before"
 git -C "$C" checkout -q toolchain/debian/changelog
 finish
