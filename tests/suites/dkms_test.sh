@@ -82,6 +82,13 @@ kernel() {
 	no "$1: kernel fetch" "$(tail -n 3 "$P/fetch-$1.log" | tr '\n' ' ')"
 	return 1
 }
+# no_ko DIR RELPATTERN: no exmap_mini.ko under DIR in a path matching it (else the first)
+no_ko() {
+	_ko=$(find "$1" -path "$2" -name 'exmap_mini.ko*' -print 2>/dev/null | head -n 1)
+	[ -z "$_ko" ] && return 0
+	echo "$_ko"
+	return 1
+}
 # vermagic KO: the kernel release the module was built for
 vermagic() { strings "$1" 2>/dev/null | sed -n 's/^vermagic=\([^ ]*\) .*/\1/p'; }
 # built WHAT REL KO: the module is there, for REL, its build clean
@@ -133,7 +140,7 @@ if [ -e "/lib/modules/$running/build/include" ]; then
 		"$(vermagic "/lib/modules/$running/updates/dkms/exmap_mini.ko")" "$running"
 else
 	check_cmd "the running kernel ($running, no headers here): no module" \
-		not find "/lib/modules/$running" -name 'exmap_mini.ko*' -print -quit 2>/dev/null
+		no_ko /lib/modules "/lib/modules/$running/*"
 	check_cmd "... and dkms said why" has "It is likely that $running belongs to a chroot's host\|skipped" \
 		"$P/install.log"
 fi
@@ -157,8 +164,7 @@ for t in $OUTSIDE; do
 	dkms build -m exmap-mini -v "$ver" -k "$rel" --kernelsourcedir "$kdir" >"$P/build-$t.log" 2>&1
 	check_eq "dkms build -k $rel --kernelsourcedir ($t)" "$?" 0 "$(tail -n 3 "$P/build-$t.log")"
 	built "$t" "$rel" "/var/lib/dkms/exmap-mini/$ver/$rel/x86_64/module/exmap_mini.ko"
-	check_cmd "$t: built, not installed" not find /lib/modules -path "*/$rel/*" -name 'exmap_mini.ko*' \
-		-print -quit
+	check_cmd "$t: built, not installed" no_ko /lib/modules "/lib/modules/$rel/*"
 done
 
 if [ -n "$guest" ]; then
