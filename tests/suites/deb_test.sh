@@ -12,8 +12,9 @@
 #     (qemu-user for arm64 and armhf): -V is the source's version; the
 #     manual page in section 8, the source's page but for its .Dt line; its
 #     changelog and copyright; nothing else;
-#   - exmap-mini-dkms holds kmod/'s files as they are in /usr/src/
+#   - exmap-mini-dkms holds kmod/'s Kbuild and C as they are in /usr/src/
 #     exmap-mini-VERSION/, and kmod/dkms.conf with the version filled in;
+#     kmod/README.md as its documentation;
 #   - a changelog at another version than src/exmap.h's: make deb refuses,
 #     naming both, before building anything.
 # Needs: toolchain/setup pkg (dpkg-dev, debhelper, dh-dkms, lintian), the
@@ -85,15 +86,19 @@ for spec in amd64::X86-64:native arm64:arm64:AArch64:qemu-aarch64-static armhf:a
 	check_cmd "$n: the page is the source's (but for its section)" same_file "$P/$deb.page1" "$C/src/exmap-mini.1"
 
 	files "$dkms" | grep '^\./usr/src/' >"$P/$deb.dkms"
-	(cd "$C/kmod" && ls) | sed "s|^|./usr/src/exmap-mini-$ver/|" | sort >"$P/want.dkms"
-	check_cmd "$n: exmap-mini-dkms holds kmod/ in /usr/src/exmap-mini-$ver" same_file "$P/$deb.dkms" "$P/want.dkms"
+	files "$dkms" | grep '^\./usr/share/doc/' >"$P/$deb.dkmsdoc"
+	(cd "$C/kmod" && ls Kbuild dkms.conf ./*.c ./*.h) | sed "s|^\(\./\)*|./usr/src/exmap-mini-$ver/|" |
+		sort >"$P/want.dkms"
+	check_cmd "$n: exmap-mini-dkms holds kmod/'s Kbuild, C and dkms.conf in /usr/src/exmap-mini-$ver" \
+		same_file "$P/$deb.dkms" "$P/want.dkms"
+	check_cmd "$n: and kmod/README.md as its documentation" \
+		has "^\./usr/share/doc/exmap-mini-dkms/README\.md" "$P/$deb.dkmsdoc"
 	y=$P/$deb.dkmsroot
 	rm -rf "$y" && dpkg-deb -x "$dkms" "$y"
 	src=$y/usr/src/exmap-mini-$ver
 	same=0 all=0
-	for f in "$C"/kmod/*; do
+	for f in "$C"/kmod/Kbuild "$C"/kmod/*.c "$C"/kmod/*.h; do
 		b=${f##*/}
-		[ "$b" = dkms.conf ] && continue
 		all=$((all + 1))
 		cmp -s "$f" "$src/$b" && same=$((same + 1))
 	done
