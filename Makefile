@@ -1,6 +1,7 @@
 # exmap-mini. make: build/exmap-mini; make ARCH=arm|arm64|mips|mipsel|riscv64: build/ARCH/exmap-mini.
 # make run: scan this machine (installing the compiler and musl if missing);
-# make test: every test (installing all they need); make bench: the benchmark.
+# make test: every test (installing all they need); make bench: the benchmark;
+# make deb [ARCH=arm64|arm]: Debian packages (toolchain/README.md, Packages).
 
 ARCH ?=
 HOSTARCH := $(shell uname -m)
