@@ -1,13 +1,15 @@
 # exmap-mini. make: build/exmap-mini; make ARCH=arm|arm64|mips|mipsel|riscv64: build/ARCH/exmap-mini.
 # make run: scan this machine (installing the compiler and musl if missing);
 # make test: every test (installing all they need); make bench: the benchmark;
-# make deb [ARCH=arm64|arm]: Debian packages (toolchain/README.md, Packages).
+# make deb [ARCH=arm64|armhf]: Debian packages (toolchain/README.md, Packages).
 
 ARCH ?=
+# Debian's name for 32-bit ARM (make deb ARCH=armhf) is arm's.
+override ARCH := $(patsubst armhf,arm,$(ARCH))
 HOSTARCH := $(shell uname -m)
 TARGET := $(if $(filter-out $(HOSTARCH),$(ARCH)),$(ARCH),native)
 ifeq ($(wildcard toolchain/$(TARGET).mk),)
-$(error no toolchain/$(TARGET).mk: ARCH may be arm, arm64, mips, mipsel, riscv64 or empty)
+$(error no toolchain/$(TARGET).mk: ARCH may be arm (or armhf), arm64, mips, mipsel, riscv64 or empty)
 endif
 include toolchain/$(TARGET).mk
 
@@ -262,7 +264,7 @@ install: all
 		>$(DESTDIR)$(MANDIR)/exmap-mini.$(MANSECT)
 	chmod 644 $(DESTDIR)$(MANDIR)/exmap-mini.$(MANSECT)
 
-# make deb [ARCH=arm64|arm]: Debian packages, the program's for this machine
+# make deb [ARCH=arm64|armhf]: Debian packages, the program's for this machine
 # or for that board and the module's source for DKMS, in build/deb/DEBARCH/
 # (toolchain/deb assembles the source tree: toolchain/debian/ as debian/).
 deb:

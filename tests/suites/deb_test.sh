@@ -3,7 +3,7 @@
 # of this repository (its committed tree, in build/pkg/clone, which
 # dkms_test.sh then installs from):
 #   - make deb (this machine, amd64, with the source package), make deb
-#     ARCH=arm64 and ARCH=arm (armhf) give exmap-mini for that machine and
+#     ARCH=arm64 and ARCH=armhf give exmap-mini for that machine and
 #     exmap-mini-dkms;
 #   - lintian --pedantic: no error and no warning (its overrides give their
 #     reasons); what it says below that is shown;
@@ -50,7 +50,7 @@ dkms_conf() {
 	same_file "$2" "$C/kmod/dkms.conf"
 }
 
-for spec in amd64::X86-64:native arm64:arm64:AArch64:qemu-aarch64-static armhf:arm:ARM:qemu-arm-static; do
+for spec in amd64::X86-64:native arm64:arm64:AArch64:qemu-aarch64-static armhf:armhf:ARM:qemu-arm-static; do
 	deb=${spec%%:*} rest=${spec#*:}
 	arch=${rest%%:*} rest=${rest#*:}
 	machine=${rest%%:*} run=${rest#*:}
