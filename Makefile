@@ -1,12 +1,15 @@
 # exmap-mini. make: build/exmap-mini; make ARCH=arm|arm64|mips|mipsel|riscv64: build/ARCH/exmap-mini.
 # make run: scan this machine (installing the compiler and musl if missing);
-# make test: every test (installing all they need); make bench: the benchmark.
+# make test: every test (installing all they need); make bench: the benchmark;
+# make deb [ARCH=arm64|armhf]: Debian packages (toolchain/README.md, Packages).
 
 ARCH ?=
+# Debian's name for 32-bit ARM (make deb ARCH=armhf) is arm's.
+override ARCH := $(patsubst armhf,arm,$(ARCH))
 HOSTARCH := $(shell uname -m)
 TARGET := $(if $(filter-out $(HOSTARCH),$(ARCH)),$(ARCH),native)
 ifeq ($(wildcard toolchain/$(TARGET).mk),)
-$(error no toolchain/$(TARGET).mk: ARCH may be arm, arm64, mips, mipsel, riscv64 or empty)
+$(error no toolchain/$(TARGET).mk: ARCH may be arm (or armhf), arm64, mips, mipsel, riscv64 or empty)
 endif
 include toolchain/$(TARGET).mk
 
@@ -26,11 +29,18 @@ endif
 endif
 endif
 
-# Ours first, then the caller's CFLAGS and LDFLAGS, which so add to them (and
-# win where they disagree). Small: no unwind tables (nothing unwinds a C
+# Ours first, then the caller's CPPFLAGS, CFLAGS and LDFLAGS (make CC=...
+# CFLAGS=... as Buildroot and Yocto call it, any libc), which so add to them
+# (and win where they disagree). Small: no unwind tables (nothing unwinds a C
 # program), position-dependent code (a static executable), and sections the
 # linker drops when nothing uses them. -MMD -MP: each object's headers.
-XM_CFLAGS := -std=c11 -D_GNU_SOURCE -Os -Wall -Wextra -Werror -MMD -MP \
+# 64-bit off_t and ino_t with glibc and uClibc too (musl has nothing else;
+# src/exmap.h checks), and 64-bit time_t where glibc offers it.
+# WERROR=0: warnings stay warnings, for a compiler newer than the ones
+# make test builds with (a distribution's or build system's).
+WERROR ?= 1
+XM_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 -Os -Wall -Wextra \
+	$(if $(filter 1,$(WERROR)),-Werror) -MMD -MP \
 	-ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
 	-fno-unwind-tables -fno-pie $(TARGET_CFLAGS)
 # The file laid out without padding (the 128 KiB a board allows is counted in
@@ -39,9 +49,17 @@ XM_CFLAGS := -std=c11 -D_GNU_SOURCE -Os -Wall -Wextra -Werror -MMD -MP \
 # start-up never write-protects it, and its page alignment pads up to a
 # page); data right after the code in the file, which a common page size
 # of 4 KiB would pad up to 4 KiB on a target aligned for 64 KiB (arm64, MIPS).
+# STATIC=0: linked as the C library's shared objects are, for a system built
+# that way (Buildroot without BR2_STATIC_LIBS), with the linker's layout and
+# RELRO, which a dynamic loader applies.
+STATIC ?= 1
+ifeq ($(STATIC),0)
+XM_LDFLAGS := -no-pie -Wl,--gc-sections $(TARGET_LDFLAGS)
+else
 XM_LDFLAGS := -static -no-pie -Wl,--gc-sections -Wl,-z,noseparate-code -Wl,-z,norelro \
 	-Wl,-z,common-page-size=16 $(TARGET_LDFLAGS)
-BUILD_CFLAGS = $(XM_CFLAGS) $(CFLAGS)
+endif
+BUILD_CFLAGS = $(XM_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 BUILD_LDFLAGS = $(XM_LDFLAGS) $(LDFLAGS)
 HOSTCC := gcc
 STRIP := $(if $(CROSS_COMPILE),$(CROSS_COMPILE)strip,strip)
@@ -236,14 +254,27 @@ kernels-lock:
 	toolchain/kernel lock
 .PHONY: kernels-lock
 
-# The binary, stripped, and the manual page (src/exmap-mini.1).
+# The binary, stripped, and the manual page (src/exmap-mini.1). BINDIR and
+# MANSECT: where a distribution puts a tool that needs root (Debian:
+# BINDIR=/usr/sbin MANSECT=8, the page's section following the binary's).
+BINDIR ?= $(PREFIX)/bin
+MANSECT ?= 1
+MANDIR = $(PREFIX)/share/man/man$(MANSECT)
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(BUILD)/exmap-mini $(DESTDIR)$(PREFIX)/bin/exmap-mini
-	$(STRIP) $(DESTDIR)$(PREFIX)/bin/exmap-mini
-	install -m 644 src/exmap-mini.1 $(DESTDIR)$(PREFIX)/share/man/man1/exmap-mini.1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 755 $(BUILD)/exmap-mini $(DESTDIR)$(BINDIR)/exmap-mini
+	$(STRIP) $(DESTDIR)$(BINDIR)/exmap-mini
+	sed 's/^\(\.Dt EXMAP-MINI\) 1$$/\1 $(MANSECT)/' src/exmap-mini.1 \
+		>$(DESTDIR)$(MANDIR)/exmap-mini.$(MANSECT)
+	chmod 644 $(DESTDIR)$(MANDIR)/exmap-mini.$(MANSECT)
+
+# make deb [ARCH=arm64|armhf]: Debian packages, the program's for this machine
+# or for that board and the module's source for DKMS, in build/deb/DEBARCH/
+# (toolchain/deb assembles the source tree: toolchain/debian/ as debian/).
+deb:
+	toolchain/deb $(DEBARCH)
 
 clean:
 	rm -rf build
 
-.PHONY: all setup unit run test test-tinykernel board bench kmod install clean
+.PHONY: all setup unit run test test-tinykernel board bench kmod install deb clean

@@ -7,6 +7,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/*
+ * Offsets past 2 GiB (the module's: a virtual address) and 64-bit inode
+ * numbers with every libc: the Makefile asks for them (_FILE_OFFSET_BITS).
+ */
+_Static_assert(sizeof(off_t) == 8 && sizeof(ino_t) == 8,
+	       "32-bit off_t or ino_t: build with -D_FILE_OFFSET_BITS=64");
+
 #define EXMAP_VERSION "0.1.0"
 
 /* Exit codes: written down here once, documented in the manual page (EXIT STATUS). */

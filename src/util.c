@@ -46,6 +46,11 @@ int terminal_size(int fd, struct winsize *ws)
 	return syscall(SYS_ioctl, fd, TIOCGWINSZ, ws) == 0 ? 0 : -1;
 }
 
+/* The old call: musl names it clock_gettime32, glibc and uClibc as the kernel does. */
+#if defined(SYS_clock_gettime64) && !defined(SYS_clock_gettime32)
+#define SYS_clock_gettime32 SYS_clock_gettime
+#endif
+
 /*
  * A clock's time in nanoseconds, 0 if it cannot be read: the raw call, as
  * musl's clock_gettime() brings its vDSO lookup and 32-bit time conversions.

@@ -66,7 +66,9 @@
 # "BUG: scheduling while atomic" and RCU's "Voluntary context switch"
 # WARNING among the reports).
 # Environment: KMOD_STRESS (seconds of churn, 30); KMOD_JOBS (guests at once,
-# 2: each takes a core); AFTERPROBE_EXMAP, another
+# 2: each takes a core); KMOD_KO, a module built elsewhere (DKMS) to load
+# instead of building one, for one target whose kernel it was built for
+# (its vermagic is checked); AFTERPROBE_EXMAP, another
 # exmap-mini for the guest to run in the probe-reuse phase (an older build, to
 # see the phase catch its bug). Last line: N passed, N failed.
 set -u
@@ -195,12 +197,20 @@ prepare_target() {
 		${napot:+"$tools/hugework"} ${AFTERPROBE_EXMAP:+"$AFTERPROBE_EXMAP"}; do
 		[ -x "$f" ] || { no "$f is not built (make test builds it)"; return 1; }
 	done
-	make kmod ${karch:+ARCH=$karch} KDIR="$kdir" >"$w/kmod.log" 2>&1 ||
-		{ tail -20 "$w/kmod.log"; no "module build"; return 1; }
-	ok "module built against $(basename "$kdir")"
-	# a symbol the kernel does not export: modpost's warning (older kernels) or error
-	check_cmd "module build: no warning, no unexported symbol" lacks 'warning|undefined' "$w/kmod.log"
-	ko=$(ls build/*/kmod/"$(basename "$kdir")"/exmap_mini.ko build/kmod/"$(basename "$kdir")"/exmap_mini.ko 2>/dev/null | head -1)
+	if [ -n "${KMOD_KO:-}" ]; then
+		# built elsewhere (DKMS): for this very kernel, as its vermagic says
+		ko=$KMOD_KO
+		check_eq "the module given (KMOD_KO) is for this kernel (its vermagic)" \
+			"$(strings "$ko" 2>/dev/null | sed -n 's/^vermagic=\([^ ]*\) .*/\1/p')" \
+			"$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$kdir/include/generated/utsrelease.h")"
+	else
+		make kmod ${karch:+ARCH=$karch} KDIR="$kdir" >"$w/kmod.log" 2>&1 ||
+			{ tail -20 "$w/kmod.log"; no "module build"; return 1; }
+		ok "module built against $(basename "$kdir")"
+		# a symbol the kernel does not export: modpost's warning (older kernels) or error
+		check_cmd "module build: no warning, no unexported symbol" lacks 'warning|undefined' "$w/kmod.log"
+		ko=$(ls build/*/kmod/"$(basename "$kdir")"/exmap_mini.ko build/kmod/"$(basename "$kdir")"/exmap_mini.ko 2>/dev/null | head -1)
+	fi
 	cp "$ko" "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice" \
 		"$tools/readfault" "$tools/afterprobe" "$bin/tools/censusdump" "$w/test/" &&
 		cp tests/guest/kmod_guest.sh "$w/test/run.sh" && cp tests/guest/sparse_guest.sh "$w/test/" || return 1
