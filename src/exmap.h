@@ -425,6 +425,14 @@ struct opts {
 	const char *rfile;	/* -F: the file reported (NULL: all) */
 	uint32_t rfile_index;	/* its index in the file table, or UINT32_MAX */
 };
+/* live.c: a scan of this machine, the arena sized for it (-m caps it; -t sizes
+ * the page table); ARENA_ELF more where a view reads ELF files */
+#define ARENA_ELF	(UINT64_C(64) << 20)	/* sections, symbols and their names */
+void arena_or_die(struct arena *a, uint64_t fixed, uint64_t runs, uint64_t cap_mem);
+int reads_elf(enum view v);
+void scan_live(struct scan *s, struct arena *arena, const struct opts *o, const char *backend,
+	       uint64_t table, uint64_t cap_mem, const pid_t *pids, size_t npid);
+
 /* A section or a symbol: what the sections and symbols views list. */
 struct elf_item {
 	uint64_t lo, hi;	/* link-time addresses [lo, hi) */
