@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "capture.h"
@@ -18,9 +19,13 @@
 static const char usage_text[] =
 "usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-P pid[,pid...]]\n"
 "                  [-F file] [-s field] [-n count] [-m size] [-t pages]\n"
-"                  [--budget name=size]... [view]\n"
+"                  [-o file] [--budget name=size]... [view]\n"
 "       exmap-mini -l capture [-ckq] [-S sysroot] [-P pid[,pid...]] [-F file]\n"
-"                  [-s field] [-n count] [-m size] [--budget name=size]... [view]\n"
+"                  [-s field] [-n count] [-m size] [-o file]\n"
+"                  [--budget name=size]... [view]\n"
+"       exmap-mini [-b source] [-p pid[,pid...]] [-n count] [-m size] [-t pages]\n"
+"                  [-o file] [--pids] metrics\n"
+"       exmap-mini -l capture [-n count] [-m size] [-o file] [--pids] metrics\n"
 "       exmap-mini -l log [-cq] [-n count] captures\n"
 "       exmap-mini [-ackq] [-s field] [-n count] [-m size] diff capture capture\n"
 "                  [html]\n"
@@ -45,6 +50,9 @@ static const char usage_text[] =
 "                         perspectives, tables, the ram view\n"
 "  captures               with -l: the captures a console log holds, one row\n"
 "                         each (its place N, for log@N)\n"
+"  metrics                Prometheus's text format, for node_exporter's textfile\n"
+"                         collector: processes by name, the largest files\n"
+"                         (-n, 20) and the rest, the ram view's parts, the scan\n"
 "options:\n"
 "  -b source  where page information comes from: auto (the default: the\n"
 "             module if loaded, else pagemap), kmod or pagemap\n"
@@ -64,6 +72,8 @@ static const char usage_text[] =
 "  -l capture read a capture (a file, or a console log holding one) instead\n"
 "             of scanning; log@N the Nth capture of a log (@-1 the last, the\n"
 "             default), here and in diff\n"
+"  -o file    write the output to file, whole or not at all: to a file beside\n"
+"             it, then renamed over it (what node_exporter's textfile wants)\n"
 "  -S sysroot with -l: find the capture's ELF files under sysroot, by build-id,\n"
 "             else by path (without -S: this machine's files, checked alike)\n"
 "  --budget name=size\n"
@@ -71,6 +81,7 @@ static const char usage_text[] =
 "             file (a path, or a name as -F takes it), else the processes of\n"
 "             that name, summed; proc:name for those when a file is so named;\n"
 "             ram:name a line of the ram view (ram:slab, ram:unexplained)\n"
+"  --pids     metrics: a series for each process (a pid label), not each name\n"
 "  -h         print this help\n"
 "  -V         print the version\n"
 "columns (text head, CSV name):\n"
@@ -114,7 +125,7 @@ static void parse_pids(int c, const char *arg, pid_t *list, size_t *n)
 
 static int valid_sort(enum view v, int f)
 {
-	if (f < 0 || v == V_DUMP || v == V_RAM || v == V_FOLDED || v == V_CAPTURES)
+	if (f < 0 || v == V_DUMP || v == V_RAM || v == V_FOLDED || v == V_CAPTURES || v == V_METRICS)
 		return 0;
 	if (f < NFIGS)
 		return 1;
@@ -142,6 +153,7 @@ static const char *sort_fields(enum view v)
 	case V_RAM: return "none (its lines are in their order)";
 	case V_FOLDED: return "none (flame-graph tools order the lines)";
 	case V_CAPTURES: return "none (the log's order)";
+	case V_METRICS: return "none (the largest files first, the rest by name)";
 	case V_HTML: return FIGS_;
 	default: return FIGS_ " address name";
 	}
@@ -168,6 +180,7 @@ static const struct {
 	{ "folded", V_FOLDED, 0, 0, "" },
 	{ "html", V_HTML, 0, 0, "" },
 	{ "captures", V_CAPTURES, 0, 0, "" },
+	{ "metrics", V_METRICS, 0, 0, "" },
 };
 
 /* A view asked for wrongly: what is wrong, then the one usage line for it. */
@@ -192,7 +205,7 @@ static void parse_view(struct opts *o, char **argv, int argc)
 			break;
 	if (k == sizeof(views) / sizeof(views[0]))
 		die("%s: not a view (procs files maps sections symbols elf dump diff browse ram "
-		    "folded html captures)\n"
+		    "folded html captures metrics)\n"
 		    "usage: see exmap-mini -h", argv[0]);
 	if (n < views[k].min)
 		view_misuse(k, views[k].view == V_DIFF ? "%s: give two captures%s" :
@@ -239,11 +252,11 @@ static void parse_view(struct opts *o, char **argv, int argc)
 }
 
 #define OPTS_FLAG	"ackqhV"	/* options alone */
-#define OPTS_ARG	"bpPFsnmtlS"	/* options with a value */
+#define OPTS_ARG	"bpPFsnmtlSo"	/* options with a value */
 
 /* What the options asked for, beyond the view's opts. */
 static struct {
-	const char *sort_name, *backend, *load;
+	const char *sort_name, *backend, *load, *out;
 	uint64_t cap_mem, table;
 } cli;
 
@@ -258,6 +271,7 @@ static void option(struct opts *o, int c, const char *arg)
 	case 's': cli.sort_name = arg; break;
 	case 'l': cli.load = arg; break;
 	case 'S': o->sysroot = arg; break;
+	case 'o': cli.out = arg; break;
 	case 'n':
 		if (parse_u64(arg, UINT32_MAX, &o->top) < 0 || o->top == 0)
 			die("-n: not a row count from 1: %s", arg);
@@ -288,6 +302,15 @@ static int rescan(struct scan *s)
 	return 0;
 }
 
+/* The run's status, once -o's file is in place. */
+static int done(void)
+{
+	out_flush();
+	if (cli.out)
+		outfile_commit();
+	return exit_status;
+}
+
 int main(int argc, char **argv)
 {
 	static struct scan scan;
@@ -298,6 +321,7 @@ int main(int argc, char **argv)
 #endif
 	struct opts o = { .view = V_PROCS, .sort = -1 };
 	size_t nbudget = 0;
+	uint64_t t0 = 0;
 	struct totals t;
 	int c, i, nargs = 0;
 
@@ -312,6 +336,10 @@ int main(int argc, char **argv)
 			while (++i < argc)
 				argv[nargs++] = argv[i];
 			break;
+		}
+		if (strcmp(a, "--pids") == 0) {
+			o.pids = 1;
+			continue;
 		}
 		if (strncmp(a, "--", 2) == 0) {
 			size_t kl = strcspn(a + 2, "=");
@@ -388,17 +416,30 @@ int main(int argc, char **argv)
 	if (nbudget && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("--budget: checked on a scan or a capture, not with the %s view",
 		    o.view == V_DUMP ? "dump" : o.view == V_DIFF ? "diff" : "elf");
+	if (o.pids && o.view != V_METRICS)
+		die("--pids: for the metrics view (the others show each process)");
+	if (o.view == V_METRICS && (o.csv || o.kib || o.noheader || o.all))
+		die("-%c: not with the metrics view (its format is Prometheus's)",
+		    o.csv ? 'c' : o.kib ? 'k' : o.noheader ? 'q' : 'a');
+	if (o.view == V_METRICS && (nrpid_list || o.rfile || nbudget))
+		die("%s: not with the metrics view (%s)", nbudget ? "--budget" : "-P and -F",
+		    nbudget ? "alert on its figures in Prometheus" :
+		    "it holds the whole scan; -p scans fewer processes");
+	if (cli.out && o.view == V_BROWSE)
+		die("-o: not with the browse view (it draws on a terminal)");
+	if (cli.out)
+		outfile_open(cli.out);
 	if (o.view == V_CAPTURES) {
 		if (!cli.load || nrpid_list || o.rfile || nbudget || o.sysroot || o.kib || o.all)
 			die("captures: lists the captures of a log: give -l LOG, and of the "
 			    "options only -c, -q or -n");
 		view_captures(cli.load, &o);
-		return exit_status;
+		return done();
 	}
 
 	if (o.view == V_ELF) {
 		view_elf(o.view_file, &o);
-		return exit_status;
+		return done();
 	}
 #ifndef EXMAP_NO_PICTURES
 	if (o.view == V_HTML || o.html)	/* what loading or scanning says goes in the page too */
@@ -410,7 +451,7 @@ int main(int argc, char **argv)
 		size += capture_open(argv[2], &capf[1]);
 		arena_or_die(&arena, size, 0, cli.cap_mem);
 		diff_captures(&arena, &capf[0], &capf[1], &o);
-		return exit_status;
+		return done();
 	}
 	if (cli.load) {
 		size = capture_open(cli.load, &capf[0]);
@@ -433,12 +474,17 @@ int main(int argc, char **argv)
 			outs("note: no page source (no pagemap, no module): no process was scanned\n");
 		out_flush();
 		exit_at_least(EX_PARTIAL);
-		return exit_status;
+		return done();
 	} else {
+		t0 = clock_ns(CLOCK_MONOTONIC);
 		scan_live(&scan, &arena, &o, cli.backend ? cli.backend : "auto", cli.table, cli.cap_mem,
 			  pid_list, npid_list);
 	}
 	account(&scan, &t);
+	if (o.view == V_METRICS) {
+		view_metrics(&scan, &o, t0 ? clock_ns(CLOCK_MONOTONIC) - t0 : 0);
+		return done();
+	}
 	if (o.view != V_DUMP) {
 		uint32_t nf;
 		struct file *files = files_build(&scan, &nf);
@@ -451,14 +497,14 @@ int main(int argc, char **argv)
 	if (o.view == V_BROWSE) {
 		browse_o = o;
 		browse(&scan, &o, cli.load ? NULL : rescan);
-		return exit_status;
+		return done();
 	}
 	if (o.view == V_RAM) {
 		view_ram(&scan, &o, cli.backend ? cli.backend : "auto");
 		out_flush();
 		if (nbudget)
 			check_budgets(&scan, budgets, nbudget, &o);
-		return exit_status;
+		return done();
 	}
 	if (o.view == V_DUMP) {
 		dump_capture(&scan);
@@ -466,7 +512,7 @@ int main(int argc, char **argv)
 			warnx("%u process%s could not be read: the capture leaves %s out",
 			      scan.unreadable, scan.unreadable == 1 ? "" : "es",
 			      scan.unreadable == 1 ? "it" : "them");
-		return exit_status;
+		return done();
 	}
 #ifndef EXMAP_NO_PICTURES
 	if (o.view == V_FOLDED || o.view == V_HTML) {
@@ -477,7 +523,7 @@ int main(int argc, char **argv)
 		out_flush();
 		if (nbudget)
 			check_budgets(&scan, budgets, nbudget, &o);
-		return exit_status;
+		return done();
 	}
 #endif
 	switch (o.view) {
@@ -490,5 +536,5 @@ int main(int argc, char **argv)
 	out_flush();
 	if (nbudget)
 		check_budgets(&scan, budgets, nbudget, &o);
-	return exit_status;
+	return done();
 }

@@ -188,11 +188,22 @@ void die_status(int code, const char *fmt, ...)
 	_exit(code);
 }
 
+static int out_fd = 1;
+static const char *out_name = "standard output";
+
+/* From now on out() writes to fd, and a write error names name. */
+void out_to(int fd, const char *name)
+{
+	out_flush();
+	out_fd = fd;
+	out_name = name;
+}
+
 /* A report that could not be written is a failed run: never exit 0 after it. */
 static void write_all(const char *p, size_t n)
 {
 	while (n > 0) {
-		ssize_t w = write(1, p, n);
+		ssize_t w = write(out_fd, p, n);
 
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -200,7 +211,7 @@ static void write_all(const char *p, size_t n)
 			int err = w < 0 ? errno : EIO;
 
 			olen = 0;
-			dierr(err, "write error on standard output");
+			dierr(err, "write error on %s", out_name);
 		}
 		p += w;
 		n -= w;
