@@ -9,7 +9,7 @@
 
 #define EXMAP_VERSION "0.1.0"
 
-/* Exit codes: written down here once, documented in README. */
+/* Exit codes: written down here once, documented in the manual page (EXIT STATUS). */
 enum {
 	EX_OK = 0,		/* report complete */
 	EX_PARTIAL = 1,		/* some processes could not be read */

@@ -170,7 +170,7 @@ struct pagesrc *source_choose(const char *b)
 	if (strcmp(b, "kmod") == 0 || (strcmp(b, "auto") == 0 && have_kmod)) {
 		if (!have_kmod)
 			die("-b kmod: /proc/exmap-mini does not exist: load the module "
-			    "(insmod exmap_mini.ko; see README)");
+			    "(insmod exmap_mini.ko; see kmod/README.md)");
 		return &kmod_source;
 	}
 	if (strcmp(b, "pagemap") != 0 && strcmp(b, "auto") != 0)

@@ -527,7 +527,7 @@ int main(void)
 	T("--budget: not NAME=SIZE (SIZE in bytes, or with K, M, G): %s", LONG);
 	T("--budget: not NAME=SIZE (SIZE in bytes, or with K, M, G): %s", "a");
 	T("-S: a sysroot is for a capture's files: give -l too");
-	T("-b kmod: /proc/exmap-mini does not exist: load the module (insmod exmap_mini.ko; see README)");
+	T("-b kmod: /proc/exmap-mini does not exist: load the module (insmod exmap_mini.ko; see kmod/README.md)");
 	T("-b, -p and -t shape a scan; a capture was shaped when it was taken");
 	T("-b: not auto, kmod or pagemap: %s", "");
 	T("-b: not auto, kmod or pagemap: %s", LONG);
