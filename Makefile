@@ -114,7 +114,7 @@ $(BUILD)/floor: tests/bench/floor.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 # (tests/bench/NAME.c), static: for this machine in build/host/ (glibc), for
 # the target in BUILD/tools/ (musl). Those on the workload library
 # (tests/work/wl.c) link it.
-WL_USERS := workload benchwork thpwork hugework readfault
+WL_USERS := workload benchwork thpwork hugework readfault oddnames
 $(foreach d,build/host $(BUILD)/tools,$(WL_USERS:%=$(d)/%)): tests/work/wl.c tests/work/wl.h
 
 build/host/%: tests/work/%.c | build/host
@@ -162,7 +162,7 @@ board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)
 	build/$(1)/tools/censusdump
 
 test: setup
-	$(MAKE) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) fixture elftest-deps $(BUILD)/tools/workload $(BUILD)/tools/censusdump \
+	$(MAKE) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) build/host/oddnames fixture elftest-deps $(BUILD)/tools/workload $(BUILD)/tools/censusdump \
 		$(BUILD)/sysroot_drv capfuzz-deps
 	for a in arm arm64 mipsel riscv64; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped
