@@ -14,6 +14,9 @@
   metrics_check.py wait URL JOB...
       until every JOB's exmap_build_info and node_textfile_scrape_error are
       in (60 s at most); status 1 if not
+  metrics_check.py count FILE N WHAT
+      FILE's series, counted from itself: 5 a process name, N files at
+      most and other, the ram view's parts, the scan's
   metrics_check.py pids FILE PID...
       FILE made with --pids: each PID has its series, exmap_processes none
 
@@ -206,14 +209,32 @@ def compare(what, series, d, n):
           not scan["exmap_scan_duration_seconds"], f"{scan['exmap_scan_duration_seconds']}")
 
     # The series: 5 a process name, the files shown and other, the parts, the scan's.
+    count(what, series, n, len(procs), len(files), len(ram))
+
+
+def count(what, series, n, names, files, parts):
+    scan = {f: series.get(f, {}) for f in SCAN_FAMILIES}
     total = sum(len(v) for v in series.values())
     nscan = sum(len(v) for v in scan.values())
-    bound = 5 * len(procs) + min(n, len(files)) + 1 + len(ram) + nscan
-    print(f"series: {total} for {sum(p['n'] for p in procs.values())} processes of "
-          f"{len(procs)} names, {len(files)} files (-n {n}), {len(ram)} ram parts")
-    check(f"{what}: the series: 5 a process name, {min(n, len(files))} files and other, "
-          f"{len(ram)} parts, {nscan} of the scan: {bound}", total == bound, f"{total}")
-    return total
+    nproc = int(sum(series.get("exmap_processes", {}).values()))
+    bound = 5 * names + min(n, files) + 1 + parts + nscan
+    print(f"series: {total} for {nproc} processes of {names} names, {files} files "
+          f"(-n {n}), {parts} ram parts")
+    check(f"{what}: the series: 5 a process name ({names}), {min(n, files)} files and other, "
+          f"{parts} parts, {nscan} of the scan: {bound}", total == bound, f"{total}")
+    check(f"{what}: each process family one series a name",
+          all(len(series.get(f, {})) == names for f in list(PROC_FAMILIES) + ["exmap_processes"]),
+          f"{[len(series.get(f, {})) for f in PROC_FAMILIES]}")
+
+
+def cmd_count(path, n, what):
+    series, _ = parse(path)
+    n = int(n)
+    names = len(series.get("exmap_processes", {}))
+    files = len(series.get(FILE_FAMILY, {})) - 1
+    check(f"{what}: at most {n} files and other", 0 <= files <= n and
+          any(dict(ls).get("path") == "other" for ls in series.get(FILE_FAMILY, {})), f"{files}")
+    count(what, series, n, names, files, len(series.get("exmap_ram_bytes", {})))
 
 
 def cmd_text(path, d, n, what="file"):
@@ -287,6 +308,8 @@ def main(argv):
         cmd_server(*argv[2:])
     elif cmd == "wait":
         return cmd_wait(argv[2], argv[3:])
+    elif cmd == "count":
+        cmd_count(*argv[2:])
     elif cmd == "pids":
         cmd_pids(argv[2], argv[3:])
     else:
