@@ -48,7 +48,7 @@ STRIP := $(if $(CROSS_COMPILE),$(CROSS_COMPILE)strip,strip)
 PREFIX ?= /usr/local
 
 SRCS := $(wildcard src/*.c)
-LOADSRCS := src/capload.c src/caplog.c src/capcheck.c src/caplist.c src/diff.c src/sysroot.c
+LOADSRCS := src/capload.c src/caplog.c src/capcheck.c src/caplist.c src/diff.c src/sysroot.c src/wlog.c
 # BROWSE=0: without the full-screen view (browse.c, term.c), for a board
 # with no terminal to run it on; make bench says what it costs.
 BROWSE ?= 1
@@ -57,8 +57,8 @@ SRCS := $(filter-out src/browse.c src/term.c,$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_BROWSE
 endif
 # LOAD=0: without what a host does with a board's captures (-l, diff, -S:
-# capload.c, caplog.c, capcheck.c, caplist.c, diff.c, sysroot.c), for a board whose
-# flash is tight; dump stays.
+# capload.c, caplog.c, capcheck.c, caplist.c, diff.c, sysroot.c; reading a
+# watch log back, wlog.c), for a board whose flash is tight; dump and watch stay.
 LOAD ?= 1
 ifeq ($(LOAD),0)
 SRCS := $(filter-out $(LOADSRCS),$(SRCS))

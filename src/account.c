@@ -26,6 +26,8 @@ static void map_figures(struct scan *s, struct mapping *m)
 			f->sole += n;
 			f->eff_mapped.whole += (uint64_t)n * ps;
 			f->eff_resident.whole += (uint64_t)n * ps;
+			if (run_written(r))
+				m->eff_written.whole += (uint64_t)n * ps;
 			break;
 		case RUN_SHARED:
 		case RUN_SWAP: {
@@ -55,6 +57,8 @@ static void map_figures(struct scan *s, struct mapping *m)
 				eff_add(&f->eff_mapped, acc, 1);
 				if (kind == RUN_SHARED)
 					eff_add(&f->eff_resident, acc, 1);
+				if (kind == RUN_SHARED && run_written(r))
+					eff_add(&m->eff_written, acc, 1);
 			}
 			f->sole += sole;
 			break;

@@ -310,7 +310,7 @@ static void header_uname(struct cap_header *h, size_t room)
 	for (n = 0; n < len; n++) {
 		unsigned char c = un[n];
 
-		esc += c > ' ' && c < 0x7f && c != '%' ? 1 : 3;
+		esc += c > ' ' && c < 0x7f && c != '%' && c != ',' ? 1 : 3;
 		if (esc <= room - 3)
 			fit = n + 1;	/* what fits with "..." after it */
 		if (esc > room)
@@ -335,6 +335,7 @@ void dump_capture(struct scan *s)
 	size_t n;
 
 	h.chunks = cap_nchunks(&h);
+	W.chunk = 0;	/* a watch dumps twice */
 	/* the time and our pid: no two captures share it */
 	h.id = clock_ns(CLOCK_REALTIME) << 8 ^ (uint64_t)getpid();
 	cap_escape(h.src, sizeof(h.src), s->source, strlen(s->source));

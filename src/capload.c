@@ -460,8 +460,10 @@ static void read_chunks(struct loader *L, const struct capfile *cf)
 		;
 	while ((t = caplog_next(&L->log, &at)) != NULL && (!cf->stop || at < cf->stop)) {
 		p = (char *)t + 3;
-		if (strncmp(p, "end ", 4) == 0 || strncmp(p, "begin ", 6) == 0)
-			continue;	/* the begin line again, or the last capture's end line again */
+		if (strncmp(p, "end ", 4) == 0 || strncmp(p, "begin ", 6) == 0 ||
+		    strncmp(p, "w ", 2) == 0)
+			continue;	/* the begin line again, the last capture's end line
+					   again; a watch's sample */
 		char *num_end = strchr(p, ' ');
 
 		if (num_end)

@@ -410,6 +410,10 @@ void caplog_list(struct capfile *cf, int fd, void (*fn)(const struct capinfo *, 
 	while ((t = caplog_next(&log, &at)) != NULL) {
 		char *p = (char *)t + 3, *sp;
 
+		if (p[0] == 'w' && p[1] == ' ') {	/* a watch's sample, between captures */
+			sum->watch++;
+			continue;
+		}
 		sum->xm++;
 		if (strncmp(p, "begin ", 6) == 0) {
 			on_begin(g, p + 6, at);
@@ -460,6 +464,9 @@ struct pick {
 	int have;
 	struct capinfo sel;
 	uint64_t next_begin;
+	struct capinfo whole;	/* the last whole one, for a watch log */
+	uint64_t whole_next;
+	int have_whole;
 };
 
 static void pick_one(const struct capinfo *c, void *arg)
@@ -468,10 +475,17 @@ static void pick_one(const struct capinfo *c, void *arg)
 
 	if (k->have && c->place == k->sel.place + 1)
 		k->next_begin = c->begin_line;
+	if (k->have_whole && c->place == k->whole.place + 1)
+		k->whole_next = c->begin_line;
 	if (k->want < 0 || (int)c->place == k->want) {
 		k->sel = *c;
 		k->have = 1;
 		k->next_begin = 0;
+	}
+	if (capinfo_whole(c)) {
+		k->whole = *c;
+		k->have_whole = 1;
+		k->whole_next = 0;
 	}
 }
 
@@ -479,6 +493,9 @@ static void pick_one(const struct capinfo *c, void *arg)
  * chunk that does is a damaged capture). */
 void caplog_check(const struct capfile *cf, const struct capsum *sum)
 {
+	if (!sum->xm && sum->watch)
+		die("%s: a watch log's samples and no capture: its captures were in the "
+		    "file before it (FILE.1, rotated away?)", cf->file);
 	if (!sum->xm)
 		die("%s: no capture in it (no \"XM \" line): take one with exmap-mini dump",
 		    cf->file);
@@ -514,6 +531,13 @@ uint64_t capture_open(const char *path, struct capfile *cf)
 	if (!k.have || (k.want < -1))
 		die("%s: %s holds %u capture%s: @1 to @%u, or @-1 (the last) to @-%u", path,
 		    cf->file, sum.ncap, sum.ncap == 1 ? "" : "s", sum.ncap, sum.ncap);
+	/* a watch log: its last whole capture, unless a place was given */
+	if (sum.watch && !cf->chosen && k.have_whole) {
+		k.sel = k.whole;
+		k.next_begin = k.whole_next;
+		warnx("%s: a watch log: its capture @%u of %u, the last whole one", path,
+		      k.sel.place, sum.ncap);
+	}
 	cf->place = c->place;
 	cf->ncap = sum.ncap;
 	cf->start = c->begin_line ? c->begin_line : c->start;

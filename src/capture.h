@@ -115,6 +115,7 @@ struct capsum {
 	uint64_t xm;		/* lines that start with "XM " */
 	uint64_t checked;	/* begin, end and chunk-end lines that check out */
 	uint64_t stray;		/* capture lines that no capture holds */
+	uint64_t watch;		/* a watch's sample lines ("XM w"), not capture lines */
 	int newer;		/* the highest version a begin or end line names */
 	uint32_t ncap;
 };

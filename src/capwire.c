@@ -72,7 +72,8 @@ size_t cap_header_text(char *buf, size_t len, const struct cap_header *h)
 			    h->empty, h->unreadable, (unsigned long long)h->id, h->src, h->uname);
 }
 
-/* Bytes outside '!'..'~', and '%', as %XX; the empty string as a lone %. */
+/* Bytes outside '!'..'~', '%' and ',' (a watch log's separator), as %XX; the
+ * empty string as a lone %. */
 size_t cap_escape(char *to, size_t room, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -84,7 +85,7 @@ size_t cap_escape(char *to, size_t room, const char *s, size_t n)
 	for (i = 0; i < n && o + 4 < room; i++) {
 		unsigned char c = s[i];
 
-		if (c > ' ' && c < 0x7f && c != '%') {
+		if (c > ' ' && c < 0x7f && c != '%' && c != ',') {
 			to[o++] = c;
 		} else {
 			to[o++] = '%';

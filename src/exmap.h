@@ -128,6 +128,7 @@ struct mapping {
 	const char *path;	/* "" for anonymous */
 	struct mapping *next;	/* the process's next mapping, by address */
 	struct fig fig;
+	struct eff eff_written;	/* eff_resident of its written pages (watch's .data) */
 };
 
 struct proc {
@@ -138,6 +139,7 @@ struct proc {
 	char name[NAME_MAX_COMM];
 	const char *cmdline;	/* arguments, NUL between them; dump and diff */
 	uint32_t cmdlen;
+	uint64_t start;		/* when it started, clock ticks since boot (watch) */
 	struct fig fig;		/* all its mappings */
 	struct fig rfig;	/* the mappings the report shows (-P, -F) */
 	int shown;		/* in the report */
@@ -176,6 +178,7 @@ char *fmt_dec(char *end, uint64_t v);
 void out_dec(char sep, uint64_t v);
 void out_flush(void);
 void out_to(int fd, const char *name);
+void on_write_error(int (*fn)(int err));
 int is_terminal(int fd);
 struct winsize;
 int terminal_size(int fd, struct winsize *ws);
@@ -380,6 +383,7 @@ struct scan {
 	struct absent absent[ABSENT_MAX];	/* which, and why (live scans) */
 	uint32_t nabsent, absent_lost;		/* those beyond ABSENT_MAX */
 	int want_cmdline;	/* read each process's command line (dump) */
+	int want_start;		/* read when each process started (watch) */
 	int progress;		/* show progress on stderr after a second */
 	uint64_t t0, tshown;	/* when the scan began, when progress was last shown (ms) */
 	size_t done, total;	/* processes */
@@ -392,6 +396,7 @@ struct run *scan_run(const struct scan *s, uint64_t i);
 void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
 	       uint32_t table_cap, uint32_t block_cap, const struct probe *probe);
 void scan_procs(struct scan *s, const pid_t *pids, size_t n);
+void scan_hush(const pid_t *pids, size_t n);
 
 /* account.c: pass two, the figures, files and the self-check */
 struct totals {
@@ -411,7 +416,7 @@ int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
 /* table.c: rows of figures, as text or CSV, sorted and cut, for every view */
 enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF, V_BROWSE, V_RAM,
-	    V_FOLDED, V_HTML, V_CAPTURES, V_METRICS };
+	    V_FOLDED, V_HTML, V_CAPTURES, V_WATCH, V_METRICS };
 struct opts {
 	enum view view;
 	pid_t view_pid;

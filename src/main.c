@@ -9,6 +9,7 @@
 
 #include "capture.h"
 #include "ram.h"
+#include "wlog.h"
 #ifndef EXMAP_NO_PICTURES
 #include "page.h"
 #endif
@@ -23,12 +24,14 @@ static const char usage_text[] =
 "       exmap-mini -l capture [-ckq] [-S sysroot] [-P pid[,pid...]] [-F file]\n"
 "                  [-s field] [-n count] [-m size] [-o file]\n"
 "                  [--budget name=size]... [view]\n"
-"       exmap-mini [-b source] [-p pid[,pid...]] [-n count] [-m size] [-t pages]\n"
-"                  [-o file] [--pids] metrics\n"
-"       exmap-mini -l capture [-n count] [-m size] [-o file] [--pids] metrics\n"
+"       exmap-mini [-l capture] [-n count] [--pids] [-o file] metrics\n"
 "       exmap-mini -l log [-cq] [-n count] captures\n"
 "       exmap-mini [-ackq] [-s field] [-n count] [-m size] diff capture capture\n"
 "                  [html]\n"
+"       exmap-mini [-b source] [-p pid[,pid...]] [-m size] [-t pages]\n"
+"                  [-o file [--max size]] watch interval [count]\n"
+"       exmap-mini [-b source] [-p pid[,pid...]] [-n count] [--pids] -o file\n"
+"                  watch interval [count] metrics\n"
 "       exmap-mini -h | -V\n"
 "views:\n"
 "  procs                  one row per process, with totals (the default)\n"
@@ -50,9 +53,12 @@ static const char usage_text[] =
 "                         perspectives, tables, the ram view\n"
 "  captures               with -l: the captures a console log holds, one row\n"
 "                         each (its place N, for log@N)\n"
-"  metrics                Prometheus's text format, for node_exporter's textfile\n"
-"                         collector: processes by name, the largest files\n"
-"                         (-n, 20) and the rest, the ram view's parts, the scan\n"
+"  metrics                Prometheus's text format: processes by name, the\n"
+"                         largest files (-n, 20), the ram view's parts\n"
+"  watch interval [count] a sample every interval seconds (count of them, else\n"
+"                         until SIGINT or SIGTERM): what changed, as a log\n"
+"                         between two captures (-l log, diff log@1 log@2);\n"
+"                         with metrics, -o's file rewritten each sample\n"
 "options:\n"
 "  -b source  where page information comes from: auto (the default: the\n"
 "             module if loaded, else pagemap), kmod or pagemap\n"
@@ -66,22 +72,24 @@ static const char usage_text[] =
 "  -s field   sort by: vm mapped resident eff_mapped eff_resident sole\n"
 "             writable swap, or pid name (procs), path nproc (files),\n"
 "             address path (maps), address name (sections, symbols)\n"
-"  -n count   print only the first count rows\n"
+"  -n count   print only the first count rows (metrics: the largest files)\n"
 "  -m size    cap the working memory (the arena) at size bytes; K, M, G\n"
 "  -t pages   room in the page table for this many distinct shared pages\n"
 "  -l capture read a capture (a file, or a console log holding one) instead\n"
 "             of scanning; log@N the Nth capture of a log (@-1 the last, the\n"
 "             default), here and in diff\n"
-"  -o file    write the output to file, whole or not at all: to a file beside\n"
-"             it, then renamed over it (what node_exporter's textfile wants)\n"
 "  -S sysroot with -l: find the capture's ELF files under sysroot, by build-id,\n"
 "             else by path (without -S: this machine's files, checked alike)\n"
+"  -o file    the output goes to file: written whole beside it, then renamed\n"
+"             over it; watch's log is appended to it\n"
+"  --max size with -o: file is renamed file.1 when it reaches size (K, M, G)\n"
+"             and a new file begun; -l file reads file.1 and file together\n"
+"  --pids     metrics: a series for each process (a pid label), not each name\n"
 "  --budget name=size\n"
 "             exit 3 if eff_resident of name is over size (K, M, G): a mapped\n"
 "             file (a path, or a name as -F takes it), else the processes of\n"
 "             that name, summed; proc:name for those when a file is so named;\n"
 "             ram:name a line of the ram view (ram:slab, ram:unexplained)\n"
-"  --pids     metrics: a series for each process (a pid label), not each name\n"
 "  -h         print this help\n"
 "  -V         print the version\n"
 "columns (text head, CSV name):\n"
@@ -125,7 +133,8 @@ static void parse_pids(int c, const char *arg, pid_t *list, size_t *n)
 
 static int valid_sort(enum view v, int f)
 {
-	if (f < 0 || v == V_DUMP || v == V_RAM || v == V_FOLDED || v == V_CAPTURES || v == V_METRICS)
+	if (f < 0 || v == V_DUMP || v == V_RAM || v == V_FOLDED || v == V_CAPTURES || v == V_WATCH ||
+	    v == V_METRICS)
 		return 0;
 	if (f < NFIGS)
 		return 1;
@@ -153,6 +162,7 @@ static const char *sort_fields(enum view v)
 	case V_RAM: return "none (its lines are in their order)";
 	case V_FOLDED: return "none (flame-graph tools order the lines)";
 	case V_CAPTURES: return "none (the log's order)";
+	case V_WATCH: return "none (a log of samples)";
 	case V_METRICS: return "none (the largest files first, the rest by name)";
 	case V_HTML: return FIGS_;
 	default: return FIGS_ " address name";
@@ -180,6 +190,7 @@ static const struct {
 	{ "folded", V_FOLDED, 0, 0, "" },
 	{ "html", V_HTML, 0, 0, "" },
 	{ "captures", V_CAPTURES, 0, 0, "" },
+	{ "watch", V_WATCH, 1, 2, " interval [count] [metrics]" },
 	{ "metrics", V_METRICS, 0, 0, "" },
 };
 
@@ -190,6 +201,35 @@ static _Noreturn void view_misuse(int k, const char *fmt, const char *arg)
 
 	fmt_snprintf(why, sizeof(why), fmt, views[k].name, arg);
 	die("%s\nusage: exmap-mini [options] %s%s", why, views[k].name, views[k].args);
+}
+
+static struct watch_opts wopts;
+static int wmetrics;		/* watch ... metrics */
+
+/* Seconds, with up to three decimals: ms. */
+static int parse_interval(const char *s, uint64_t *ms)
+{
+	char whole[16];
+	size_t n = strcspn(s, "."), d = 0;
+	uint64_t v;
+
+	if (n == 0 || n >= sizeof(whole))
+		return -1;
+	memcpy(whole, s, n);
+	whole[n] = '\0';
+	if (parse_u64(whole, 366 * 86400u, &v) < 0)
+		return -1;
+	*ms = v * 1000;
+	if (s[n] == '.') {
+		for (s += n + 1; s[d] >= '0' && s[d] <= '9' && d < 3; d++)
+			;
+		if (d == 0 || s[d])
+			return -1;
+		for (v = 0, n = 0; n < 3; n++)
+			v = v * 10 + (n < d ? (uint64_t)(s[n] - '0') : 0);
+		*ms += v;
+	}
+	return 0;
 }
 
 static void parse_view(struct opts *o, char **argv, int argc)
@@ -205,11 +245,16 @@ static void parse_view(struct opts *o, char **argv, int argc)
 			break;
 	if (k == sizeof(views) / sizeof(views[0]))
 		die("%s: not a view (procs files maps sections symbols elf dump diff browse ram "
-		    "folded html captures metrics)\n"
+		    "folded html captures watch metrics)\n"
 		    "usage: see exmap-mini -h", argv[0]);
+	/* watch 60 metrics: each sample is the metrics view, not a log */
+	if (views[k].view == V_WATCH && n > 1 && strcmp(argv[n], "metrics") == 0)
+		wmetrics = 1, n--;
 	if (n < views[k].min)
 		view_misuse(k, views[k].view == V_DIFF ? "%s: give two captures%s" :
-			    views[k].view == V_MAPS ? "%s: give a pid%s" : "%s: give a file%s", "");
+			    views[k].view == V_MAPS ? "%s: give a pid%s" :
+			    views[k].view == V_WATCH ? "%s: give an interval in seconds%s" :
+			    "%s: give a file%s", "");
 	if (views[k].view == V_DIFF && n == 3 && strcmp(argv[3], "html") != 0)
 		view_misuse(k, "%s: the word after the captures can only be html: %s", argv[3]);
 	if (n > views[k].max) {
@@ -245,6 +290,13 @@ static void parse_view(struct opts *o, char **argv, int argc)
 	case V_ELF: case V_SECTIONS: case V_SYMBOLS:
 		o->view_file = argv[1];
 		o->view_section = argc == 3 ? argv[2] : NULL;
+		break;
+	case V_WATCH:
+		if (parse_interval(argv[1], &wopts.interval_ms) < 0)
+			view_misuse(k, "%s: not an interval in seconds (0.001 to a year, 0: "
+				    "none): %s", argv[1]);
+		if (n == 2 && (parse_u64(argv[2], UINT64_MAX, &wopts.count) < 0 || !wopts.count))
+			view_misuse(k, "%s: not a count of samples from 1: %s", argv[2]);
 		break;
 	default:
 		break;
@@ -288,18 +340,26 @@ static void option(struct opts *o, int c, const char *arg)
 }
 
 static struct arena arena;
-static struct opts browse_o;
+static struct opts again_o;
 
-/* browse's r: the arena given back, the machine scanned again. */
+/* browse's r, watch's samples: the arena given back, the machine scanned again. */
 static int rescan(struct scan *s)
 {
 	struct totals t;
 
 	arena_release(&arena);
-	scan_live(s, &arena, &browse_o, cli.backend ? cli.backend : "auto", cli.table,
+	scan_live(s, &arena, &again_o, cli.backend ? cli.backend : "auto", cli.table,
 		  cli.cap_mem, pid_list, npid_list);
 	account(s, &t);
 	return 0;
+}
+
+/* watch ... metrics: each sample, -o's file rewritten whole. */
+static void metrics_sample(struct scan *s, uint64_t scan_ns)
+{
+	outfile_open(cli.out);
+	view_metrics(s, &again_o, scan_ns);
+	outfile_commit();
 }
 
 /* The run's status, once -o's file is in place. */
@@ -344,6 +404,12 @@ int main(int argc, char **argv)
 		if (strncmp(a, "--", 2) == 0) {
 			size_t kl = strcspn(a + 2, "=");
 
+			if (kl == 3 && strncmp(a + 2, "max", 3) == 0) {
+				if (!(arg = a[5] == '=' ? a + 6 : argv[++i]) ||
+				    parse_size(arg, &wopts.max) < 0 || wopts.max < (16u << 10))
+					die("--max: not a size of at least 16K: %s", arg ? arg : "");
+				continue;
+			}
 			if (kl != 6 || strncmp(a + 2, "budget", 6) != 0)
 				die("%s: not an option (exmap-mini -h lists them)", a);
 			if (!(arg = a[8] == '=' ? a + 9 : argv[++i]))
@@ -416,15 +482,34 @@ int main(int argc, char **argv)
 	if (nbudget && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("--budget: checked on a scan or a capture, not with the %s view",
 		    o.view == V_DUMP ? "dump" : o.view == V_DIFF ? "diff" : "elf");
-	if (o.pids && o.view != V_METRICS)
+	if (o.pids && o.view != V_METRICS && !wmetrics)
 		die("--pids: for the metrics view (the others show each process)");
-	if (o.view == V_METRICS && (o.csv || o.kib || o.noheader || o.all))
+	if ((o.view == V_METRICS || wmetrics) && (o.csv || o.kib || o.noheader || o.all))
 		die("-%c: not with the metrics view (its format is Prometheus's)",
 		    o.csv ? 'c' : o.kib ? 'k' : o.noheader ? 'q' : 'a');
-	if (o.view == V_METRICS && (nrpid_list || o.rfile || nbudget))
+	if ((o.view == V_METRICS || wmetrics) && (nrpid_list || o.rfile || nbudget))
 		die("%s: not with the metrics view (%s)", nbudget ? "--budget" : "-P and -F",
 		    nbudget ? "alert on its figures in Prometheus" :
 		    "it holds the whole scan; -p scans fewer processes");
+	if (wopts.max && (o.view != V_WATCH || wmetrics || !cli.out))
+		die("--max: the size at which watch's log, -o FILE, is renamed FILE.1: %s",
+		    o.view != V_WATCH ? "for the watch view" : wmetrics ?
+		    "not with metrics (its file is rewritten each sample)" : "give -o too");
+	if (o.view == V_WATCH) {
+		if (cli.load || o.sysroot || (!wmetrics && (o.top || o.pids)) || cli.sort_name)
+			die("watch: writes whole samples: of the options only -b, -p, -m, -t, -o and "
+			    "--max (with metrics: -n and --pids too)");
+		if (wmetrics && !cli.out)
+			die("watch %s metrics: give -o FILE, rewritten each sample (node_exporter's "
+			    "textfile directory)", argv[1]);
+		again_o = o;
+		if (wmetrics)
+			wopts.sample = metrics_sample;
+		else
+			wopts.out = cli.out;
+		watch(&scan, &wopts, rescan);
+		return exit_status;
+	}
 	if (cli.out && o.view == V_BROWSE)
 		die("-o: not with the browse view (it draws on a terminal)");
 	if (cli.out)
@@ -495,7 +580,7 @@ int main(int argc, char **argv)
 		report_filter(&scan, rpid_list, nrpid_list, o.rfile_index, &t.shown, &t.nshown);
 	}
 	if (o.view == V_BROWSE) {
-		browse_o = o;
+		again_o = o;
 		browse(&scan, &o, cli.load ? NULL : rescan);
 		return done();
 	}

@@ -13,6 +13,7 @@
 
 #include "capture.h"
 #include "ram.h"
+#include "ramsrc.h"
 
 #define FILES_TOP	20	/* files named without -n */
 
@@ -229,14 +230,12 @@ static void put_files(struct scan *s, const struct opts *o)
 
 static void ram_part(void *arg, const struct ram_line *l)
 {
-	struct arena *a = arg;
-
-	if (strcmp(l->kind, "part") == 0)
-		sample("exmap_ram_bytes", key_make(a, "part", l->label, 0), l->bytes);
+	sample("exmap_ram_bytes", key_make(arg, "part", l->label, 0), l->bytes);
 }
 
 void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
 {
+	static struct ramsrc live;
 	uint64_t when, uptime;
 
 	family("exmap_build_info", "The version of exmap-mini that made these figures; always 1.");
@@ -272,7 +271,9 @@ void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
 		      s->cap->ram_lost ? "its chunk was lost" : "a v1 capture");
 		return;
 	}
+	if (!s->cap)	/* what the parts need and no more: no census */
+		ram_read_parts(&live, s->page_size);
 	family("exmap_ram_bytes", "MemTotal in the ram view's parts, which add up to it "
 	       "(unexplained: what no counter explains, negative where they overlap).");
-	ram_lines(s, "none", ram_part, s->arena);
+	ram_parts(s, s->cap ? s->cap->ram : &live, ram_part, s->arena);
 }

@@ -437,27 +437,39 @@ uint32_t ram_budget(const struct scan *s, const char *name, uint64_t *bytes)
  * The figures are read now, or the capture's. 0; -1 when a capture holds
  * none (v1, or its chunk lost: said when it was loaded).
  */
-int ram_lines(const struct scan *s, const char *census_how,
-	      void (*fn)(void *arg, const struct ram_line *l), void *arg)
+static void each_line(const struct scan *s, const struct ramsrc *r, int parts_only,
+		      void (*fn)(void *arg, const struct ram_line *l), void *arg)
 {
 	static const char *const kind[] = {
 		[L_HEAD] = "head", [L_PART] = "part", [L_DETAIL] = "detail",
 		[L_RESERVED] = "reserved", [L_SWAP] = "swap", [L_CENSUS] = "census",
 	};
-	const struct ramsrc *r;
 	size_t i;
 
-	if (s->cap && (!s->cap->ram || s->cap->ram_lost))
-		return -1;
-	r = figures(s, census_how);
 	build(s, r);
 	for (i = 0; i < nlines; i++) {
 		struct ram_line l = { lines[i].depth, kind[lines[i].kind], lines[i].sub,
 				      lines[i].name, lines[i].bytes, lines[i].source };
 
-		fn(arg, &l);
+		if (!parts_only || lines[i].kind == L_PART)
+			fn(arg, &l);
 	}
+}
+
+int ram_lines(const struct scan *s, const char *census_how,
+	      void (*fn)(void *arg, const struct ram_line *l), void *arg)
+{
+	if (s->cap && (!s->cap->ram || s->cap->ram_lost))
+		return -1;
+	each_line(s, figures(s, census_how), 0, fn, arg);
 	return 0;
+}
+
+/* The parts of MemTotal, which add up to it, from figures r and scan s. */
+void ram_parts(const struct scan *s, const struct ramsrc *r,
+	       void (*fn)(void *arg, const struct ram_line *l), void *arg)
+{
+	each_line(s, r, 1, fn, arg);
 }
 
 /* When the figures were read: seconds since 1970 and since boot (0: unknown). */

@@ -17,6 +17,9 @@ struct ram_line {
 };
 int ram_lines(const struct scan *s, const char *census_how,
 	      void (*fn)(void *arg, const struct ram_line *l), void *arg);
+struct ramsrc;
+void ram_parts(const struct scan *s, const struct ramsrc *r,
+	       void (*fn)(void *arg, const struct ram_line *l), void *arg);
 void ram_when(const struct scan *s, uint64_t *time_s, uint64_t *uptime_s);
 void diff_ram(const struct scan *a, const struct scan *b, const struct opts *o, struct arena *ar);
 

@@ -139,7 +139,8 @@ void ram_read_mounts(struct ramfiles *r, uint64_t page_size)
 					r->huge_dev[r->nhuge_dev++] = dev;
 			}
 		}
-		if (k < 6 || (strcmp(f[5], "tmpfs") && strcmp(f[5], "ramfs") && strcmp(f[5], "devtmpfs")))
+		if (k < 6 || r->devs_only ||
+		    (strcmp(f[5], "tmpfs") && strcmp(f[5], "ramfs") && strcmp(f[5], "devtmpfs")))
 			continue;
 		if ((fd = open(f[4], O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
 			continue;

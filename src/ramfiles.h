@@ -10,6 +10,7 @@ struct ramfiles {
 	uint32_t nshm_dev, nhuge_dev;
 	unsigned unreadable;		/* files the walk could not look at */
 	int no_mountinfo;		/* /proc/self/mountinfo could not be read */
+	int devs_only;			/* the devices alone, no walk (a watch's samples) */
 };
 
 void ram_read_mounts(struct ramfiles *f, uint64_t page_size);

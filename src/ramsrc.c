@@ -434,16 +434,11 @@ static void read_zram(struct ramsrc *r)
 	}
 }
 
-/* Every frame counted: by kpageflags or the module (-b), where either is there;
- * none asked for (metrics: the parts alone) costs no time. */
+/* Every frame counted: by kpageflags or the module (-b), where either is there. */
 static void read_census(struct ramsrc *r, const char *how, int page_shift)
 {
 	int want_kmod = strcmp(how, "kmod") == 0, err = -ENOENT;
 
-	if (strcmp(how, "none") == 0) {
-		r->census_err = -ENOENT;
-		return;
-	}
 	if (!r->nranges) {
 		r->census_err = -ENODATA;
 		return;
@@ -454,6 +449,23 @@ static void read_census(struct ramsrc *r, const char *how, int page_shift)
 	    (want_kmod || access("/proc/exmap-mini", F_OK) == 0))
 		err = census_kmod(&r->census, r->ranges, r->nranges, page_shift);
 	r->census_err = err;
+}
+
+/*
+ * What the parts of MemTotal need and no more, for a watch's samples:
+ * meminfo, the mounts' devices, vmalloc's stacks, zram. No census.
+ */
+void ram_read_parts(struct ramsrc *r, uint64_t page_size)
+{
+	memset(r, 0, sizeof(*r));
+	r->time_s = clock_ns(CLOCK_REALTIME) / 1000000000u;
+	r->uptime_s = clock_ns(CLOCK_BOOTTIME) / 1000000000u;
+	read_meminfo(r);
+	r->files.devs_only = 1;
+	ram_read_mounts(&r->files, page_size);
+	read_vmallocinfo(r, page_size);
+	read_zram(r);
+	r->census_err = -ENOENT;
 }
 
 void ram_read(struct ramsrc *r, const char *census_how, uint64_t page_size)

@@ -54,6 +54,7 @@ struct ramsrc {
 extern const char *const ram_mi_name[MI_N];	/* meminfo's names for them */
 
 void ram_read(struct ramsrc *r, const char *census_how, uint64_t page_size);
+void ram_read_parts(struct ramsrc *r, uint64_t page_size);
 
 
 #endif

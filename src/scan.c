@@ -62,11 +62,26 @@ static void progress_tick(struct scan *s, const struct proc *p)
 static int last_err;	/* why the last process found unreadable was (errno) */
 
 /* Why a process could not be read: gone (not an error), or unreadable. */
+static const pid_t *hush;	/* unreadable processes said before: not again */
+static size_t nhush;
+
+/* A watch says each unreadable process once, not at every sample. */
+void scan_hush(const pid_t *pids, size_t n)
+{
+	hush = pids;
+	nhush = n;
+}
+
 static enum outcome gone_or_bad(pid_t pid, int err, const char *what)
 {
+	size_t i;
+
 	if (err == 0 || err == -ENOENT || err == -ESRCH)
 		return P_VANISHED;
-	warnerr(-err, "pid %d: %s", (int)pid, what);
+	for (i = 0; i < nhush && hush[i] != pid; i++)
+		;
+	if (i == nhush)
+		warnerr(-err, "pid %d: %s", (int)pid, what);
 	last_err = -err;
 	return P_UNREADABLE;
 }
@@ -400,6 +415,25 @@ static enum outcome read_cmdline(struct scan *s, struct proc *p, int piddir)
 	return P_OK;
 }
 
+/* When the process started, in clock ticks since boot: with its pid, what
+ * tells it from a later process given the same pid (stat's 22nd field). */
+static enum outcome read_start(struct proc *p, int piddir)
+{
+	char buf[1024], *q, *e;
+	ssize_t n = read_small(piddir, "stat", buf, sizeof(buf));
+	int field;
+
+	if (n <= 0)
+		return gone_or_bad(p->pid, (int)n, "reading stat");
+	/* after the name in parentheses, which may hold anything: field 3 on */
+	q = strrchr(buf, ')');
+	for (field = 2; q && field < 22; field++)
+		q = strchr(q + 1, ' ');
+	if (!q || !(e = strchr(q + 1, ' ')) || (*e = '\0', parse_u64(q + 1, UINT64_MAX, &p->start)) < 0)
+		return gone_or_bad(p->pid, -EPROTO, "reading stat");
+	return P_OK;
+}
+
 static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 {
 	char comm[NAME_MAX_COMM];
@@ -414,6 +448,8 @@ static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 		comm[--n] = '\0';
 	memcpy(p->name, comm, n + 1);
 	if (s->want_cmdline && (o = read_cmdline(s, p, piddir)) != P_OK)
+		return o;
+	if (s->want_start && (o = read_start(p, piddir)) != P_OK)
 		return o;
 	if ((o = read_maps(s, p, piddir)) != P_OK)
 		return o;

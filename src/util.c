@@ -190,6 +190,7 @@ void die_status(int code, const char *fmt, ...)
 
 static int out_fd = 1;
 static const char *out_name = "standard output";
+static int (*write_error_hook)(int err);
 
 /* From now on out() writes to fd, and a write error names name. */
 void out_to(int fd, const char *name)
@@ -197,6 +198,13 @@ void out_to(int fd, const char *name)
 	out_flush();
 	out_fd = fd;
 	out_name = name;
+}
+
+/* fn(errno) on a write error: nonzero to write the rest again (room was
+ * made), 0 to fail; NULL: fail. */
+void on_write_error(int (*fn)(int err))
+{
+	write_error_hook = fn;
 }
 
 /* A report that could not be written is a failed run: never exit 0 after it. */
@@ -210,6 +218,8 @@ static void write_all(const char *p, size_t n)
 		if (w <= 0) {
 			int err = w < 0 ? errno : EIO;
 
+			if (write_error_hook && write_error_hook(err))
+				continue;
 			olen = 0;
 			dierr(err, "write error on %s", out_name);
 		}

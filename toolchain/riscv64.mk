@@ -21,6 +21,9 @@ DEBARCH := riscv64
 # A board dumps; loading captures (-l, diff, -S) is a host's work: left out
 # of board builds, as on every cross target (LOAD=1 puts it in).
 LOAD ?= 0
+# Its budget is 96 KiB: with watch (about 10 KiB) in, browse (10.6 KiB here)
+# stays out, as on MIPS; BROWSE=1 puts it in.
+BROWSE ?= 0
 
 # The same for every such target.
 MUSL_SPECS ?= $(MUSL_PREFIX)/lib/musl-gcc.specs
