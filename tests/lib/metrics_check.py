@@ -14,6 +14,9 @@
   metrics_check.py wait URL JOB...
       until every JOB's exmap_build_info and node_textfile_scrape_error are
       in (60 s at most); status 1 if not
+  metrics_check.py until URL QUERY WANT
+      until QUERY gives one series of value WANT (none: no series), 30 s
+      at most; status 1 if not, and what it gave last
   metrics_check.py count FILE N WHAT
       FILE's series, counted from itself: 5 a process name, N files at
       most and other, the ram view's parts, the scan's
@@ -209,10 +212,10 @@ def compare(what, series, d, n):
           not scan["exmap_scan_duration_seconds"], f"{scan['exmap_scan_duration_seconds']}")
 
     # The series: 5 a process name, the files shown and other, the parts, the scan's.
-    count(what, series, n, len(procs), len(files), len(ram))
+    count_series(what, series, n, len(procs), len(files), len(ram))
 
 
-def count(what, series, n, names, files, parts):
+def count_series(what, series, n, names, files, parts):
     scan = {f: series.get(f, {}) for f in SCAN_FAMILIES}
     total = sum(len(v) for v in series.values())
     nscan = sum(len(v) for v in scan.values())
@@ -234,7 +237,7 @@ def cmd_count(path, n, what):
     files = len(series.get(FILE_FAMILY, {})) - 1
     check(f"{what}: at most {n} files and other", 0 <= files <= n and
           any(dict(ls).get("path") == "other" for ls in series.get(FILE_FAMILY, {})), f"{files}")
-    count(what, series, n, names, files, len(series.get("exmap_ram_bytes", {})))
+    count_series(what, series, n, names, files, len(series.get("exmap_ram_bytes", {})))
 
 
 def cmd_text(path, d, n, what="file"):
@@ -290,6 +293,20 @@ def cmd_wait(url, jobs):
     return 1
 
 
+def cmd_until(url, q, want):
+    deadline, got = time.time() + 30, None
+    while time.time() < deadline:
+        try:
+            got = [r["value"][1] for r in query(url, q)]
+        except OSError as e:
+            got = str(e)
+        if got == ([] if want == "none" else [want]):
+            return 0
+        time.sleep(0.25)
+    print(f"{q}: {got} after 30 s, want {want}", file=sys.stderr)
+    return 1
+
+
 def cmd_pids(path, pids):
     series, _ = parse(path)
     for fam in PROC_FAMILIES:
@@ -308,6 +325,8 @@ def main(argv):
         cmd_server(*argv[2:])
     elif cmd == "wait":
         return cmd_wait(argv[2], argv[3:])
+    elif cmd == "until":
+        return cmd_until(*argv[2:])
     elif cmd == "count":
         cmd_count(*argv[2:])
     elif cmd == "pids":

@@ -13,6 +13,9 @@
 #     file), nothing else left there; two node_exporters and a Prometheus
 #     server on loopback ports, started here and stopped after: what its
 #     HTTP API returns is the file, series for series, and the CLI's figures;
+#   - watch INTERVAL -o FILE metrics, scraped by a third node_exporter:
+#     processes that start show in Prometheus, and go from it when they
+#     exit (no series lingers); SIGTERM ends it with the file whole, alone;
 #   - -o when the disk fills up and on SIGTERM before the rename: the old
 #     file stays, nothing else is left; -o's misuses.
 # usage: tests/suites/metrics_test.sh   env: EXMAP (build/exmap-mini),
@@ -110,11 +113,12 @@ run_checks "capture, every file" python3 $CHECK text "$T/tfall/exmap.prom" "$T" 
 # --- node_exporter and Prometheus ---------------------------------------------
 # free loopback ports, one for each server
 set -- $(python3 -c 'import socket
-ss = [socket.socket() for _ in range(3)]
+ss = [socket.socket() for _ in range(4)]
 for s in ss: s.bind(("127.0.0.1", 0))
 print(*[s.getsockname()[1] for s in ss])')
-p20=$1 pall=$2 pprom=$3
-for j in 20:$p20 all:$pall; do
+p20=$1 pall=$2 pw=$3 pprom=$4
+mkdir -p "$T/tfw"
+for j in 20:$p20 all:$pall w:$pw; do
 	prometheus-node-exporter --web.listen-address="127.0.0.1:${j#*:}" \
 		--collector.disable-defaults --collector.textfile \
 		--collector.textfile.directory="$T/tf${j%%:*}" >"$T/ne${j%%:*}.log" 2>&1 &
@@ -128,6 +132,8 @@ scrape_configs:
     static_configs: [{targets: ['127.0.0.1:$p20']}]
   - job_name: all
     static_configs: [{targets: ['127.0.0.1:$pall']}]
+  - job_name: watch
+    static_configs: [{targets: ['127.0.0.1:$pw']}]
 EOF
 prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
 	--web.listen-address="127.0.0.1:$pprom" >"$T/prometheus.log" 2>&1 &
@@ -141,6 +147,31 @@ if python3 $CHECK wait "$url" top20 all 2>"$T/wait.err"; then
 else
 	no "Prometheus scraped both node_exporters" "$(cat "$T/wait.err") $(tail -n 3 "$T/prometheus.log")"
 fi
+
+# watch: the file rewritten each sample, as Prometheus sees it
+"$X" watch 0.3 -o "$T/tfw/exmap.prom" metrics 2>"$T/watch.err" &
+wpid=$!
+until_prom() { # WHAT QUERY WANT
+	if python3 $CHECK until "$url" "$2" "$3" 2>"$T/until.err"; then ok "$1"
+	else no "$1" "$(cat "$T/until.err")"; fi
+}
+q='exmap_processes{job="watch",name="many"}'
+until_prom "watch 0.3 -o FILE metrics: Prometheus has the file, no process named many" \
+	'exmap_build_info{job="watch"}' 1
+mkdir -p "$T/odd2"
+if start_workload "$T/odd2.out" "$ODD" -m 3 "$T/odd2"; then
+	until_prom "watch: 3 processes named many started: Prometheus counts them" "$q" 3
+	stop_workload
+	until_prom "watch: they exited: their series are gone from Prometheus" "$q" none
+else
+	no "oddnames -m 3 ready" "$(cat "$T/odd2.out.err")"
+fi
+kill -TERM $wpid
+wait $wpid
+rc=$?
+check_cmd "watch ... metrics: SIGTERM ends it, exit 0 or 1 ($rc)" within 0 $rc 1
+check_eq "watch ... metrics: the textfile directory holds the file alone" "$(ls -A "$T/tfw")" exmap.prom
+check_cmd "watch ... metrics: promtool check metrics on its last file" promtool_ok "$T/tfw/exmap.prom"
 for p in $servers; do
 	kill "$p" 2>/dev/null
 	wait "$p" 2>/dev/null
@@ -157,7 +188,7 @@ old() {
 mkdir -p "$T/full"
 if mount -t tmpfs -o size=16k tmpfs "$T/full"; then
 	echo old >"$T/full/exmap.prom"
-	"$X" -l "$T/cap.log" -n 100000 -o "$T/full/exmap.prom" metrics >/dev/null 2>"$T/full.err"
+	"$X" -l "$T/cap.log" -n 100000 -o "$T/full/exmap.prom" metrics 2>"$T/full.err"
 	rc=$?
 	check_eq "-o on a full disk: exit 2" $rc 2 "exit $rc"
 	check_cmd "-o on a full disk: one line, the reason" has \
@@ -183,7 +214,7 @@ tmp=$(ls -A "$T/sig" | grep -v '^exmap.prom$')
 xpid=${tmp##*.}
 sleep 0.5	# written whole by now, its fsync held back
 kill -TERM "$xpid" 2>/dev/null
-wait $spid
+wait $spid 2>/dev/null
 rc=$?
 check_eq "-o: the file beside FILE is .FILE.PID" "$tmp" ".exmap.prom.$xpid"
 check_eq "-o: SIGTERM ends the run (by the signal)" $rc 143
@@ -191,7 +222,8 @@ check_cmd "-o: SIGTERM before the rename: the old file stays, nothing else is le
 	old "$T/sig/exmap.prom"
 for args in "-o $T/nodir/x.prom metrics" "-o $T/ metrics" "-o /dev/null metrics" \
 	"-o $T/x.prom browse" "--pids procs" "-c metrics" "-P 1 metrics" "-s name metrics" \
-	"--budget x=1 metrics"; do
+	"--budget x=1 metrics" "watch 1 metrics" "--max 20K -o $T/x watch 1 metrics" \
+	"--max 20K -o $T/x procs" "-n 3 watch 1"; do
 	# shellcheck disable=SC2086
 	"$X" $args >/dev/null 2>"$T/err"
 	rc=$?
