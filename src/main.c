@@ -20,18 +20,15 @@
 static const char usage_text[] =
 "usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-P pid[,pid...]]\n"
 "                  [-F file] [-s field] [-n count] [-m size] [-t pages]\n"
-"                  [-o file] [--budget name=size]... [view]\n"
+"                  [-o file] [--pids] [--budget name=size]... [view]\n"
 "       exmap-mini -l capture [-ckq] [-S sysroot] [-P pid[,pid...]] [-F file]\n"
 "                  [-s field] [-n count] [-m size] [-o file]\n"
 "                  [--budget name=size]... [view]\n"
-"       exmap-mini [-l capture] [-n count] [--pids] [-o file] metrics\n"
 "       exmap-mini -l log [-cq] [-n count] captures\n"
 "       exmap-mini [-ackq] [-s field] [-n count] [-m size] diff capture capture\n"
 "                  [html]\n"
 "       exmap-mini [-b source] [-p pid[,pid...]] [-m size] [-t pages]\n"
-"                  [-o file [--max size]] watch interval [count]\n"
-"       exmap-mini [-b source] [-p pid[,pid...]] [-n count] [--pids] -o file\n"
-"                  watch interval [count] metrics\n"
+"                  [-o file [--max size]] watch interval [count] [metrics]\n"
 "       exmap-mini -h | -V\n"
 "views:\n"
 "  procs                  one row per process, with totals (the default)\n"
@@ -53,8 +50,8 @@ static const char usage_text[] =
 "                         perspectives, tables, the ram view\n"
 "  captures               with -l: the captures a console log holds, one row\n"
 "                         each (its place N, for log@N)\n"
-"  metrics                Prometheus's text format: processes by name, the\n"
-"                         largest files (-n, 20), the ram view's parts\n"
+"  metrics                Prometheus's text format: processes by name, the -n\n"
+"                         (20) largest files, the ram view's parts\n"
 "  watch interval [count] a sample every interval seconds (count of them, else\n"
 "                         until SIGINT or SIGTERM): what changed, as a log\n"
 "                         between two captures (-l log, diff log@1 log@2);\n"
@@ -72,7 +69,7 @@ static const char usage_text[] =
 "  -s field   sort by: vm mapped resident eff_mapped eff_resident sole\n"
 "             writable swap, or pid name (procs), path nproc (files),\n"
 "             address path (maps), address name (sections, symbols)\n"
-"  -n count   print only the first count rows (metrics: the largest files)\n"
+"  -n count   print only the first count rows\n"
 "  -m size    cap the working memory (the arena) at size bytes; K, M, G\n"
 "  -t pages   room in the page table for this many distinct shared pages\n"
 "  -l capture read a capture (a file, or a console log holding one) instead\n"
@@ -163,7 +160,7 @@ static const char *sort_fields(enum view v)
 	case V_FOLDED: return "none (flame-graph tools order the lines)";
 	case V_CAPTURES: return "none (the log's order)";
 	case V_WATCH: return "none (a log of samples)";
-	case V_METRICS: return "none (the largest files first, the rest by name)";
+	case V_METRICS: return "none (a fixed order)";
 	case V_HTML: return FIGS_;
 	default: return FIGS_ " address name";
 	}
@@ -383,7 +380,7 @@ int main(int argc, char **argv)
 	size_t nbudget = 0;
 	uint64_t t0 = 0;
 	struct totals t;
-	int c, i, nargs = 0;
+	int c, i, nargs = 0, metrics;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *arg;
@@ -482,28 +479,22 @@ int main(int argc, char **argv)
 	if (nbudget && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("--budget: checked on a scan or a capture, not with the %s view",
 		    o.view == V_DUMP ? "dump" : o.view == V_DIFF ? "diff" : "elf");
-	if (o.pids && o.view != V_METRICS && !wmetrics)
-		die("--pids: for the metrics view (the others show each process)");
-	if ((o.view == V_METRICS || wmetrics) && (o.csv || o.kib || o.noheader || o.all))
-		die("-%c: not with the metrics view (its format is Prometheus's)",
-		    o.csv ? 'c' : o.kib ? 'k' : o.noheader ? 'q' : 'a');
-	if ((o.view == V_METRICS || wmetrics) && (nrpid_list || o.rfile || nbudget))
-		die("%s: not with the metrics view (%s)", nbudget ? "--budget" : "-P and -F",
-		    nbudget ? "alert on its figures in Prometheus" :
-		    "it holds the whole scan; -p scans fewer processes");
-	if (wopts.max && (o.view != V_WATCH || wmetrics || !cli.out))
-		die("--max: the size at which watch's log, -o FILE, is renamed FILE.1: %s",
-		    o.view != V_WATCH ? "for the watch view" : wmetrics ?
-		    "not with metrics (its file is rewritten each sample)" : "give -o too");
+	metrics = o.view == V_METRICS || wmetrics;
+	if (o.pids && !metrics)
+		die("--pids: for the metrics view only");
+	if (metrics && (o.csv || o.kib || o.noheader || o.all || nrpid_list || o.rfile || nbudget))
+		die("metrics: in Prometheus's format, of the whole scan: no -c, -k, -q, -a, -P, -F "
+		    "or --budget");
+	if (wopts.max && (o.view != V_WATCH || metrics || !cli.out))
+		die("--max: for watch's log, with -o");
 	if (o.view == V_WATCH) {
-		if (cli.load || o.sysroot || (!wmetrics && (o.top || o.pids)) || cli.sort_name)
-			die("watch: writes whole samples: of the options only -b, -p, -m, -t, -o and "
-			    "--max (with metrics: -n and --pids too)");
-		if (wmetrics && !cli.out)
-			die("watch %s metrics: give -o FILE, rewritten each sample (node_exporter's "
-			    "textfile directory)", argv[1]);
+		if (cli.load || o.sysroot || cli.sort_name || (!metrics && (o.top || o.pids)))
+			die("watch: of the options only -b, -p, -m, -t, -o and --max (metrics: -n, "
+			    "--pids)");
+		if (metrics && !cli.out)
+			die("watch ... metrics: give -o FILE, rewritten each sample");
 		again_o = o;
-		if (wmetrics)
+		if (metrics)
 			wopts.sample = metrics_sample;
 		else
 			wopts.out = cli.out;

@@ -27,38 +27,27 @@ struct series {
 static const struct {
 	const char *name, *help;
 } proc_family[4] = {
-	{ "exmap_process_eff_resident_bytes", "Resident memory of the processes of this name, "
-	  "each page's size shared among the processes mapping it (PSS)." },
-	{ "exmap_process_sole_bytes", "Resident memory that the processes of this name alone "
-	  "map, each page by one process (USS)." },
-	{ "exmap_process_resident_bytes", "Resident memory of the processes of this name, "
-	  "each page counted whole (RSS)." },
-	{ "exmap_process_swap_bytes", "Memory of the processes of this name swapped out." },
+	{ "exmap_process_eff_resident_bytes", "Proportional set size (PSS) by process name." },
+	{ "exmap_process_sole_bytes", "Unique set size (USS) by process name." },
+	{ "exmap_process_resident_bytes", "Resident set size (RSS) by process name." },
+	{ "exmap_process_swap_bytes", "Swapped out memory by process name." },
 };
 
 /* The length of the valid UTF-8 sequence at s (n bytes left); 0 if none starts there. */
 static size_t utf8_len(const unsigned char *s, size_t n)
 {
-	unsigned lo = 0x80, hi = 0xbf;
-	size_t k, i;
+	unsigned c = s[0], k = c < 0x80 ? 1 : c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
+	/* the second byte's range: no overlong forms, surrogates, or past U+10FFFF */
+	unsigned lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+	unsigned hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+	unsigned i;
 
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	k = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	if (s[0] == 0xe0)
-		lo = 0xa0;	/* no overlong forms */
-	else if (s[0] == 0xed)
-		hi = 0x9f;	/* no surrogates */
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;	/* nothing above U+10FFFF */
+	if (k < 2)
+		return k;
 	if (n < k || s[1] < lo || s[1] > hi)
 		return 0;
 	for (i = 2; i < k; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
+		if ((s[i] & 0xc0) != 0x80)
 			return 0;
 	return k;
 }
@@ -66,38 +55,38 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 /* s as a label value between its quotes, into to (NULL: only counted): its length. */
 static size_t label_value(char *to, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
-	char esc[5] = { '\\', '\\', 'x' };
-	size_t i = 0, o = 0, k;
-	const char *from;
+	size_t i, o = 0, k, w;
+	char esc[8];
 
-	while (i < n) {
-		from = s + i;
-		if (u[i] == '\\' || u[i] == '"' || u[i] == '\n') {
-			esc[1] = u[i] == '\n' ? 'n' : (char)u[i];
-			from = esc, k = 2;
-		} else if ((k = utf8_len(u + i, n - i)) == 0) {
-			esc[1] = '\\', esc[3] = hex[u[i] >> 4], esc[4] = hex[u[i] & 15];
-			from = esc, k = 5;
-		}
+	for (i = 0; i < n; i += k) {
+		const char *from = esc;
+
+		w = k = utf8_len(u + i, n - i);
+		if (u[i] == '\\' || u[i] == '"' || u[i] == '\n')
+			w = (size_t)fmt_snprintf(esc, sizeof(esc), "\\%c", u[i] == '\n' ? 'n' : u[i]);
+		else if (!k)
+			w = (size_t)fmt_snprintf(esc, sizeof(esc), "\\\\x%02x", u[i]), k = 1;
+		else
+			from = s + i;
 		if (to)
-			memcpy(to + o, from, k);
-		o += k;
-		i += from == esc ? 1 : k;
+			memcpy(to + o, from, w);
+		o += w;
 	}
 	return o;
 }
 
-/* A series' labels in the arena: name="S", then ,pid="PID" if pid. */
-static const char *key_make(struct arena *a, const char *name, const char *s, pid_t pid)
+/* A series' labels in the arena: name="S" (S, then tail, inside the quotes), then
+ * ,pid="PID" if pid. */
+static const char *key_make(struct arena *a, const char *name, const char *s, const char *tail,
+			    pid_t pid)
 {
-	size_t len = strlen(s), room = strlen(name) + label_value(NULL, s, len) + 24;
+	size_t len = strlen(s), room = label_value(NULL, s, len) + 64;
 	char *k = arena_alloc(a, room, 1), *p = k;
 
 	p += fmt_snprintf(p, room, "%s=\"", name);
 	p += label_value(p, s, len);
-	fmt_snprintf(p, room - (size_t)(p - k), pid ? "\",pid=\"%d\"" : "\"", (int)pid);
+	fmt_snprintf(p, room - (size_t)(p - k), pid ? "%s\",pid=\"%d\"" : "%s\"", tail, (int)pid);
 	return k;
 }
 
@@ -134,14 +123,18 @@ static size_t merge(struct series *t, size_t n)
 	return m;
 }
 
+static const char *fam;	/* the family being written */
+
 static void family(const char *name, const char *help)
 {
 	outf("# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+	fam = name;
 }
 
-static void sample(const char *name, const char *key, int64_t v)
+/* A sample of the family: key, its labels (NULL: none), and its value. */
+static void sample(const char *key, int64_t v)
 {
-	outs(name);
+	outs(fam);
 	if (key) {
 		outs("{");
 		outs(key);
@@ -162,7 +155,7 @@ static size_t procs_table(struct scan *s, struct series **out, int pids)
 	for (i = 0; i < s->nproc; i++) {
 		const struct proc *p = s->procs[i];
 
-		t[i].key = key_make(s->arena, "name", p->name, pids ? p->pid : 0);
+		t[i].key = key_make(s->arena, "name", p->name, "", pids ? p->pid : 0);
 		t[i].v[0] = eff_bytes(&p->fig.eff_resident);
 		t[i].v[1] = p->fig.sole;
 		t[i].v[2] = p->fig.resident;
@@ -185,11 +178,11 @@ static void put_procs(struct scan *s, const struct opts *o)
 	for (k = 0; k < 4; k++) {
 		family(proc_family[k].name, proc_family[k].help);
 		for (i = 0; i < ne; i++)
-			sample(proc_family[k].name, each[i].key, (int64_t)each[i].v[k]);
+			sample(each[i].key, (int64_t)each[i].v[k]);
 	}
-	family("exmap_processes", "How many processes of this name were scanned.");
+	family("exmap_processes", "Processes of this name.");
 	for (i = 0; i < nn; i++)
-		sample("exmap_processes", by_name[i].key, by_name[i].n);
+		sample(by_name[i].key, by_name[i].n);
 }
 
 /* The largest files by eff_resident, the rest summed as path="other". */
@@ -202,78 +195,71 @@ static void put_files(struct scan *s, const struct opts *o)
 	uint64_t top = o->top ? o->top : FILES_TOP, rest = 0, shown = 0;
 	size_t n;
 
-	for (i = 0; i < nfile; i++) {
-		char *del = NULL;
-
-		if (f[i].flags & MF_DELETED) {	/* as the kernel's maps names it */
-			del = arena_alloc(s->arena, strlen(f[i].path) + 11, 1);
-			fmt_snprintf(del, strlen(f[i].path) + 11, "%s (deleted)", f[i].path);
-		}
+	for (i = 0; i < nfile; i++) {	/* a deleted file as the kernel's maps names it */
 		memset(&t[i], 0, sizeof(t[i]));
-		t[i].key = key_make(s->arena, "path", del ? del : f[i].path, 0);
+		t[i].key = key_make(s->arena, "path", f[i].path,
+				    f[i].flags & MF_DELETED ? " (deleted)" : "", 0);
 		t[i].v[0] = eff_bytes(&f[i].fig.eff_resident);
 	}
 	n = merge(t, nfile);
 	sort(t, n, sizeof(*t), by_size);
-	family("exmap_file_eff_resident_bytes", "Resident memory of a mapped file, each page's "
-	       "size shared among the processes mapping it; the smaller files as path=\"other\".");
+	family("exmap_file_eff_resident_bytes", "PSS by mapped file; the smaller ones as other.");
 	for (i = 0; i < n; i++) {
 		if (shown == top || strcmp(t[i].key, other) == 0) {
 			rest += t[i].v[0];
 			continue;
 		}
-		sample("exmap_file_eff_resident_bytes", t[i].key, (int64_t)t[i].v[0]);
+		sample(t[i].key, (int64_t)t[i].v[0]);
 		shown++;
 	}
-	sample("exmap_file_eff_resident_bytes", other, (int64_t)rest);
+	sample(other, (int64_t)rest);
 }
 
 static void ram_part(void *arg, const struct ram_line *l)
 {
-	sample("exmap_ram_bytes", key_make(arg, "part", l->label, 0), l->bytes);
+	sample(key_make(arg, "part", l->label, "", 0), l->bytes);
 }
 
 void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
 {
+#ifdef EXMAP_NO_LOAD
+	const struct capture *const cap = NULL;	/* a board's build loads none */
+#else
+	const struct capture *const cap = s->cap;
+#endif
 	static struct ramsrc live;
-	uint64_t when, uptime;
+	/* the ram view's figures: a v1 capture has none, a damaged one lost them */
+	const struct ramsrc *r = !cap ? &live : cap->ram_lost ? NULL : cap->ram;
 
-	family("exmap_build_info", "The version of exmap-mini that made these figures; always 1.");
-	sample("exmap_build_info", "version=\"" EXMAP_VERSION "\"", 1);
-	family("exmap_scan_info", "Where the page information came from (source) and whether "
-	       "the scan was live or a capture's (from); always 1.");
-	outf("exmap_scan_info{%s,from=\"%s\"} 1\n", key_make(s->arena, "source", s->source, 0),
-	     s->cap ? "capture" : "live");
-	if (!s->cap) {
-		family("exmap_scan_duration_seconds", "How long the scan and its accounting took.");
+	if (!cap)	/* what the parts need and no more: no census */
+		ram_read_parts(&live, s->page_size);
+	family("exmap_build_info", "exmap-mini's version. Always 1.");
+	sample("version=\"" EXMAP_VERSION "\"", 1);
+	family("exmap_scan_info", "The page source; live or a capture's. Always 1.");
+	outf("exmap_scan_info{%s,from=\"%s\"} 1\n", key_make(s->arena, "source", s->source, "", 0),
+	     cap ? "capture" : "live");
+	if (!cap) {
+		family("exmap_scan_duration_seconds", "How long the scan took.");
 		outf("exmap_scan_duration_seconds %llu.%03llu\n",
 		     (unsigned long long)(scan_ns / 1000000000u),
 		     (unsigned long long)(scan_ns / 1000000u % 1000));
-		when = clock_ns(CLOCK_REALTIME) / 1000000000u;
-	} else {
-		ram_when(s, &when, &uptime);	/* a v1 capture does not say */
 	}
-	if (when) {
-		family("exmap_scan_time_seconds", "When the scan was made, in seconds since 1970.");
-		sample("exmap_scan_time_seconds", NULL, (int64_t)when);
+	if (r) {
+		family("exmap_scan_time_seconds", "When the scan was made (Unix time).");
+		sample(NULL, (int64_t)r->time_s);
 	}
 	family("exmap_scan_unreadable_processes", "Processes the scan could not read.");
-	sample("exmap_scan_unreadable_processes", NULL, s->unreadable);
-	if (s->cap) {
-		family("exmap_capture_lost_processes", "Processes the capture held whose chunk "
-		       "was damaged: left out of the figures.");
-		sample("exmap_capture_lost_processes", NULL, s->cap->lost);
+	sample(NULL, s->unreadable);
+	if (cap) {
+		family("exmap_capture_lost_processes", "The capture's processes lost to damage.");
+		sample(NULL, cap->lost);
 	}
 	put_procs(s, o);
 	put_files(s, o);
-	if (s->cap && (!s->cap->ram || s->cap->ram_lost)) {
-		warnx("metrics: the capture holds no ram view (%s): exmap_ram_bytes left out",
-		      s->cap->ram_lost ? "its chunk was lost" : "a v1 capture");
+	if (!r) {
+		warnx("metrics: the capture holds no ram view (v1, or lost): no exmap_ram_bytes");
 		return;
 	}
-	if (!s->cap)	/* what the parts need and no more: no census */
-		ram_read_parts(&live, s->page_size);
-	family("exmap_ram_bytes", "MemTotal in the ram view's parts, which add up to it "
-	       "(unexplained: what no counter explains, negative where they overlap).");
-	ram_parts(s, s->cap ? s->cap->ram : &live, ram_part, s->arena);
+	family("exmap_ram_bytes", "The ram view's parts of MemTotal.");
+	ram_parts(s, r, ram_part, s->arena);
 }

@@ -37,31 +37,20 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-/* Ours only where nobody took the signal (watch takes SIGINT and SIGTERM). */
-static void catch_default(int sig)
-{
-	struct sigaction old;
-
-	if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-		signal(sig, on_signal);
-}
-
 /* From now on, the output goes to a new file beside path. */
 void outfile_open(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
-	struct sigaction old;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGXFSZ };
+	void (*old)(int);
 	struct stat st;
+	int i;
 
 	if (strlen(path) >= PATH_BUF)
-		die("-o: a path of more than %d bytes: %.40s...", PATH_BUF - 1, path);
-	if (slash && !slash[1])
-		die("-o %s: names a directory: give a file in it", path);
+		die("-o: a path longer than %d bytes", PATH_BUF - 1);
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		die("-o %s: not a regular file (%s): a rename would replace it", path,
-		    S_ISDIR(st.st_mode) ? "a directory" : S_ISLNK(st.st_mode) ? "a symbolic link" :
-		    "a device, fifo or socket");
+		die("-o %s: not a regular file: a rename would replace it", path);
 	/* DIR/.NAME.PID: no other process has this pid; one killed before us left it */
 	fmt_snprintf(tmp, sizeof(tmp), "%.*s.%s.%d", (int)dlen, path, path + dlen, (int)getpid());
 	if ((tfd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0 && errno == EEXIST &&
@@ -72,11 +61,11 @@ void outfile_open(const char *path)
 	pending = 1;
 	target = path;
 	on_fatal(drop);
-	catch_default(SIGINT);
-	catch_default(SIGTERM);
-	catch_default(SIGHUP);
-	if (sigaction(SIGXFSZ, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-		signal(SIGXFSZ, SIG_IGN);	/* past a file size limit: EFBIG, said */
+	/* ours only where nobody took them (watch blocks them and waits for them);
+	 * past a file size limit: EFBIG, said */
+	for (i = 0; i < 4; i++)
+		if ((old = signal(sigs[i], i < 3 ? on_signal : SIG_IGN)) != SIG_DFL)
+			signal(sigs[i], old);
 	out_to(tfd, path);
 }
 
