@@ -48,7 +48,7 @@ STRIP := $(if $(CROSS_COMPILE),$(CROSS_COMPILE)strip,strip)
 PREFIX ?= /usr/local
 
 SRCS := $(wildcard src/*.c)
-LOADSRCS := src/capload.c src/caplog.c src/capcheck.c src/caplist.c src/diff.c src/sysroot.c src/wlog.c
+LOADSRCS := src/capload.c src/caplog.c src/capcheck.c src/caplist.c src/diff.c src/sysroot.c src/wlog.c src/wlstate.c
 # BROWSE=0: without the full-screen view (browse.c, term.c), for a board
 # with no terminal to run it on; make bench says what it costs.
 BROWSE ?= 1
@@ -163,7 +163,7 @@ board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)
 
 test: setup
 	$(MAKE) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) build/host/oddnames fixture elftest-deps $(BUILD)/tools/workload $(BUILD)/tools/censusdump \
-		$(BUILD)/sysroot_drv capfuzz-deps
+		$(BUILD)/sysroot_drv capfuzz-deps $(BUILD)/wlogdump
 	for a in arm arm64 mipsel riscv64; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped
 	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test

@@ -9,7 +9,8 @@
  *	wlwire.c	the line: written, escaped, checked
  *	wsample.c	a sample: compared with the last one, what changed written
  *	watch.c		the loop: a scan every interval, the captures, -o and rotation
- *	wlog.c		reading a log back: the state at each sample, losses marked
+ *	wlog.c		reading a log back: its lines into the reader's state (wlread.h)
+ *	wlstate.c	a sample closed: losses marked, each entity given
  */
 #ifndef WLOG_H
 #define WLOG_H
@@ -69,7 +70,7 @@ struct watch_opts {
 /* Every sample scans again through rescan (the arena given back first). */
 void watch(struct scan *s, const struct watch_opts *w, int (*rescan)(struct scan *s));
 
-/* ---- wlog.c: reading a log back (host builds: LOAD=1) ---- */
+/* ---- wlog.c, wlstate.c: reading a log back (host builds: LOAD=1) ---- */
 
 struct wl_proc {
 	uint32_t id;		/* the log's; reused after the process exits */

@@ -123,6 +123,20 @@ void wl_def(int cls, const char *head, size_t hn, const char *text, size_t tn)
 
 /* ---- reading ---- */
 
+/* s split at commas into f[0..max): how many. */
+int wl_fields(char *s, char **f, int max)
+{
+	int n = 0;
+
+	while (n < max) {
+		f[n++] = s;
+		if (!(s = strchr(s, ',')))
+			break;
+		*s++ = '\0';
+	}
+	return n;
+}
+
 /* Undo cap_escape() on s[0..len): into to[room], NUL-terminated, *n bytes; -1 if malformed. */
 int wl_unescape(const char *s, size_t len, char *to, size_t room, size_t *n)
 {

@@ -418,7 +418,7 @@ static void write_parts(int key)
 		} else {
 			e = &c[i++];
 			v = e->v;
-			if (!key && o[j++].v == v)
+			if (o[j++].v == v && !key)
 				continue;
 		}
 		f = (uint32_t)(e->key >> 28 & 15);

@@ -82,6 +82,19 @@ done <<EOF
 2|-l $T/notcap@1 captures|exmap-mini: captures: lists every capture of a log: give -l $T/notcap, without @N
 2|-l $T/notcap captures|exmap-mini: $T/notcap: not a capture: 2 lines start with XM, none of them checks out
 2|captures extra|usage: exmap-mini \[options\] captures
+# watch: its interval and count, the options a log of samples takes, -o and --max
+2|watch|usage: exmap-mini \[options\] watch interval \[count\]
+2|watch x|usage: exmap-mini \[options\] watch interval \[count\]
+2|watch 1.2345|usage: exmap-mini \[options\] watch interval \[count\]
+2|watch 1 0|usage: exmap-mini \[options\] watch interval \[count\]
+2|watch 1 2 3|usage: exmap-mini \[options\] watch interval \[count\]
+2|--max 16K watch 1|exmap-mini: --max: the size at which -o's file is renamed: give -o too
+2|-o $T/log --max 1K watch 1|exmap-mini: --max: not a size of at least 16K: 1K
+2|-l $T/notcap watch 1|exmap-mini: watch: writes a log of whole samples: of the options only -b, -p, -m, -t, -o and --max
+2|-c watch 1|exmap-mini: watch: writes a log of whole samples: of the options only -b, -p, -m, -t, -o and --max
+2|-P $W watch 1|exmap-mini: watch: writes a log of whole samples: of the options only -b, -p, -m, -t, -o and --max
+2|-s pid watch 1|exmap-mini: -s: pid is not a field of this view; it has: none (a log of samples)
+2|-o /nonexistent/dir/log watch 1|exmap-mini: watch: -o /nonexistent/dir/log: No such file or directory
 # processes: the real reason
 2|-p $GONE|exmap-mini: -p: no such process: pid $GONE
 2|-p $W maps $GONE|exmap-mini: maps: pid $GONE is not among -p's: add it there

@@ -1,0 +1,105 @@
+/* The watch log's reader: one sample's state, shared by wlog.c and wlstate.c. */
+/*
+ * wlog.c reads lines into it (definitions, values, losses as key ranges),
+ * wlstate.c closes a sample with it (losses marked, a keyframe's ends, each
+ * entity given to the caller, the marks cleared). Sized by the run's h line.
+ */
+#ifndef WLREAD_H
+#define WLREAD_H
+
+#include "wlog.h"
+
+#define GAPS_MAX	64	/* loss ranges in a sample; more: all of it unknown */
+#define ALL_FIELDS	((1u << WL_NFIELD) - 1)
+
+struct rproc {
+	struct wl_proc pub;
+	char *cmd;		/* CMDLINE_MAX + 1 */
+	int live, doubt;	/* defined; its definition may have been lost */
+	int64_t v[WL_NFIELD];
+	uint32_t known, changed;
+	uint8_t seen, started, ended, marked, parts_unknown;
+};
+
+struct rfile {
+	struct wl_file pub;
+	char *path;		/* PATH_BUF */
+	int live, doubt;
+	int64_t v;
+	uint32_t known, changed;
+	uint8_t seen, ended, marked;
+};
+
+struct rpart {
+	uint64_t key;		/* proc id + 1 << 32 | part << 28 | file id: 0 empty */
+	int64_t v;
+	uint8_t known, changed, seen;
+};
+
+struct rram {
+	char name[64];
+	int depth, live, doubt;
+	int64_t v;
+	uint8_t known, changed, seen, marked;
+};
+
+struct gap {
+	uint64_t from, to;	/* keys: class << 40 | sub << 32 | id */
+};
+
+/* What a definition needs while its text goes on in "+" lines. */
+struct pend {
+	int cls;		/* WC_N: none */
+	uint32_t id;
+	uint64_t a, b, c;	/* pid start flags; dev inode flags; depth */
+	char name[NAME_MAX_COMM];
+	size_t want, elen;
+	char esc[3 * PATH_BUF + 8];
+};
+
+struct wlread {
+	struct wlog *w;
+	const struct wl_ops *ops;
+	void *arg;
+	struct arena a;
+	/* the run */
+	uint64_t id, ps, ivl;
+	uint32_t np, nf, nq, nr;
+	int have_run, synced;
+	uint64_t last_n;
+	int have_last;
+	struct rproc *proc;
+	struct rfile *file;
+	struct rpart *part;	/* a power of two, at least 4 * nq slots */
+	uint32_t qmask, nparts;
+	struct rram *ram;
+	/* the sample being read */
+	uint32_t seq;
+	int have_seq, gap_open, all_lost;
+	uint64_t prev_key, gap_from;
+	struct gap gaps[GAPS_MAX];
+	uint32_t ngap, lines, lost_here;
+	struct pend pend;
+	/* notes */
+	uint64_t unsynced;	/* watch lines read before the first keyframe */
+	uint32_t run, said;
+	const char *file_now;
+	uint64_t at;		/* the line being read */
+	struct wl_sample last_s;	/* the last one given */
+};
+extern struct wlread wlr;
+
+/* A line item's place in a sample's order: class, sub (x: 0 p, 1 f), id. */
+static inline uint64_t wlr_key(int cls, int sub, uint32_t id)
+{
+	return (uint64_t)cls << 40 | (uint64_t)sub << 32 | id;
+}
+
+int wl_fields(char *s, char **f, int max);
+void wlr_tables(void);
+struct rpart *wlr_part_slot(uint64_t k);
+void wlr_proc_end(struct rproc *p);
+void wlr_clear(void);
+int wlr_close_sample(char *it);
+
+#endif
