@@ -485,12 +485,15 @@ int main(int argc, char **argv)
 	if (metrics && (o.csv || o.kib || o.noheader || o.all || nrpid_list || o.rfile || nbudget))
 		die("metrics: in Prometheus's format, of the whole scan: no -c, -k, -q, -a, -P, -F "
 		    "or --budget");
-	if (wopts.max && (o.view != V_WATCH || metrics || !cli.out))
-		die("--max: for watch's log, with -o");
+	if (wopts.max && (!cli.out || o.view != V_WATCH || metrics))
+		die("--max: the size at which -o's file is renamed: %s", !cli.out ? "give -o too" :
+		    "for watch's log alone");
 	if (o.view == V_WATCH) {
-		if (cli.load || o.sysroot || cli.sort_name || (!metrics && (o.top || o.pids)))
-			die("watch: of the options only -b, -p, -m, -t, -o and --max (metrics: -n, "
-			    "--pids)");
+		if (cli.load || o.sysroot || nrpid_list || o.rfile || nbudget || o.csv || o.kib ||
+		    o.noheader || o.all || cli.sort_name || (!metrics && o.top))
+			die("watch: %s: of the options only -b, -p, -m, -t, -o and %s", metrics ?
+			    "rewrites -o's file each sample" : "writes a log of whole samples",
+			    metrics ? "-n, --pids" : "--max");
 		if (metrics && !cli.out)
 			die("watch ... metrics: give -o FILE, rewritten each sample");
 		again_o = o;

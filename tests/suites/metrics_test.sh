@@ -17,7 +17,7 @@
 #     processes that start show in Prometheus, and go from it when they
 #     exit (no series lingers); SIGTERM ends it with the file whole, alone;
 #   - -o when the disk fills up and on SIGTERM before the rename: the old
-#     file stays, nothing else is left; -o's misuses.
+#     file stays, nothing else is left (misuse: errors_test.sh).
 # usage: tests/suites/metrics_test.sh   env: EXMAP (build/exmap-mini),
 #        ODDNAMES (build/host/oddnames). Root (the scan and the mount).
 # Needs: make all build/host/oddnames; toolchain/setup test (prometheus,
@@ -220,17 +220,4 @@ check_eq "-o: the file beside FILE is .FILE.PID" "$tmp" ".exmap.prom.$xpid"
 check_eq "-o: SIGTERM ends the run (by the signal)" $rc 143
 check_cmd "-o: SIGTERM before the rename: the old file stays, nothing else is left" \
 	old "$T/sig/exmap.prom"
-for args in "-o $T/nodir/x.prom metrics" "-o $T/ metrics" "-o /dev/null metrics" \
-	"-o $T/x.prom browse" "--pids procs" "-c metrics" "-P 1 metrics" "-s name metrics" \
-	"--budget x=1 metrics" "watch 1 metrics" "--max 20K -o $T/x watch 1 metrics" \
-	"--max 20K -o $T/x procs" "-n 3 watch 1"; do
-	# shellcheck disable=SC2086
-	"$X" $args >/dev/null 2>"$T/err"
-	rc=$?
-	if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then
-		ok "misuse '$args': exit 2, one line: $(cat "$T/err")"
-	else
-		no "misuse '$args': exit 2, one line" "exit $rc: $(cat "$T/err")"
-	fi
-done
 finish
