@@ -205,7 +205,8 @@ bench: setup
 	tests/bench/kmod_bench.sh
 	tests/suites/capture_test.sh >$(BUILD)/capture-bench.log 2>&1 || \
 		{ tail -20 $(BUILD)/capture-bench.log; exit 1; }
-	grep '^capture size:\|^html page of the board' $(BUILD)/capture-bench.log
+	grep '^capture size:\|^html page of the board\|^metrics of the emulated board' \
+		$(BUILD)/capture-bench.log
 	tests/suites/browse_board.sh >$(BUILD)/browse-bench.log 2>&1 || \
 		{ tail -20 $(BUILD)/browse-bench.log; exit 1; }
 	grep '^browse over serial:' $(BUILD)/browse-bench.log

@@ -25,7 +25,8 @@
 #   - metrics on the board (-o, before capture B): promtool check metrics,
 #     its processes and files as capture B's metrics on the host; the series
 #     count of capture A's (tests/lib/metrics_check.py count);
-#   - the capture's size, and its time at 115200 baud ("capture size:").
+#   - the capture's size, and its time at 115200 baud ("capture size:"), its
+#     metrics' series and bytes ("metrics of the emulated board:").
 # usage: tests/suites/capture_test.sh    env: EXMAP (build/exmap-mini), CAPTURE_SEED (1)
 # Needs: make ARCH=arm all build/arm/tools/workload build/arm/capture/prog
 # build/arm/capture/prog.stripped, and make all. Work dir build/qemu/capture.
@@ -204,6 +205,7 @@ grep -E '^exmap_(process|file)' "$w/host/B.metrics.prom" >"$w/host/B.metrics.cap
 check_cmd "metrics from capture B: its processes and files as the board's live ones ($(wc -l <"$w/host/B.metrics.cap") series)" \
 	same_file "$w/host/B.metrics.live" "$w/host/B.metrics.cap"
 "$X" -l "$w/capA.log" metrics >"$w/host/A.metrics.prom" 2>/dev/null
+echo "metrics of the emulated board: $(grep -vc '^#' "$w/host/A.metrics.prom") series, $(wc -c <"$w/host/A.metrics.prom") bytes (capture A, -n 20)"
 run_checks "capture A's series" python3 tests/lib/metrics_check.py count "$w/host/A.metrics.prom" 20 \
 	"the board's capture A"
 "$X" -l "$w/console.log" -c procs >"$w/host/both.procs.c" 2>"$w/host/both.procs.c.err"
