@@ -185,8 +185,14 @@ old() {
 	echo "$(dirname "$1") holds: $(ls -A "$(dirname "$1")" | tr '\n' ' ')"
 	return 1
 }
+# a tmpfs with room for "old" and half the file at most (in 4 KiB pages, one
+# at least: the file is longer than a page), whatever this machine maps
+bytes=$(wc -c <"$T/tfall/exmap.prom")
+check_cmd "-o on a full disk: the file, $bytes bytes, is longer than a page" [ "$bytes" -gt 4096 ]
+room=$((bytes / 8192))
+[ $room -ge 1 ] || room=1
 mkdir -p "$T/full"
-if mount -t tmpfs -o size=16k tmpfs "$T/full"; then
+if mount -t tmpfs -o size=$((4096 * (room + 1))) tmpfs "$T/full"; then
 	echo old >"$T/full/exmap.prom"
 	"$X" -l "$T/cap.log" -n 100000 -o "$T/full/exmap.prom" metrics 2>"$T/full.err"
 	rc=$?
@@ -196,7 +202,7 @@ if mount -t tmpfs -o size=16k tmpfs "$T/full"; then
 	check_cmd "-o on a full disk: the old file stays, nothing else is left" old "$T/full/exmap.prom"
 	umount "$T/full"
 else
-	no "a 16 KiB tmpfs for a full disk" "mount failed"
+	no "a tmpfs of $((4 * (room + 1))) KiB for a full disk" "mount failed"
 fi
 # SIGTERM once the file is written, before the rename: strace holds the
 # fsync before it back 3 s
