@@ -228,6 +228,8 @@ def count_series(what, series, n, names, files, parts):
           f"(-n {n}), {parts} ram parts")
     check(f"{what}: the series: 5 a process name ({names}), {min(n, files)} files and other, "
           f"{parts} parts, {nscan} of the scan: {bound}", total == bound, f"{total}")
+    check(f"{what}: the scan's series, {nscan}: 5 at most (build, source, "
+          f"duration or lost processes, time, unreadable processes)", 0 < nscan <= 5, f"{nscan}")
     check(f"{what}: each process family one series a name",
           all(len(series.get(f, {})) == names for f in list(PROC_FAMILIES) + ["exmap_processes"]),
           f"{[len(series.get(f, {})) for f in PROC_FAMILIES]}")
