@@ -135,7 +135,7 @@ $(BUILD)/floor: tests/bench/floor.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 # (tests/bench/NAME.c), static: for this machine in build/host/ (glibc), for
 # the target in BUILD/tools/ (musl). Those on the workload library
 # (tests/work/wl.c) link it.
-WL_USERS := workload benchwork thpwork hugework readfault leakwork
+WL_USERS := workload benchwork thpwork hugework readfault leakwork oddnames
 $(foreach d,build/host $(BUILD)/tools,$(WL_USERS:%=$(d)/%)): tests/work/wl.c tests/work/wl.h
 
 build/host/%: tests/work/%.c | build/host
@@ -183,9 +183,9 @@ board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)
 	build/$(1)/tools/censusdump
 
 test: setup
-	$(MAKE) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) build/host/benchwork fixture elftest-deps \
-		$(BUILD)/tools/workload $(BUILD)/tools/censusdump $(BUILD)/sysroot_drv capfuzz-deps $(BUILD)/wlogdump \
-		trend-deps
+	$(MAKE) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) build/host/benchwork build/host/oddnames fixture \
+		elftest-deps $(BUILD)/tools/workload $(BUILD)/tools/censusdump $(BUILD)/sysroot_drv capfuzz-deps \
+		$(BUILD)/wlogdump trend-deps
 	for a in arm arm64 mipsel riscv64; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped build/arm/tools/leakwork
 	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
@@ -227,7 +227,8 @@ bench: setup
 	tests/bench/kmod_bench.sh
 	tests/suites/capture_test.sh >$(BUILD)/capture-bench.log 2>&1 || \
 		{ tail -20 $(BUILD)/capture-bench.log; exit 1; }
-	grep '^capture size:\|^html page of the board' $(BUILD)/capture-bench.log
+	grep '^capture size:\|^html page of the board\|^metrics of the emulated board' \
+		$(BUILD)/capture-bench.log
 	tests/suites/browse_board.sh >$(BUILD)/browse-bench.log 2>&1 || \
 		{ tail -20 $(BUILD)/browse-bench.log; exit 1; }
 	grep '^browse over serial:' $(BUILD)/browse-bench.log

@@ -227,6 +227,10 @@ void arena_zero(const struct arena *a, void *p, size_t n);
 char *arena_strdup(struct arena *a, const char *s, size_t n);
 _Noreturn void arena_full(const struct arena *a, size_t want);
 
+/* outfile.c: -o FILE: the output written beside FILE, then renamed over it */
+void outfile_open(const char *path);
+void outfile_commit(void);
+
 /* ptab.c: the fixed-size open-addressing table of page cookies, by blocks */
 #define PT_BLOCK_SHIFT	10	/* cookies in a block: 4 MiB of RAM at 4 KiB pages */
 #define PT_BLOCK	(1u << PT_BLOCK_SHIFT)
@@ -455,7 +459,7 @@ int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
 /* table.c: rows of figures, as text or CSV, sorted and cut, for every view */
 enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF, V_BROWSE, V_RAM,
-	    V_FOLDED, V_HTML, V_CAPTURES, V_WATCH, V_TREND };
+	    V_FOLDED, V_HTML, V_CAPTURES, V_WATCH, V_TREND, V_METRICS };
 struct opts {
 	enum view view;
 	pid_t view_pid;
@@ -474,6 +478,7 @@ struct opts {
 	const char *rfile;	/* -F: the file reported (NULL: all) */
 	uint32_t rfile_index;	/* its index in the file table, or UINT32_MAX */
 	int names;		/* read command lines (a watch's keyframes and ends) */
+	int pids;		/* --pids: metrics by process, not by name alone */
 };
 /* live.c: a scan of this machine, the arena sized for it (-m caps it; -t sizes
  * the page table); ARENA_ELF more where a view reads ELF files */
@@ -586,6 +591,8 @@ struct budget;
 void view_trend(const char *log, const struct opts *o, const char *pick, const char *warmup,
 		const struct budget *b, size_t nbudget, uint64_t cap_mem);
 #endif
+/* metrics.c: the Prometheus text format; scan_ns, how long the scan took (live) */
+void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns);
 
 /* budget.c: --budget NAME=SIZE against eff_resident */
 struct budget {

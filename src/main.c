@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "capture.h"
@@ -22,16 +23,17 @@
 static const char usage_text[] =
 "usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-P pid[,pid...]]\n"
 "                  [-F file] [-s field] [-n count] [-m size] [-t pages]\n"
-"                  [--budget name=size]... [view]\n"
+"                  [-o file] [--pids] [--budget name=size]... [view]\n"
 "       exmap-mini -l capture [-ckq] [-S sysroot] [-P pid[,pid...]] [-F file]\n"
-"                  [-s field] [-n count] [-m size] [--budget name=size]... [view]\n"
+"                  [-s field] [-n count] [-m size] [-o file]\n"
+"                  [--budget name=size]... [view]\n"
 "       exmap-mini -l log [-cq] [-n count] captures\n"
 "       exmap-mini -l log [-ckq] [-w duration] [-P name|pid] [-n count] [-m size]\n"
-"                  [--budget name=size[/h]]... trend|html\n"
+"                  [-o file] [--budget name=size[/h]]... trend|html\n"
 "       exmap-mini [-ackq] [-s field] [-n count] [-m size] diff capture capture\n"
 "                  [html]\n"
 "       exmap-mini [-b source] [-p pid[,pid...]] [-m size] [-t pages]\n"
-"                  [-o file [--max size]] watch interval [count]\n"
+"                  [-o file [--max size]] watch interval [count] [metrics]\n"
 "       exmap-mini -h | -V\n"
 "views:\n"
 "  procs                  one row per process, with totals (the default)\n"
@@ -56,9 +58,12 @@ static const char usage_text[] =
 "  trend                  with -l: a watch log's processes (by name and command\n"
 "                         line) and files, how fast each one's floor rose\n"
 "                         (bytes an hour, largest first); with -P, its parts\n"
+"  metrics                Prometheus's text format: processes by name, the -n\n"
+"                         (20) largest files, the ram view's parts\n"
 "  watch interval [count] a sample every interval seconds (count of them, else\n"
 "                         until SIGINT or SIGTERM): what changed, as a log\n"
-"                         between two captures (-l log, diff log@1 log@2)\n"
+"                         between two captures (-l log, diff log@1 log@2);\n"
+"                         with metrics, -o's file rewritten each sample\n"
 "options:\n"
 "  -b source  where page information comes from: auto (the default: the\n"
 "             module if loaded, else pagemap), kmod or pagemap\n"
@@ -83,9 +88,11 @@ static const char usage_text[] =
 "             with trend: leave out the log's first duration (s, m, h, d)\n"
 "  -S sysroot with -l: find the capture's ELF files under sysroot, by build-id,\n"
 "             else by path (without -S: this machine's files, checked alike)\n"
-"  -o file    watch: the log goes to file (appended), not standard output\n"
+"  -o file    the output goes to file: written whole beside it, then renamed\n"
+"             over it; watch's log is appended to it\n"
 "  --max size with -o: file is renamed file.1 when it reaches size (K, M, G)\n"
 "             and a new file begun; -l file reads file.1 and file together\n"
+"  --pids     metrics: a series for each process (a pid label), not each name\n"
 "  --budget name=size\n"
 "             exit 3 if eff_resident of name is over size (K, M, G): a mapped\n"
 "             file (a path, or a name as -F takes it), else the processes of\n"
@@ -136,7 +143,7 @@ static void parse_pids(int c, const char *arg, pid_t *list, size_t *n)
 static int valid_sort(enum view v, int f)
 {
 	if (f < 0 || v == V_DUMP || v == V_RAM || v == V_FOLDED || v == V_CAPTURES || v == V_WATCH ||
-	    v == V_TREND)
+	    v == V_TREND || v == V_METRICS)
 		return 0;
 	if (f < NFIGS)
 		return 1;
@@ -166,6 +173,7 @@ static const char *sort_fields(enum view v)
 	case V_CAPTURES: return "none (the log's order)";
 	case V_TREND: return "none (by slope, the largest first)";
 	case V_WATCH: return "none (a log of samples)";
+	case V_METRICS: return "none (a fixed order)";
 	case V_HTML: return FIGS_;
 	default: return FIGS_ " address name";
 	}
@@ -193,7 +201,8 @@ static const struct {
 	{ "html", V_HTML, 0, 0, "" },
 	{ "captures", V_CAPTURES, 0, 0, "" },
 	{ "trend", V_TREND, 0, 0, "" },
-	{ "watch", V_WATCH, 1, 2, " interval [count]" },
+	{ "watch", V_WATCH, 1, 2, " interval [count] [metrics]" },
+	{ "metrics", V_METRICS, 0, 0, "" },
 };
 
 /* A view asked for wrongly: what is wrong, then the one usage line for it. */
@@ -206,6 +215,7 @@ static _Noreturn void view_misuse(int k, const char *fmt, const char *arg)
 }
 
 static struct watch_opts wopts;
+static int wmetrics;		/* watch ... metrics */
 
 /* Seconds, with up to three decimals: ms. */
 static int parse_interval(const char *s, uint64_t *ms)
@@ -246,8 +256,11 @@ static void parse_view(struct opts *o, char **argv, int argc)
 			break;
 	if (k == sizeof(views) / sizeof(views[0]))
 		die("%s: not a view (procs files maps sections symbols elf dump diff browse ram "
-		    "folded html captures watch trend)\n"
+		    "folded html captures watch trend metrics)\n"
 		    "usage: see exmap-mini -h", argv[0]);
+	/* watch 60 metrics: each sample is the metrics view, not a log */
+	if (views[k].view == V_WATCH && n > 1 && strcmp(argv[n], "metrics") == 0)
+		wmetrics = 1, n--;
 	if (n < views[k].min)
 		view_misuse(k, views[k].view == V_DIFF ? "%s: give two captures%s" :
 			    views[k].view == V_MAPS ? "%s: give a pid%s" :
@@ -306,7 +319,7 @@ static void parse_view(struct opts *o, char **argv, int argc)
 
 /* What the options asked for, beyond the view's opts. */
 static struct {
-	const char *sort_name, *backend, *load;
+	const char *sort_name, *backend, *load, *out;
 	uint64_t cap_mem, table;
 	const char *rpids, *warmup;	/* -P as given: trend takes a name too; -w */
 } cli;
@@ -323,7 +336,7 @@ static void option(struct opts *o, int c, const char *arg)
 	case 's': cli.sort_name = arg; break;
 	case 'l': cli.load = arg; break;
 	case 'S': o->sysroot = arg; break;
-	case 'o': wopts.out = arg; break;
+	case 'o': cli.out = arg; break;
 	case 'n':
 		if (parse_u64(arg, UINT32_MAX, &o->top) < 0 || o->top == 0)
 			die("-n: not a row count from 1: %s", arg);
@@ -354,6 +367,23 @@ static int rescan(struct scan *s)
 	return 0;
 }
 
+/* watch ... metrics: each sample, -o's file rewritten whole. */
+static void metrics_sample(struct scan *s, uint64_t scan_ns)
+{
+	outfile_open(cli.out);
+	view_metrics(s, &again_o, scan_ns);
+	outfile_commit();
+}
+
+/* The run's status, once -o's file is in place. */
+static int done(void)
+{
+	out_flush();
+	if (cli.out)
+		outfile_commit();
+	return exit_status;
+}
+
 int main(int argc, char **argv)
 {
 	static struct scan scan;
@@ -364,8 +394,9 @@ int main(int argc, char **argv)
 #endif
 	struct opts o = { .view = V_PROCS, .sort = -1 };
 	size_t nbudget = 0;
+	uint64_t t0 = 0;
 	struct totals t;
-	int c, i, nargs = 0, on_log;
+	int c, i, nargs = 0, on_log, metrics;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *arg;
@@ -378,6 +409,10 @@ int main(int argc, char **argv)
 			while (++i < argc)
 				argv[nargs++] = argv[i];
 			break;
+		}
+		if (strcmp(a, "--pids") == 0) {
+			o.pids = 1;
+			continue;
 		}
 		if (strncmp(a, "--", 2) == 0) {
 			size_t kl = strcspn(a + 2, "=");
@@ -450,8 +485,13 @@ int main(int argc, char **argv)
 	if ((cli.load || o.view == V_DIFF) && (cli.backend || npid_list || cli.table))
 		die("-b, -p and -t shape a scan; a capture was shaped when it was taken");
 	if (on_log) {
+		if (wopts.max || o.pids)
+			die("%s: not with a watch log's %s", wopts.max ? "--max" : "--pids",
+			    o.view == V_TREND ? "trend" : "page");
+		if (cli.out)
+			outfile_open(cli.out);
 		view_trend(cli.load, &o, cli.rpids, cli.warmup, budgets, nbudget, cli.cap_mem);
-		return exit_status;
+		return done();
 	}
 	for (i = 0; i < (int)npid_list; i++)	/* a pid that exits later: vanished */
 		if (kill(pid_list[i], 0) < 0 && errno == ESRCH)
@@ -476,30 +516,46 @@ int main(int argc, char **argv)
 	if (nbudget && (o.view == V_DUMP || o.view == V_DIFF || o.view == V_ELF))
 		die("--budget: checked on a scan or a capture, not with the %s view",
 		    o.view == V_DUMP ? "dump" : o.view == V_DIFF ? "diff" : "elf");
-	if (wopts.max && !wopts.out)
-		die("--max: the size at which -o's file is renamed: give -o too");
-	if (o.view == V_WATCH || wopts.out) {
-		if (o.view != V_WATCH)
-			die("-o: the file watch's log goes to: not with the %s view", argv[0]);
-		if (cli.load || nrpid_list || o.rfile || nbudget || o.csv || o.kib || o.noheader ||
-		    o.all || o.top || cli.sort_name)
-			die("watch: writes a log of whole samples: of the options only -b, -p, -m, "
-			    "-t, -o and --max");
+	metrics = o.view == V_METRICS || wmetrics;
+	if (o.pids && !metrics)
+		die("--pids: for the metrics view only");
+	if (metrics && (o.csv || o.kib || o.noheader || o.all || nrpid_list || o.rfile || nbudget))
+		die("metrics: in Prometheus's format, of the whole scan: no -c, -k, -q, -a, -P, -F "
+		    "or --budget");
+	if (wopts.max && (!cli.out || o.view != V_WATCH || metrics))
+		die("--max: the size at which -o's file is renamed: %s", !cli.out ? "give -o too" :
+		    "for watch's log alone");
+	if (o.view == V_WATCH) {
+		if (cli.load || o.sysroot || nrpid_list || o.rfile || nbudget || o.csv || o.kib ||
+		    o.noheader || o.all || cli.sort_name || (!metrics && o.top))
+			die("watch: %s: of the options only -b, -p, -m, -t, -o and %s", metrics ?
+			    "rewrites -o's file each sample" : "writes a log of whole samples",
+			    metrics ? "-n, --pids" : "--max");
+		if (metrics && !cli.out)
+			die("watch ... metrics: give -o FILE, rewritten each sample");
 		again_o = o;
+		if (metrics)
+			wopts.sample = metrics_sample;
+		else
+			wopts.out = cli.out;
 		watch(&scan, &again_o, &wopts, rescan);
 		return exit_status;
 	}
+	if (cli.out && o.view == V_BROWSE)
+		die("-o: not with the browse view (it draws on a terminal)");
+	if (cli.out)
+		outfile_open(cli.out);
 	if (o.view == V_CAPTURES) {
 		if (!cli.load || nrpid_list || o.rfile || nbudget || o.sysroot || o.kib || o.all)
 			die("captures: lists the captures of a log: give -l LOG, and of the "
 			    "options only -c, -q or -n");
 		view_captures(cli.load, &o);
-		return exit_status;
+		return done();
 	}
 
 	if (o.view == V_ELF) {
 		view_elf(o.view_file, &o);
-		return exit_status;
+		return done();
 	}
 #ifndef EXMAP_NO_PICTURES
 	if (o.view == V_HTML || o.html)	/* what loading or scanning says goes in the page too */
@@ -511,7 +567,7 @@ int main(int argc, char **argv)
 		size += capture_open(argv[2], &capf[1]);
 		arena_or_die(&arena, size, 0, cli.cap_mem);
 		diff_captures(&arena, &capf[0], &capf[1], &o);
-		return exit_status;
+		return done();
 	}
 	if (cli.load) {
 		size = capture_open(cli.load, &capf[0]);
@@ -534,12 +590,17 @@ int main(int argc, char **argv)
 			outs("note: no page source (no pagemap, no module): no process was scanned\n");
 		out_flush();
 		exit_at_least(EX_PARTIAL);
-		return exit_status;
+		return done();
 	} else {
+		t0 = clock_ns(CLOCK_MONOTONIC);
 		scan_live(&scan, &arena, &o, cli.backend ? cli.backend : "auto", cli.table, cli.cap_mem,
 			  pid_list, npid_list);
 	}
 	account(&scan, &t);
+	if (o.view == V_METRICS) {
+		view_metrics(&scan, &o, t0 ? clock_ns(CLOCK_MONOTONIC) - t0 : 0);
+		return done();
+	}
 	if (o.view != V_DUMP) {
 		uint32_t nf;
 		struct file *files = files_build(&scan, &nf);
@@ -552,14 +613,14 @@ int main(int argc, char **argv)
 	if (o.view == V_BROWSE) {
 		again_o = o;
 		browse(&scan, &o, cli.load ? NULL : rescan);
-		return exit_status;
+		return done();
 	}
 	if (o.view == V_RAM) {
 		view_ram(&scan, &o, cli.backend ? cli.backend : "auto");
 		out_flush();
 		if (nbudget)
 			check_budgets(&scan, budgets, nbudget, &o);
-		return exit_status;
+		return done();
 	}
 	if (o.view == V_DUMP) {
 		dump_capture(&scan);
@@ -567,7 +628,7 @@ int main(int argc, char **argv)
 			warnx("%u process%s could not be read: the capture leaves %s out",
 			      scan.unreadable, scan.unreadable == 1 ? "" : "es",
 			      scan.unreadable == 1 ? "it" : "them");
-		return exit_status;
+		return done();
 	}
 #ifndef EXMAP_NO_PICTURES
 	if (o.view == V_FOLDED || o.view == V_HTML) {
@@ -578,7 +639,7 @@ int main(int argc, char **argv)
 		out_flush();
 		if (nbudget)
 			check_budgets(&scan, budgets, nbudget, &o);
-		return exit_status;
+		return done();
 	}
 #endif
 	switch (o.view) {
@@ -591,5 +652,5 @@ int main(int argc, char **argv)
 	out_flush();
 	if (nbudget)
 		check_budgets(&scan, budgets, nbudget, &o);
-	return exit_status;
+	return done();
 }

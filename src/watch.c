@@ -7,6 +7,7 @@
  * with --max SIZE, once FILE has reached SIZE at a sample's end it is
  * fsync'd and renamed FILE.1 (the older one replaced) and a new FILE begins
  * with a keyframe. A full disk: FILE.1 goes, to keep the newest samples.
+ * With a sample writer (watch ... metrics) it writes each sample: no log.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -160,9 +161,11 @@ void watch(struct scan *s, struct opts *o, const struct watch_opts *w,
 	sigaddset(&stop_set, SIGXFSZ);	/* past a file size limit: EFBIG, said, not killed */
 	sigprocmask(SIG_BLOCK, &stop_set, NULL);
 	sigdelset(&stop_set, SIGXFSZ);
-	setup_output(w);
-	/* the time and our pid: no two runs share the id */
-	wsample_begin(clock_ns(CLOCK_REALTIME) << 8 ^ (uint64_t)getpid(), w->interval_ms);
+	if (!w->sample) {
+		setup_output(w);
+		/* the time and our pid: no two runs share the id */
+		wsample_begin(clock_ns(CLOCK_REALTIME) << 8 ^ (uint64_t)getpid(), w->interval_ms);
+	}
 	t0 = clock_ns(CLOCK_MONOTONIC);
 	for (;;) {
 		uint64_t real = clock_ns(CLOCK_REALTIME) / 1000000u;
@@ -171,16 +174,21 @@ void watch(struct scan *s, struct opts *o, const struct watch_opts *w,
 		int last = stop || (w->count && n + 1 == w->count);
 
 		o->names = key || last;
+		now = clock_ns(CLOCK_MONOTONIC);
 		rescan(s);
 		hush_unreadable(s);
-		if (n == 0)
-			dump_capture(s);
-		wsample_write(s, real, up, key);
-		since_key = key ? 1 : since_key + 1;
-		O.key = 0;
-		out_flush();
-		if (O.path)
-			rotate();
+		if (w->sample) {
+			w->sample(s, clock_ns(CLOCK_MONOTONIC) - now);
+		} else {
+			if (n == 0)
+				dump_capture(s);
+			wsample_write(s, real, up, key);
+			since_key = key ? 1 : since_key + 1;
+			O.key = 0;
+			out_flush();
+			if (O.path)
+				rotate();
+		}
 		n++;
 		if (last)
 			break;
@@ -191,6 +199,8 @@ void watch(struct scan *s, struct opts *o, const struct watch_opts *w,
 		if (stop && o->names)
 			break;	/* the sample just taken is the last one's */
 	}
+	if (w->sample)
+		return;
 	if (stop)
 		why = stop == SIGINT ? "sigint" : "sigterm";
 	wsample_end(why);

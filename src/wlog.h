@@ -63,6 +63,9 @@ struct watch_opts {
 	uint64_t count;		/* 0: until SIGINT or SIGTERM */
 	const char *out;	/* -o FILE: the log goes there, else stdout */
 	uint64_t max;		/* --max: FILE renamed FILE.1 at this size; 0: never */
+	/* each sample written by this, not the log (watch ... metrics): the
+	 * scan, and how long it took */
+	void (*sample)(struct scan *s, uint64_t scan_ns);
 };
 /* Every sample scans again through rescan (the arena given back first). */
 void watch(struct scan *s, struct opts *o, const struct watch_opts *w,

@@ -9,7 +9,7 @@
 #      standing for W1's pids) into /tmp/live/NAME (+ NAME.rc, NAME.err),
 #      then "exmap-mini dump" straight to the serial console: capture A;
 #   3. W1 stopped, W2 (-p PRIV_B) started, its live -c procs and -c files,
-#      then capture B;
+#      metrics -o into a directory of its own, then capture B;
 #   4. everything else framed (tests/qemu/frame.sh) after the captures.
 # A shell started at the beginning writes a printk line to /dev/kmsg every
 # NOISE_S seconds (printk.devkmsg=on: no rate limit; test.loglevel=7: on the
@@ -26,7 +26,7 @@ N=3 FILE_KIB=256 COW_KIB=256 PRIV_A=128 PRIV_B=256 NOISE_S=0.001
 cd /test || exit 1
 X=./exmap-mini
 . /test/frame.sh
-mkdir -p /tmp/live
+mkdir -p /tmp/live /tmp/prom
 : >/tmp/noise.flag
 mkfifo /tmp/noise.fifo /tmp/sleep.fifo
 
@@ -119,6 +119,8 @@ $X -c procs >/tmp/live/B.procs.c 2>/tmp/live/B.procs.c.err
 echo $? >/tmp/live/B.procs.c.rc
 $X -c files >/tmp/live/B.files.c 2>/tmp/live/B.files.c.err
 echo $? >/tmp/live/B.files.c.rc
+$X -o /tmp/prom/exmap.prom metrics 2>/tmp/live/B.metrics.err
+echo $? >/tmp/live/B.metrics.rc
 $X dump
 echo $? >/tmp/live/dumpB.rc
 cmdlines /tmp/live/cmdlines.B
@@ -143,6 +145,8 @@ frame_file w2 /tmp/w2.out
 frame_file sprog /tmp/sprog.out
 frame_file uprog /tmp/uprog.out
 frame_file views /tmp/views
+frame_file B.metrics.prom /tmp/prom/exmap.prom
+frame_cmd promdir ls -A /tmp/prom
 for f in /tmp/live/*; do
 	frame_file "${f#/tmp/live/}" "$f"
 done

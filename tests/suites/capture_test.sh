@@ -22,7 +22,11 @@
 #   - diff of two captures (workload -p PRIV_A, then -p PRIV_B) against the
 #     live figures and the workload's parameters; --budget under and over,
 #     for a process name and a file, from a capture and live;
-#   - the capture's size, and its time at 115200 baud ("capture size:").
+#   - metrics on the board (-o, before capture B): promtool check metrics,
+#     its processes and files as capture B's metrics on the host; the series
+#     count of capture A's (tests/lib/metrics_check.py count);
+#   - the capture's size, and its time at 115200 baud ("capture size:"), its
+#     metrics' series and bytes ("metrics of the emulated board:").
 # usage: tests/suites/capture_test.sh    env: EXMAP (build/exmap-mini), CAPTURE_SEED (1)
 # Needs: make ARCH=arm all build/arm/tools/workload build/arm/capture/prog
 # build/arm/capture/prog.stripped, and make all. Work dir build/qemu/capture.
@@ -185,6 +189,25 @@ for v in procs.c files.c; do
 	"$X" -l "$w/capB.log" -c ${v%.c} >"$w/host/B.$v" 2>"$w/host/B.$v.err"
 	check_cmd "capture B: -c ${v%.c} as live" loaded $? "$o/B.$v" "$w/host/B.$v"
 done
+# metrics: the board's own (live, -o), capture B's on the host, capture A's series
+promtool_ok() {
+	promtool check metrics <"$1" >"$1.lint" 2>&1 && [ ! -s "$1.lint" ] && return 0
+	echo "$(head -n 3 "$1.lint" | tr '\n' ' ')"
+	return 1
+}
+check_eq "metrics -o on the board: exit 0, its directory holds the file alone" \
+	"$(cat "$o/B.metrics.rc") $(cat "$o/promdir")" "0 exmap.prom" "$(first "$o/B.metrics.err")"
+check_cmd "metrics on the board: promtool check metrics" promtool_ok "$o/B.metrics.prom"
+"$X" -l "$w/capB.log" metrics >"$w/host/B.metrics.prom" 2>"$w/host/B.metrics.err"
+check_cmd "metrics from capture B: promtool check metrics" promtool_ok "$w/host/B.metrics.prom"
+grep -E '^exmap_(process|file)' "$o/B.metrics.prom" >"$w/host/B.metrics.live"
+grep -E '^exmap_(process|file)' "$w/host/B.metrics.prom" >"$w/host/B.metrics.cap"
+check_cmd "metrics from capture B: its processes and files as the board's live ones ($(wc -l <"$w/host/B.metrics.cap") series)" \
+	same_file "$w/host/B.metrics.live" "$w/host/B.metrics.cap"
+"$X" -l "$w/capA.log" metrics >"$w/host/A.metrics.prom" 2>/dev/null
+echo "metrics of the emulated board: $(grep -vc '^#' "$w/host/A.metrics.prom") series, $(wc -c <"$w/host/A.metrics.prom") bytes (capture A, -n 20)"
+run_checks "capture A's series" python3 tests/lib/metrics_check.py count "$w/host/A.metrics.prom" 20 \
+	"the board's capture A"
 "$X" -l "$w/console.log" -c procs >"$w/host/both.procs.c" 2>"$w/host/both.procs.c.err"
 rc=$?
 if [ $rc = 0 ] && cmp -s "$o/B.procs.c" "$w/host/both.procs.c"; then

@@ -83,11 +83,11 @@ done <<EOF
 2|-l $T/notcap captures|exmap-mini: $T/notcap: not a capture: 2 lines start with XM, none of them checks out
 2|captures extra|usage: exmap-mini \[options\] captures
 # watch: its interval and count, the options a log of samples takes, -o and --max
-2|watch|usage: exmap-mini \[options\] watch interval \[count\]
-2|watch x|usage: exmap-mini \[options\] watch interval \[count\]
-2|watch 1.2345|usage: exmap-mini \[options\] watch interval \[count\]
-2|watch 1 0|usage: exmap-mini \[options\] watch interval \[count\]
-2|watch 1 2 3|usage: exmap-mini \[options\] watch interval \[count\]
+2|watch|usage: exmap-mini \[options\] watch interval \[count\] \[metrics\]
+2|watch x|usage: exmap-mini \[options\] watch interval \[count\] \[metrics\]
+2|watch 1.2345|usage: exmap-mini \[options\] watch interval \[count\] \[metrics\]
+2|watch 1 0|usage: exmap-mini \[options\] watch interval \[count\] \[metrics\]
+2|watch 1 2 3|usage: exmap-mini \[options\] watch interval \[count\] \[metrics\]
 2|--max 16K watch 1|exmap-mini: --max: the size at which -o's file is renamed: give -o too
 2|-o $T/log --max 1K watch 1|exmap-mini: --max: not a size of at least 16K: 1K
 2|-l $T/notcap watch 1|exmap-mini: watch: writes a log of whole samples: of the options only -b, -p, -m, -t, -o and --max
@@ -95,6 +95,22 @@ done <<EOF
 2|-P $W watch 1|exmap-mini: watch: writes a log of whole samples: of the options only -b, -p, -m, -t, -o and --max
 2|-s pid watch 1|exmap-mini: -s: pid is not a field of this view; it has: none (a log of samples)
 2|-o /nonexistent/dir/log watch 1|exmap-mini: watch: -o /nonexistent/dir/log: No such file or directory
+# metrics, -o for a view, --pids
+2|metrics extra|usage: exmap-mini \[options\] metrics
+2|--pids procs|exmap-mini: --pids: for the metrics view only
+2|-c metrics|exmap-mini: metrics: in Prometheus's format, of the whole scan: no -c, -k, -q, -a, -P, -F or --budget
+2|-P $W metrics|exmap-mini: metrics: in Prometheus's format, of the whole scan: no -c, -k, -q, -a, -P, -F or --budget
+2|--budget x=1 metrics|exmap-mini: metrics: in Prometheus's format, of the whole scan: no -c, -k, -q, -a, -P, -F or --budget
+2|-s name metrics|exmap-mini: -s: name is not a field of this view; it has: none (a fixed order)
+2|watch 1 metrics|exmap-mini: watch ... metrics: give -o FILE, rewritten each sample
+2|-l $T/notcap -o $T/m watch 1 metrics|exmap-mini: watch: rewrites -o's file each sample: of the options only -b, -p, -m, -t, -o and -n, --pids
+2|-o $T/m --max 16K watch 1 metrics|exmap-mini: --max: the size at which -o's file is renamed: for watch's log alone
+2|-o $T/m --max 16K procs|exmap-mini: --max: the size at which -o's file is renamed: for watch's log alone
+2|-n 3 watch 1|exmap-mini: watch: writes a log of whole samples: of the options only -b, -p, -m, -t, -o and --max
+2|-o $T/m browse|exmap-mini: -o: not with the browse view (it draws on a terminal)
+2|-o /dev/null procs|exmap-mini: -o /dev/null: not a regular file: a rename would replace it
+2|-o $T/ procs|exmap-mini: -o $T/: not a regular file: a rename would replace it
+2|-o /nonexistent/dir/m procs|exmap-mini: -o /nonexistent/dir/m: cannot create /nonexistent/dir/.m.*: No such file or directory
 # processes: the real reason
 2|-p $GONE|exmap-mini: -p: no such process: pid $GONE
 2|-p $W maps $GONE|exmap-mini: maps: pid $GONE is not among -p's: add it there

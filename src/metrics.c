@@ -1,0 +1,265 @@
+/* The metrics view: the scan in Prometheus's text exposition format. */
+/*
+ * As node_exporter's textfile collector reads it: HELP and TYPE for each
+ * family, gauges in base units, no timestamps. The series stay few whatever
+ * the machine runs: processes summed by name (--pids: one each), the
+ * largest files (-n, 20) and the rest as path="other", the ram view's parts.
+ * A label value is written with \, " and newline escaped, and every byte
+ * that is not part of valid UTF-8 as the text \xNN (lowercase), so that
+ * Prometheus takes it; names that come out the same are one series.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "capture.h"
+#include "ram.h"
+#include "ramsrc.h"
+
+#define FILES_TOP	20	/* files named without -n */
+
+/* One series' labels, as written between the braces, and its figures. */
+struct series {
+	const char *key;
+	uint64_t v[4];		/* eff_resident, sole, resident, swap; a file's: v[0] */
+	uint32_t n;		/* processes */
+};
+
+static const struct {
+	const char *name, *help;
+} proc_family[4] = {
+	{ "exmap_process_eff_resident_bytes", "Proportional set size (PSS) by process name." },
+	{ "exmap_process_sole_bytes", "Unique set size (USS) by process name." },
+	{ "exmap_process_resident_bytes", "Resident set size (RSS) by process name." },
+	{ "exmap_process_swap_bytes", "Swapped out memory by process name." },
+};
+
+/* The length of the valid UTF-8 sequence at s (n bytes left); 0 if none starts there. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0], k = c < 0x80 ? 1 : c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
+	/* the second byte's range: no overlong forms, surrogates, or past U+10FFFF */
+	unsigned lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+	unsigned hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+	unsigned i;
+
+	if (k < 2)
+		return k;
+	if (n < k || s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < k; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return k;
+}
+
+/* s as a label value between its quotes, into to (NULL: only counted): its length. */
+static size_t label_value(char *to, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i, o = 0, k, w;
+	char esc[8];
+
+	for (i = 0; i < n; i += k) {
+		const char *from = esc;
+
+		w = k = utf8_len(u + i, n - i);
+		if (u[i] == '\\' || u[i] == '"' || u[i] == '\n')
+			w = (size_t)fmt_snprintf(esc, sizeof(esc), "\\%c", u[i] == '\n' ? 'n' : u[i]);
+		else if (!k)
+			w = (size_t)fmt_snprintf(esc, sizeof(esc), "\\\\x%02x", u[i]), k = 1;
+		else
+			from = s + i;
+		if (to)
+			memcpy(to + o, from, w);
+		o += w;
+	}
+	return o;
+}
+
+/* A series' labels in the arena: name="S" (S, then tail, inside the quotes), then
+ * ,pid="PID" if pid. */
+static const char *key_make(struct arena *a, const char *name, const char *s, const char *tail,
+			    pid_t pid)
+{
+	size_t len = strlen(s), room = label_value(NULL, s, len) + 64;
+	char *k = arena_alloc(a, room, 1), *p = k;
+
+	p += fmt_snprintf(p, room, "%s=\"", name);
+	p += label_value(p, s, len);
+	fmt_snprintf(p, room - (size_t)(p - k), pid ? "%s\",pid=\"%d\"" : "%s\"", tail, (int)pid);
+	return k;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	return strcmp(((const struct series *)a)->key, ((const struct series *)b)->key);
+}
+
+/* Largest eff_resident first; ties by key, so that the order is the same each time. */
+static int by_size(const void *a, const void *b)
+{
+	const struct series *x = a, *y = b;
+
+	if (x->v[0] != y->v[0])
+		return x->v[0] > y->v[0] ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+/* Sorted by key, the series of one key made one: how many are left. */
+static size_t merge(struct series *t, size_t n)
+{
+	size_t i, m = 0;
+
+	sort(t, n, sizeof(*t), by_key);
+	for (i = 0; i < n; i++) {
+		if (m && strcmp(t[m - 1].key, t[i].key) == 0) {
+			for (int k = 0; k < 4; k++)
+				t[m - 1].v[k] += t[i].v[k];
+			t[m - 1].n += t[i].n;
+		} else {
+			t[m++] = t[i];
+		}
+	}
+	return m;
+}
+
+static const char *fam;	/* the family being written */
+
+static void family(const char *name, const char *help)
+{
+	outf("# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+	fam = name;
+}
+
+/* A sample of the family: key, its labels (NULL: none), and its value. */
+static void sample(const char *key, int64_t v)
+{
+	outs(fam);
+	if (key) {
+		outs("{");
+		outs(key);
+		outs("}");
+	}
+	if (v < 0)
+		outs(" -");
+	out_dec(v < 0 ? 0 : ' ', (uint64_t)(v < 0 ? -v : v));
+	outs("\n");
+}
+
+/* The processes, by name (and pid): their table, merged. */
+static size_t procs_table(struct scan *s, struct series **out, int pids)
+{
+	struct series *t = arena_alloc(s->arena, (s->nproc + 1) * sizeof(*t), 8);
+	uint32_t i;
+
+	for (i = 0; i < s->nproc; i++) {
+		const struct proc *p = s->procs[i];
+
+		t[i].key = key_make(s->arena, "name", p->name, "", pids ? p->pid : 0);
+		t[i].v[0] = eff_bytes(&p->fig.eff_resident);
+		t[i].v[1] = p->fig.sole;
+		t[i].v[2] = p->fig.resident;
+		t[i].v[3] = p->fig.swap;
+		t[i].n = 1;
+	}
+	*out = t;
+	return merge(t, s->nproc);
+}
+
+static void put_procs(struct scan *s, const struct opts *o)
+{
+	struct series *by_name, *each;
+	size_t nn = procs_table(s, &by_name, 0), ne = nn, i;
+	int k;
+
+	each = by_name;
+	if (o->pids)
+		ne = procs_table(s, &each, 1);
+	for (k = 0; k < 4; k++) {
+		family(proc_family[k].name, proc_family[k].help);
+		for (i = 0; i < ne; i++)
+			sample(each[i].key, (int64_t)each[i].v[k]);
+	}
+	family("exmap_processes", "Processes of this name.");
+	for (i = 0; i < nn; i++)
+		sample(by_name[i].key, by_name[i].n);
+}
+
+/* The largest files by eff_resident, the rest summed as path="other". */
+static void put_files(struct scan *s, const struct opts *o)
+{
+	static const char other[] = "path=\"other\"";
+	uint32_t nfile, i;
+	struct file *f = files_build(s, &nfile);
+	struct series *t = arena_alloc(s->arena, (nfile + 1) * sizeof(*t), 8);
+	uint64_t top = o->top ? o->top : FILES_TOP, rest = 0, shown = 0;
+	size_t n;
+
+	for (i = 0; i < nfile; i++) {	/* a deleted file as the kernel's maps names it */
+		memset(&t[i], 0, sizeof(t[i]));
+		t[i].key = key_make(s->arena, "path", f[i].path,
+				    f[i].flags & MF_DELETED ? " (deleted)" : "", 0);
+		t[i].v[0] = eff_bytes(&f[i].fig.eff_resident);
+	}
+	n = merge(t, nfile);
+	sort(t, n, sizeof(*t), by_size);
+	family("exmap_file_eff_resident_bytes", "PSS by mapped file; the smaller ones as other.");
+	for (i = 0; i < n; i++) {
+		if (shown == top || strcmp(t[i].key, other) == 0) {
+			rest += t[i].v[0];
+			continue;
+		}
+		sample(t[i].key, (int64_t)t[i].v[0]);
+		shown++;
+	}
+	sample(other, (int64_t)rest);
+}
+
+static void ram_part(void *arg, const struct ram_line *l)
+{
+	sample(key_make(arg, "part", l->label, "", 0), l->bytes);
+}
+
+void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
+{
+#ifdef EXMAP_NO_LOAD
+	const struct capture *const cap = NULL;	/* a board's build loads none */
+#else
+	const struct capture *const cap = s->cap;
+#endif
+	static struct ramsrc live;
+	/* the ram view's figures: a v1 capture has none, a damaged one lost them */
+	const struct ramsrc *r = !cap ? &live : cap->ram_lost ? NULL : cap->ram;
+
+	if (!cap)	/* what the parts need and no more: no census */
+		ram_read_parts(&live, s->page_size);
+	family("exmap_build_info", "exmap-mini's version. Always 1.");
+	sample("version=\"" EXMAP_VERSION "\"", 1);
+	family("exmap_scan_info", "The page source; live or a capture's. Always 1.");
+	outf("exmap_scan_info{%s,from=\"%s\"} 1\n", key_make(s->arena, "source", s->source, "", 0),
+	     cap ? "capture" : "live");
+	if (!cap) {
+		family("exmap_scan_duration_seconds", "How long the scan took.");
+		outf("exmap_scan_duration_seconds %llu.%03llu\n",
+		     (unsigned long long)(scan_ns / 1000000000u),
+		     (unsigned long long)(scan_ns / 1000000u % 1000));
+	}
+	if (r) {
+		family("exmap_scan_time_seconds", "When the scan was made (Unix time).");
+		sample(NULL, (int64_t)r->time_s);
+	}
+	family("exmap_scan_unreadable_processes", "Processes the scan could not read.");
+	sample(NULL, s->unreadable);
+	if (cap) {
+		family("exmap_capture_lost_processes", "The capture's processes lost to damage.");
+		sample(NULL, cap->lost);
+	}
+	put_procs(s, o);
+	put_files(s, o);
+	if (!r) {
+		warnx("metrics: the capture holds no ram view (v1, or lost): no exmap_ram_bytes");
+		return;
+	}
+	family("exmap_ram_bytes", "The ram view's parts of MemTotal.");
+	ram_parts(s, r, ram_part, s->arena);
+}
