@@ -53,7 +53,8 @@ struct pend {
 	uint32_t id;
 	uint64_t a, b, c;	/* pid start flags; dev inode flags; depth */
 	char name[NAME_MAX_COMM];
-	size_t want, elen;
+	uint64_t want;
+	size_t elen;
 	char esc[3 * PATH_BUF + 8];
 };
 
