@@ -48,7 +48,8 @@ STRIP := $(if $(CROSS_COMPILE),$(CROSS_COMPILE)strip,strip)
 PREFIX ?= /usr/local
 
 SRCS := $(wildcard src/*.c)
-LOADSRCS := src/capload.c src/caplog.c src/capcheck.c src/caplist.c src/diff.c src/sysroot.c src/wlog.c src/wlstate.c
+LOADSRCS := src/capload.c src/caplog.c src/capcheck.c src/caplist.c src/diff.c src/sysroot.c \
+	src/wlog.c src/wlstate.c src/slope.c src/trend.c src/trendrep.c src/trendpage.c
 # BROWSE=0: without the full-screen view (browse.c, term.c), for a board
 # with no terminal to run it on; make bench says what it costs.
 BROWSE ?= 1
@@ -70,7 +71,7 @@ endif
 # machine's own build has them.
 PICTURES ?= $(if $(filter native,$(TARGET)),1,0)
 ifeq ($(PICTURES),0)
-SRCS := $(filter-out src/folded.c src/tree.c src/html.c src/page.c,$(SRCS))
+SRCS := $(filter-out src/folded.c src/tree.c src/html.c src/page.c src/trendpage.c,$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_PICTURES
 endif
 HDRS := $(wildcard src/*.h) kmod/exmap_mini_abi.h
@@ -78,7 +79,7 @@ OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 # The unit tests test the capture reader on every target, LOAD=0 or not
 # (the captures view, a view, aside).
-UNITOBJS := $(sort $(LIBOBJS) $(filter-out %/caplist.o,$(LOADSRCS:src/%.c=$(BUILD)/obj/%.o)))
+UNITOBJS := $(sort $(LIBOBJS) $(filter-out %/caplist.o %/trendpage.o,$(LOADSRCS:src/%.c=$(BUILD)/obj/%.o)))
 
 all: $(BUILD)/exmap-mini
 
@@ -94,8 +95,10 @@ endif
 $(BUILD)/obj/%.o: src/%.c $(FLAGS_STAMP) | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 	$(CC) $(BUILD_CFLAGS) -c -o $@ $<
 
-# The page's template goes into page.o as it is (.incbin).
+# The page's template goes into page.o as it is (.incbin), the trend's
+# drawing into trendpage.o.
 $(BUILD)/obj/page.o: src/report.html
+$(BUILD)/obj/trendpage.o: src/trend.js
 
 # A musl built again (TOOLCHAIN_DEPS' stamp is newer) links again.
 $(BUILD)/exmap-mini: $(OBJS) $(FLAGS_STAMP) $(TOOLCHAIN_DEPS)
@@ -114,7 +117,7 @@ $(BUILD)/floor: tests/bench/floor.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 # (tests/bench/NAME.c), static: for this machine in build/host/ (glibc), for
 # the target in BUILD/tools/ (musl). Those on the workload library
 # (tests/work/wl.c) link it.
-WL_USERS := workload benchwork thpwork hugework readfault
+WL_USERS := workload benchwork thpwork hugework readfault leakwork
 $(foreach d,build/host $(BUILD)/tools,$(WL_USERS:%=$(d)/%)): tests/work/wl.c tests/work/wl.h
 
 build/host/%: tests/work/%.c | build/host
@@ -163,9 +166,9 @@ board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)
 
 test: setup
 	$(MAKE) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) fixture elftest-deps $(BUILD)/tools/workload $(BUILD)/tools/censusdump \
-		$(BUILD)/sysroot_drv capfuzz-deps $(BUILD)/wlogdump
+		$(BUILD)/sysroot_drv capfuzz-deps $(BUILD)/wlogdump trend-deps
 	for a in arm arm64 mipsel riscv64; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
-	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped
+	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped build/arm/tools/leakwork
 	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
 	$(MAKE) BUILD=build/x86_64 LOAD=0 PICTURES=0 build/x86_64/exmap-mini
 	tests/run $(BUILD)

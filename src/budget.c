@@ -10,13 +10,23 @@
 
 #include "ram.h"
 
-/* NAME=SIZE, cut in place at the last '=' (a path may hold one). */
+/* NAME=SIZE or NAME=SIZE/h (a slope), cut in place at the last '=' (a path
+ * may hold one). */
 int parse_budget(char *arg, struct budget *b)
 {
-	char *eq = strrchr(arg, '=');
+	char *eq = strrchr(arg, '='), *h;
 
-	if (!eq || eq == arg || parse_size(eq + 1, &b->size) < 0)
+	if (!eq || eq == arg)
 		return -1;
+	h = eq + strlen(eq);
+	b->per_hour = h - eq > 2 && strcmp(h - 2, "/h") == 0;
+	if (b->per_hour)
+		h[-2] = '\0';
+	if (parse_size(eq + 1, &b->size) < 0) {
+		if (b->per_hour)
+			h[-2] = '/';	/* the argument as given, for the message */
+		return -1;
+	}
 	*eq = '\0';
 	b->name = arg;
 	return 0;

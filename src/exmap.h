@@ -412,7 +412,7 @@ int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
 /* table.c: rows of figures, as text or CSV, sorted and cut, for every view */
 enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF, V_BROWSE, V_RAM,
-	    V_FOLDED, V_HTML, V_CAPTURES, V_WATCH };
+	    V_FOLDED, V_HTML, V_CAPTURES, V_WATCH, V_TREND };
 struct opts {
 	enum view view;
 	pid_t view_pid;
@@ -535,10 +535,20 @@ void diff_captures(struct arena *a, const struct capfile *cfa, const struct capf
 void view_captures(const char *path, const struct opts *o);
 #endif
 
+/* trend.c: a watch log's rows and their slopes (left out with LOAD=0) */
+#ifdef EXMAP_NO_LOAD
+#define view_trend(log, o, pick, warmup, b, nb, cap)	((void)(log))
+#else
+struct budget;
+void view_trend(const char *log, const struct opts *o, const char *pick, const char *warmup,
+		const struct budget *b, size_t nbudget, uint64_t cap_mem);
+#endif
+
 /* budget.c: --budget NAME=SIZE against eff_resident */
 struct budget {
 	const char *name;	/* a process name, or a file's path (has a '/') */
 	uint64_t size;
+	int per_hour;		/* NAME=SIZE/h: a slope, for the trend view */
 };
 int parse_budget(char *arg, struct budget *b);
 void check_budgets(struct scan *s, const struct budget *b, size_t n,

@@ -9,6 +9,9 @@
 #include "capture.h"
 #include "ram.h"
 #include "wlog.h"
+#ifdef EXMAP_NO_LOAD
+#define wlog_holds(path)	((void)(path), 0)
+#endif
 #ifndef EXMAP_NO_PICTURES
 #include "page.h"
 #endif
@@ -23,6 +26,8 @@ static const char usage_text[] =
 "       exmap-mini -l capture [-ckq] [-S sysroot] [-P pid[,pid...]] [-F file]\n"
 "                  [-s field] [-n count] [-m size] [--budget name=size]... [view]\n"
 "       exmap-mini -l log [-cq] [-n count] captures\n"
+"       exmap-mini -l log [-ckq] [-w duration] [-P name|pid] [-n count] [-m size]\n"
+"                  [--budget name=size[/h]]... trend|html\n"
 "       exmap-mini [-ackq] [-s field] [-n count] [-m size] diff capture capture\n"
 "                  [html]\n"
 "       exmap-mini [-b source] [-p pid[,pid...]] [-m size] [-t pages]\n"
@@ -48,6 +53,9 @@ static const char usage_text[] =
 "                         perspectives, tables, the ram view\n"
 "  captures               with -l: the captures a console log holds, one row\n"
 "                         each (its place N, for log@N)\n"
+"  trend                  with -l: a watch log's processes (by name and command\n"
+"                         line) and files, how fast each one's floor rose\n"
+"                         (bytes an hour, largest first); with -P, its parts\n"
 "  watch interval [count] a sample every interval seconds (count of them, else\n"
 "                         until SIGINT or SIGTERM): what changed, as a log\n"
 "                         between two captures (-l log, diff log@1 log@2)\n"
@@ -59,7 +67,8 @@ static const char usage_text[] =
 "  -k         text sizes in KiB instead of human units\n"
 "  -q         rows only: no header, totals or notes (warnings stay on stderr)\n"
 "  -p pids    scan only these processes: pages are shared among them alone\n"
-"  -P pids    report only these processes' part; pages are shared among all\n"
+"  -P pids    report only these processes' part; pages are shared among all;\n"
+"             with trend, one process by name or pid: its parts' growth\n"
 "  -F file    report only this file's part (a path, a basename or a soname)\n"
 "  -s field   sort by: vm mapped resident eff_mapped eff_resident sole\n"
 "             writable swap, or pid name (procs), path nproc (files),\n"
@@ -70,6 +79,8 @@ static const char usage_text[] =
 "  -l capture read a capture (a file, or a console log holding one) instead\n"
 "             of scanning; log@N the Nth capture of a log (@-1 the last, the\n"
 "             default), here and in diff\n"
+"  -w duration\n"
+"             with trend: leave out the log's first duration (s, m, h, d)\n"
 "  -S sysroot with -l: find the capture's ELF files under sysroot, by build-id,\n"
 "             else by path (without -S: this machine's files, checked alike)\n"
 "  -o file    watch: the log goes to file (appended), not standard output\n"
@@ -79,7 +90,8 @@ static const char usage_text[] =
 "             exit 3 if eff_resident of name is over size (K, M, G): a mapped\n"
 "             file (a path, or a name as -F takes it), else the processes of\n"
 "             that name, summed; proc:name for those when a file is so named;\n"
-"             ram:name a line of the ram view (ram:slab, ram:unexplained)\n"
+"             ram:name a line of the ram view (ram:slab, ram:unexplained);\n"
+"             name=size/h, with trend: exit 3 if its slope is over size an hour\n"
 "  -h         print this help\n"
 "  -V         print the version\n"
 "columns (text head, CSV name):\n"
@@ -123,7 +135,8 @@ static void parse_pids(int c, const char *arg, pid_t *list, size_t *n)
 
 static int valid_sort(enum view v, int f)
 {
-	if (f < 0 || v == V_DUMP || v == V_RAM || v == V_FOLDED || v == V_CAPTURES || v == V_WATCH)
+	if (f < 0 || v == V_DUMP || v == V_RAM || v == V_FOLDED || v == V_CAPTURES || v == V_WATCH ||
+	    v == V_TREND)
 		return 0;
 	if (f < NFIGS)
 		return 1;
@@ -151,6 +164,7 @@ static const char *sort_fields(enum view v)
 	case V_RAM: return "none (its lines are in their order)";
 	case V_FOLDED: return "none (flame-graph tools order the lines)";
 	case V_CAPTURES: return "none (the log's order)";
+	case V_TREND: return "none (by slope, the largest first)";
 	case V_WATCH: return "none (a log of samples)";
 	case V_HTML: return FIGS_;
 	default: return FIGS_ " address name";
@@ -178,6 +192,7 @@ static const struct {
 	{ "folded", V_FOLDED, 0, 0, "" },
 	{ "html", V_HTML, 0, 0, "" },
 	{ "captures", V_CAPTURES, 0, 0, "" },
+	{ "trend", V_TREND, 0, 0, "" },
 	{ "watch", V_WATCH, 1, 2, " interval [count]" },
 };
 
@@ -231,7 +246,7 @@ static void parse_view(struct opts *o, char **argv, int argc)
 			break;
 	if (k == sizeof(views) / sizeof(views[0]))
 		die("%s: not a view (procs files maps sections symbols elf dump diff browse ram "
-		    "folded html captures watch)\n"
+		    "folded html captures watch trend)\n"
 		    "usage: see exmap-mini -h", argv[0]);
 	if (n < views[k].min)
 		view_misuse(k, views[k].view == V_DIFF ? "%s: give two captures%s" :
@@ -287,12 +302,13 @@ static void parse_view(struct opts *o, char **argv, int argc)
 }
 
 #define OPTS_FLAG	"ackqhV"	/* options alone */
-#define OPTS_ARG	"bpPFsnmtlSo"	/* options with a value */
+#define OPTS_ARG	"bpPFsnmtlSow"	/* options with a value */
 
 /* What the options asked for, beyond the view's opts. */
 static struct {
 	const char *sort_name, *backend, *load;
 	uint64_t cap_mem, table;
+	const char *rpids, *warmup;	/* -P as given: trend takes a name too; -w */
 } cli;
 
 /* An option with its value. */
@@ -301,7 +317,8 @@ static void option(struct opts *o, int c, const char *arg)
 	switch (c) {
 	case 'b': cli.backend = arg; break;
 	case 'p': parse_pids(c, arg, pid_list, &npid_list); break;
-	case 'P': parse_pids(c, arg, rpid_list, &nrpid_list); break;
+	case 'P': cli.rpids = arg; break;
+	case 'w': cli.warmup = arg; break;
 	case 'F': o->rfile = arg; break;
 	case 's': cli.sort_name = arg; break;
 	case 'l': cli.load = arg; break;
@@ -348,7 +365,7 @@ int main(int argc, char **argv)
 	struct opts o = { .view = V_PROCS, .sort = -1 };
 	size_t nbudget = 0;
 	struct totals t;
-	int c, i, nargs = 0;
+	int c, i, nargs = 0, on_log;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *arg;
@@ -378,7 +395,8 @@ int main(int argc, char **argv)
 			if (nbudget == BUDGET_MAX)
 				die("--budget: more than %d budgets", BUDGET_MAX);
 			if (parse_budget((char *)arg, &budgets[nbudget++]) < 0)
-				die("--budget: not NAME=SIZE (SIZE in bytes, or with K, M, G): %s", arg);
+				die("--budget: not NAME=SIZE or NAME=SIZE/h (SIZE in bytes, or with K, M, G): %s",
+				    arg);
 			continue;
 		}
 		/* -ckq: flags together; -n5 or -n 5: an option's argument */
@@ -409,17 +427,32 @@ int main(int argc, char **argv)
 	}
 	argc = nargs;
 	parse_view(&o, argv, argc);
+	/* trend, and html on a watch log: its samples, not its last capture */
+	on_log = o.view == V_TREND || (o.view == V_HTML && cli.load && wlog_holds(cli.load) == 1);
+	if (cli.rpids && !on_log)
+		parse_pids('P', cli.rpids, rpid_list, &nrpid_list);
+	for (i = 0; i < (int)nbudget; i++)
+		if (budgets[i].per_hour && !on_log)
+			die("--budget %s: a slope (SIZE/h) is checked on a watch log: -l LOG trend",
+			    budgets[i].name);
+	if (cli.warmup && !on_log)
+		die("-w: a warm-up is left out of a watch log's trend: -l LOG -w DURATION trend");
 	if (cli.sort_name && !valid_sort(o.view, o.sort = field_lookup(cli.sort_name)))
 		die("-s: %s is not a field of this view; it has: %s", cli.sort_name,
 		    sort_fields(o.view));
 #ifdef EXMAP_NO_LOAD
-	if (cli.load || o.view == V_DIFF || o.view == V_CAPTURES || o.sysroot)
-		die("%s: left out of this build (made with LOAD=0, for a board: captures are "
-		    "loaded on a host)", o.view == V_DIFF ? "diff" : cli.load ? "-l" :
-		    o.view == V_CAPTURES ? "captures" : "-S");
+	if (cli.load || o.view == V_DIFF || o.view == V_CAPTURES || o.view == V_TREND ||
+	    o.sysroot)
+		die("%s: left out of this build (made with LOAD=0, for a board: captures and "
+		    "logs are loaded on a host)", o.view == V_DIFF ? "diff" : cli.load ? "-l" :
+		    o.view == V_CAPTURES ? "captures" : o.view == V_TREND ? "trend" : "-S");
 #endif
 	if ((cli.load || o.view == V_DIFF) && (cli.backend || npid_list || cli.table))
 		die("-b, -p and -t shape a scan; a capture was shaped when it was taken");
+	if (on_log) {
+		view_trend(cli.load, &o, cli.rpids, cli.warmup, budgets, nbudget, cli.cap_mem);
+		return exit_status;
+	}
 	for (i = 0; i < (int)npid_list; i++)	/* a pid that exits later: vanished */
 		if (kill(pid_list[i], 0) < 0 && errno == ESRCH)
 			die("-p: no such process: pid %d", (int)pid_list[i]);

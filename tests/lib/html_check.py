@@ -25,6 +25,13 @@ usage:
       diff A B html: a bar for each of the largest changes of eff_resident,
       to the right for growth and the left for shrinkage, its length in
       proportion to the change diff -c gives, the largest first.
+  html_check.py trend EXMAP OUTDIR LOG CSV PAGE
+      A watch log's page (PAGE, from -l LOG html) against its -c trend (CSV):
+      the growers' charts are the largest slopes, in order; each floor drawn
+      to its chart's scale, which runs from the row's min to its max; the ram
+      view's parts of MemTotal stacked to scale, their top at the last sample
+      the log's last capture's MemTotal; every row in the table; nothing
+      loaded from outside. A screenshot, not blank: OUTDIR/trend.png.
 """
 import csv
 import html
@@ -377,6 +384,77 @@ def diff(exmap, outdir, a, b):
               f"worst {worst}, sides {side}")
 
 
+def js_data(text, key):
+    """D.key's value in a page, as JSON (the page writes it so)."""
+    m = re.search(r"^D\." + key + r" = (.*?);$", text, re.S | re.M)
+    return json.loads(m.group(1)) if m else None
+
+
+def trend(exmap, outdir, log, csvfile, pagefile):
+    """A watch log's page: the growers drawn to scale, MemTotal's parts stacked."""
+    tmp = tempfile.mkdtemp(prefix="xm-trend.")
+    text = open(pagefile).read()
+    check("the trend's page is made", text.endswith("</html>\n"), text[-200:])
+    rows = csv_rows(open(csvfile).read())
+    series, ram, ramt = js_data(text, "series"), js_data(text, "ram"), js_data(text, "ramt")
+    R = chrome_dom(text, tmp, "trend.html")
+    if R is None or series is None:
+        fail("the trend's page and its data", "no result or no D.series")
+        return
+    check("no script error in the trend's page", not R["errors"], str(R["errors"]))
+    check("the trend's page loads nothing and breaks no policy",
+          not R["resources"] and not R["csp"], f"{R['resources']} {R['csp']}")
+    for kind in ("process", "file"):
+        want = [(x["name"], x["cmdline"]) for x in rows if x["kind"] == kind][:8]
+        got = [(g["name"], g.get("cmd")) for g in R["growers"] if g["kind"] == kind]
+        check(f"the page's {kind} charts are the {len(want)} largest slopes of -c trend, in order",
+              [n for n, _ in got] == [n for n, _ in want], f"{got[:3]} against {want[:3]}")
+    by = {(x["kind"], x["name"], x["cmdline"]): x for x in rows}
+    worst, bad = 0.0, []
+    for g, z in zip(R["growers"], series):
+        m, t, lo, hi = g["scale"], z[4], z[5], z[6]
+        row = by.get((g["kind"], g["name"], z[2] or ""))
+        if not row or z[1] != g["name"] or int(row["min"]) != min(lo) or int(row["max"]) != max(hi) \
+                or m["v0"] != min(lo) or m["v1"] != max(hi) and max(hi) > min(lo):
+            bad.append((g["name"], row and (row["min"], row["max"]), min(lo), max(hi), m["v0"], m["v1"]))
+        for (px, py), tt, v in zip(g["floor"], t, lo):
+            x = m["x0"] + (m["x1"] - m["x0"]) * (tt - m["t0"]) / (m["t1"] - m["t0"])
+            y = m["y0"] + (m["y1"] - m["y0"]) * (v - m["v0"]) / (m["v1"] - m["v0"])
+            worst = max(worst, abs(px - x), abs(py - y))
+        if len(g["floor"]) != len(lo) or len(g["band"]) != 2 * len(lo):
+            bad.append((g["name"], "points", len(g["floor"]), len(g["band"]), len(lo)))
+    check(f"each grower's floor drawn to its scale (worst {worst:.3f} px), its scale from -c trend's "
+          f"min to max", worst < 0.02 and not bad and R["growers"], str(bad[:3]))
+    st = R.get("ramstack")
+    if not st or not ram:
+        fail("MemTotal's parts stacked", f"no stack drawn: {st and len(st['parts'])} parts, D.ram {ram and len(ram)}")
+        return
+    m, worst, total = st["scale"], 0.0, [0] * len(ramt)
+    for p in st["parts"]:
+        upper = [total[i] + v for i, v in enumerate(p["v"])]
+        for (px, py), tt, v in zip(p["points"], ramt, upper):
+            y = m["y0"] + (m["y1"] - m["y0"]) * (v - m["v0"]) / (m["v1"] - m["v0"])
+            worst = max(worst, abs(py - y))
+        total = upper
+    memtotal = [int(x["bytes"]) for x in csv_rows(run([exmap, "-l", log, "-c", "ram"]).stdout)
+                if x["category"] == "memtotal"]
+    check(f"MemTotal's {len(st['parts'])} parts stacked to scale (worst {worst:.3f} px)",
+          worst < 0.02 and len(st["parts"]) >= 4, str([p["name"] for p in st["parts"]]))
+    check(f"the stack's top at the last sample ({total[-1]}) is MemTotal in the log's last capture "
+          f"({memtotal})", memtotal and abs(total[-1] - memtotal[0]) <= 0.001 * memtotal[0],
+          f"{total[-1]} against {memtotal}")
+    check(f"every row in the page's table ({R.get('trows')} of {len(rows)})", R.get("trows") == len(rows))
+    shot = os.path.abspath(os.path.join(outdir, "trend.png"))
+    r = run(CHROME + ["--window-size=1200,1600", "--user-data-dir=" + os.path.join(tmp, "profile-shot"),
+                      "--screenshot=" + shot, "file://" + os.path.abspath(pagefile)], timeout=120)
+    try:
+        w, h, bpp, px = png_pixels(shot)
+        colours = {px[y][x:x + 3] for y in range(0, h, 4) for x in range(0, w * bpp, 4 * bpp)}
+        check(f"the trend's screenshot ({w}x{h}) is not blank: {len(colours)} colours", len(colours) >= 16)
+    except (OSError, ValueError) as e:
+        fail("the trend's screenshot", f"{e}: {r.stderr.strip()[-200:]}")
+
+
 def main(argv):
     if len(argv) >= 4 and argv[1] == "page" and "--" in argv:
         k = argv.index("--")
@@ -384,6 +462,8 @@ def main(argv):
     elif len(argv) >= 3 and argv[1] == "folded" and "--" in argv:
         k = argv.index("--")
         folded(argv[2], argv[3:k], argv[k + 1:])
+    elif len(argv) == 7 and argv[1] == "trend":
+        trend(argv[2], argv[3], argv[4], argv[5], argv[6])
     elif len(argv) == 6 and argv[1] == "diff":
         diff(argv[2], argv[3], argv[4], argv[5])
     else:

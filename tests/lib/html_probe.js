@@ -98,6 +98,31 @@ addEventListener("load", function () {
 			return k;
 		});
 	});
+	/* a watch log's page: each chart's scale and what it drew, in its own px */
+	function scale(s) {
+		var m = {};
+		["x0", "x1", "y0", "y1", "t0", "t1", "v0", "v1"].forEach(function (k) { m[k] = Number(s.dataset[k]); });
+		m.box = box(s);
+		return m;
+	}
+	function points(e) {
+		return e.getAttribute("points").trim().split(/\s+/).map(function (p) { return p.split(",").map(Number); });
+	}
+	var charts = document.querySelectorAll("svg.series");
+	if (charts.length) {
+		R.growers = Array.prototype.filter.call(charts, function (s) { return s.dataset.name != null; })
+			.map(function (s) {
+				return { name: s.dataset.name, kind: s.dataset.kind, scale: scale(s),
+					 floor: points(s.querySelector(".floor")), band: points(s.querySelector(".band")) };
+			});
+		var st = document.getElementById("ramstack");
+		if (st)
+			R.ramstack = { scale: scale(st), parts: Array.prototype.map.call(st.querySelectorAll(".part"), function (p) {
+				return { name: p.dataset.name, v: JSON.parse(p.dataset.v), points: points(p) };
+			}) };
+		var tr = document.getElementById("trows");
+		if (tr) R.trows = tr.querySelectorAll("tbody tr").length;
+	}
 	R.resources = performance.getEntriesByType("resource").map(function (e) { return e.name; });
 	R.title = document.title;
 	var pre = document.createElement("pre");

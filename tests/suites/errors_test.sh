@@ -107,6 +107,17 @@ done <<EOF
 2|-p $W symbols $DATA|exmap-mini: $DATA: *ELF*
 2|elf $DATA|exmap-mini: $DATA: *ELF*
 2|-m 1M -p $W sections $WORKLOAD|exmap-mini: arena full: * in use, * more needed; raise it with -m SIZE (-m *M would do)
+# trend: a watch log's; its options
+2|trend|exmap-mini: trend: give the watch log with -l LOG
+2|-l $T/notcap trend|exmap-mini: $T/notcap: *
+2|-l $T/notcap -w 5q trend|exmap-mini: -w: not a duration (seconds, or with s, m, h, d: 90, 15m, 2h): 5q
+2|-l $T/notcap -P a,b trend|exmap-mini: -P a,b: trend follows one process's parts: give one name or pid
+2|-l $T/notcap -s vm trend|exmap-mini: -s: vm is not a field of this view; it has: none (by slope, the largest first)
+2|-l $T/notcap -a trend|exmap-mini: -a: not with the trend view (its rows are every one, by slope)
+2|-w 5m procs|exmap-mini: -w: a warm-up is left out of a watch log's trend: -l LOG -w DURATION trend
+2|--budget a=1M/h procs|exmap-mini: --budget a: a slope (SIZE/h) is checked on a watch log: -l LOG trend
+2|--budget a=xM/h procs|exmap-mini: --budget: not NAME=SIZE or NAME=SIZE/h (SIZE in bytes, or with K, M, G): a=xM/h
+2|trend extra|usage: exmap-mini \[options\] trend
 EOF
 
 # The -m the message names does what it says.

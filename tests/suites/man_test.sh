@@ -110,6 +110,8 @@ if [ "$(id -u)" -eq 0 ]; then
 	"$EXMAP" -p $$ dump >"$T/a.cap" 2>/dev/null
 	csv diff diff "$T/a.cap" "$T/a.cap"
 	csv captures -l "$T/a.cap" captures
+	"$EXMAP" -p $$ watch 0.2 3 >"$T/w.log" 2>/dev/null
+	csv trend -l "$T/w.log" trend
 else
 	no "CSV of the views that scan" "need root (the page's CSV section unchecked for them)"
 fi

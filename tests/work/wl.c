@@ -1,6 +1,7 @@
 /* wl.c: what the test workloads do alike: see wl.h. */
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wl.h"
@@ -237,11 +239,10 @@ fill(int fd, size_t len, unsigned char *buf, size_t bufsz)
 	}
 }
 
-char *
-wl_file(const char *dir, size_t len, unsigned char *buf, size_t bufsz,
-    int sync)
+/* A new file DIR/PROG.XXXXXX, its path in wl_path: its fd. */
+static int
+temp_file(const char *dir)
 {
-	char *p;
 	int fd;
 
 	if (snprintf(wl_path, PATH_MAX, "%s/%s.XXXXXX", dir, wl_prog) >=
@@ -254,6 +255,16 @@ wl_file(const char *dir, size_t len, unsigned char *buf, size_t bufsz,
 		wl_path[0] = '\0';	/* nothing to unlink */
 		wl_die("mkstemp %s/%s.XXXXXX", dir, wl_prog);
 	}
+	return fd;
+}
+
+char *
+wl_file(const char *dir, size_t len, unsigned char *buf, size_t bufsz,
+    int sync)
+{
+	char *p;
+	int fd = temp_file(dir);
+
 	fill(fd, len, buf, bufsz);
 	if (sync && fdatasync(fd) == -1)
 		wl_die("fdatasync %s", wl_path);
@@ -290,4 +301,83 @@ wl_entry(int fd, uint64_t index, uint64_t *v)
 	    (ssize_t)sizeof(*v))
 		return -1;
 	return 0;
+}
+
+/* wl_pace's region and schedule, for its signal handler. */
+static struct {
+	char		*p;
+	size_t		 npage, done;
+	double		 rate;
+	long long	 period_ms, cycle;
+	struct timespec	 t0;
+} pace;
+
+static void
+pace_tick(int sig)
+{
+	struct timespec now;
+	double t;
+	size_t want;
+	long long cycle = 0;
+	int e = errno;
+
+	(void)sig;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	t = (now.tv_sec - pace.t0.tv_sec) + (now.tv_nsec - pace.t0.tv_nsec) / 1e9;
+	if (pace.period_ms) {
+		cycle = (long long)(t * 1000) / pace.period_ms;
+		t -= cycle * pace.period_ms / 1000.0;
+	}
+	if (cycle != pace.cycle) {
+		madvise(pace.p, pace.done * wl_pagesz, MADV_DONTNEED);
+		pace.done = 0;
+		pace.cycle = cycle;
+	}
+	want = (size_t)(pace.rate * t / wl_pagesz) + 1;
+	if (want > pace.npage)
+		want = pace.npage;
+	for (; pace.done < want; pace.done++)
+		pace.p[pace.done * wl_pagesz] = 1;
+	errno = e;
+}
+
+void
+wl_pace(char *p, size_t len, double rate, long long period_ms)
+{
+	struct itimerval it = { { 0, 10000 }, { 0, 10000 } };
+	struct sigaction sa;
+
+	pace.p = p;
+	pace.npage = len / wl_pagesz;
+	pace.done = 0;
+	pace.rate = rate;
+	pace.period_ms = period_ms;
+	pace.cycle = 0;
+	if (clock_gettime(CLOCK_MONOTONIC, &pace.t0) == -1)
+		wl_die("clock_gettime");
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = pace_tick;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGALRM, &sa, NULL) == -1)
+		wl_die("sigaction SIGALRM");
+	pace_tick(SIGALRM);
+	if (setitimer(ITIMER_REAL, &it, NULL) == -1)
+		wl_die("setitimer");
+}
+
+char *
+wl_sparse_file(const char *dir, size_t len)
+{
+	char *p;
+	int fd = temp_file(dir);
+
+	if (ftruncate(fd, (off_t)len) == -1)
+		wl_die("ftruncate %s", wl_path);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		wl_die("mmap %s", wl_path);
+	if (close(fd) == -1)
+		wl_die("close %s", wl_path);
+	return p;
 }

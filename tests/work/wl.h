@@ -72,6 +72,18 @@ void	wl_tag(char *p, size_t i, uint64_t v);
 /* The first byte of every page of [p, p + len) read, their sum. */
 unsigned long wl_touch(const char *p, size_t len);
 
+/* From now on, pages of [p, p + len) written in order at rate bytes a
+ * second, on a timer (SIGALRM, every 10 ms), in the parent or in a child
+ * while it waits: the first page at once, then rate * t bytes' worth t
+ * seconds later, up to len. With period_ms, a sawtooth: the pages are given
+ * back (MADV_DONTNEED) at the start of every period and written again from
+ * the first. One region a process. */
+void	wl_pace(char *p, size_t len, double rate, long long period_ms);
+/* A tmpfs (or any) file of len bytes at DIR/PROG.XXXXXX (in wl_path),
+ * sparse, mapped shared read-write and returned: its pages exist once
+ * written. */
+char	*wl_sparse_file(const char *dir, size_t len);
+
 /* Entry index of a file of 64-bit entries (pagemap, kpageflags) in *v;
  * -1 if it cannot be read whole. */
 int	wl_entry(int fd, uint64_t index, uint64_t *v);

@@ -1,0 +1,149 @@
+/* The trend view's parts: the floor's slope, the rows, the page's series. */
+/*
+ *	slope.c		one series' lower envelope and its Theil-Sen slope
+ *	trend.c		a watch log walked: rows per process, file or part;
+ *			the report, the slope budgets
+ *	trendpage.c	the html page of a watch log: the growers' series
+ */
+#ifndef TREND_H
+#define TREND_H
+
+#include "exmap.h"
+
+/*
+ * A series' lower envelope: the minimum of each window of consecutive
+ * samples, ENV_WIN windows at most; when they are all closed, neighbours
+ * are merged in pairs and the windows are twice as long from then on. So a
+ * series of any length costs the same few hundred bytes, and its windows
+ * each span 1/16 to 1/8 of it.
+ */
+#define ENV_WIN	16
+
+struct env_pt {
+	int64_t t;		/* ms */
+	uint64_t v;		/* bytes */
+};
+
+struct envelope {
+	struct env_pt win[ENV_WIN];	/* the closed windows' minima, in order */
+	struct env_pt open;		/* the open window's, so far */
+	uint32_t n;			/* closed windows */
+	uint32_t width;			/* samples a window */
+	uint32_t fill;			/* samples in the open window */
+	uint32_t samples;
+	struct env_pt first, last;
+	uint64_t min, max;
+};
+
+/* The fit: the slope of the floor, bytes an hour, and how steadily it rose:
+ * of the pairs of window minima, the share that rose less the share that
+ * fell (1: every later window above every earlier one; about 0: flat). */
+struct env_fit {
+	int known;		/* enough windows for a slope (ENV_MIN_POINTS) */
+	int64_t slope;		/* bytes an hour */
+	double rising;		/* -1 to 1 */
+	uint32_t points;	/* the windows fitted */
+	int64_t span;		/* ms from the first window's minimum to the last's */
+};
+#define ENV_MIN_POINTS	4
+
+void env_add(struct envelope *e, int64_t t, uint64_t v);
+void env_fit(const struct envelope *e, struct env_fit *f);
+/* Grows: the floor rose by GROW_MIN_BYTES at least over the windows, and
+ * steadily (rising at least GROW_RISING). */
+#define GROW_MIN_BYTES	(64 * 1024)
+#define GROW_RISING	0.5
+int env_grows(const struct env_fit *f);
+
+/*
+ * trend.c: the rows. A process by its name and command line, a file by its
+ * path, a part of the processes -P picks; budgets' rows of their own. Each
+ * has its floor's envelope (and a process its sole's), and, for the page,
+ * its series (SERIES_POINTS buckets, each a window's least and most).
+ */
+enum { TK_PROC, TK_FILE, TK_PART, TK_BUDGET_PROC, TK_BUDGET_FILE };
+
+#define SERIES_POINTS	240
+
+struct series {
+	uint32_t n;			/* points: the buckets the row was in */
+	uint32_t bucket;		/* the last point's */
+	int64_t t[SERIES_POINTS];	/* ms since boot: each point's first sample */
+	uint64_t lo[SERIES_POINTS], hi[SERIES_POINTS];
+};
+
+struct trow {
+	const char *name;
+	const char *cmd;	/* NUL between arguments; NULL but for a process */
+	uint32_t cmdlen;
+	uint8_t kind;
+	uint8_t lost;		/* a value of this sample was lost */
+	uint32_t touched;	/* the sample it was last added to, from 1 */
+	struct trow *next;	/* the next row touched in this sample */
+	uint64_t eff, sole;	/* this sample's sums */
+	const char *path;	/* a file budget's first file, to tell two apart */
+	int ambiguous;		/* a file budget matched files of two paths */
+	struct series *ser;	/* the page's: a grower's */
+	struct envelope e_eff, e_sole;
+};
+
+/* A part of MemTotal over time, for the page: each bucket's last value. */
+struct ramseries {
+	const char *name;
+	int depth;
+	int64_t v[SERIES_POINTS];
+};
+
+struct trend_opts {
+	const char *log;	/* as -l names it */
+	int64_t warmup;		/* -w: ms of the log's start left out */
+	const char *pick;	/* -P: a process name or pid, for its parts */
+	const struct budget *budgets;
+	size_t nbudget;
+};
+
+/* What the walk found, for the report. */
+struct trend_sum {
+	const char *log;
+	uint32_t used, skipped;		/* samples fitted, left out as warm-up */
+	int64_t t_first, t_last;	/* ms since boot */
+	uint64_t real_first, real_last;	/* s since 1970 */
+	uint64_t runs, lost, unknown;	/* the reader's: watch runs, lines lost,
+					   samples with a value unknown */
+	struct trow *budget;		/* two a budget: processes, files */
+	const char *pick;		/* -P, as given */
+	int pick_seen;			/* a process it names was in the log */
+	int pick_reused;		/* -P PID: the pid was another's later */
+	char reuser[NAME_MAX_COMM];
+	struct ramseries *ram;		/* the page's */
+	uint32_t nram;
+	int64_t ram_t[SERIES_POINTS];	/* each bucket's first sample, ms */
+	uint32_t nbucket;
+	uint32_t width;			/* samples a bucket of the series */
+};
+
+void trend_begin(struct arena *a, const struct trend_opts *to);
+void trend_sample(int64_t t, uint64_t realtime);
+void trend_proc(int32_t pid, uint64_t start, const char *name, const char *cmd,
+		uint32_t cmdlen, uint64_t eff, uint64_t sole, int known);
+void trend_file(const char *path, uint64_t eff, int known);
+void trend_part(int32_t pid, uint64_t start, const char *name, const char *part,
+		uint64_t eff, int known);
+void trend_sample_end(void);
+int parse_duration(const char *s, int64_t *ms);
+/* The rows of one kind with a sample, fitted, by slope (largest first). */
+struct shown {
+	struct trow *r;
+	struct env_fit f, fs;
+};
+struct shown *trend_rows(int kind, uint32_t *n);
+const struct trend_sum *trend_summary(void);
+
+/* trendrep.c: the report as text or CSV; the budgets */
+void trend_report(const struct opts *o, const struct trend_opts *to);
+void cmd_words(const struct trow *r, char *buf, size_t len);
+
+/* trendpage.c: the page of a watch log (left out with PICTURES=0) */
+void trend_page(const struct opts *o);
+
+#endif

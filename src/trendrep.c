@@ -1,0 +1,288 @@
+/* trend's report: the rows as text or CSV, the budgets on slopes. */
+/*
+ * Text: a table of processes and one of files (with -P, of the parts),
+ * each by slope, the largest first, marked * where the floor grows; CSV:
+ * one table, a row each, bytes and bytes an hour. Then the budgets: a
+ * slope (NAME=SIZE/h) or the last value (NAME=SIZE) of what NAME names.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "trend.h"
+
+/* A span of time for a person: 45 s, 12.5 min, 3.2 h, 2.1 d. */
+static void fmt_span(char *buf, size_t len, int64_t ms)
+{
+	uint64_t s = ms < 0 ? 0 : (uint64_t)ms / 1000;
+
+	if (s < 120)
+		fmt_snprintf(buf, len, "%llu s", (unsigned long long)s);
+	else if (s < 7200)
+		fmt_snprintf(buf, len, "%llu.%llu min", (unsigned long long)s / 60,
+			     (unsigned long long)s % 60 / 6);
+	else if (s < 172800)
+		fmt_snprintf(buf, len, "%llu.%llu h", (unsigned long long)s / 3600,
+			     (unsigned long long)s % 3600 / 360);
+	else
+		fmt_snprintf(buf, len, "%llu.%llu d", (unsigned long long)s / 86400,
+			     (unsigned long long)s % 86400 / 8640);
+}
+
+static void fmt_when(char *buf, size_t len, uint64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (t < 946684800u || !gmtime_r(&tt, &tm))	/* before 2000: a board's unset clock */
+		fmt_snprintf(buf, len, "clock not set");
+	else
+		fmt_snprintf(buf, len, "%04d-%02d-%02d %02d:%02d:%02d UTC", tm.tm_year + 1900,
+			     tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+/* A signed size: "+4.0K", "-12M", "0"; "-" when unknown. */
+static void fmt_signed(const struct opts *o, char *buf, size_t len, int64_t v, int known)
+{
+	char num[24];
+
+	if (!known) {
+		fmt_snprintf(buf, len, "-");
+		return;
+	}
+	fmt_size(o, num, sizeof(num), v < 0 ? -(uint64_t)v : (uint64_t)v);
+	fmt_snprintf(buf, len, "%s%s", v > 0 ? "+" : v < 0 ? "-" : "", num);
+}
+
+static const char *const kind_name[] = { "process", "file", "part" };
+
+/* A command line for a person: its arguments with spaces between. */
+void cmd_words(const struct trow *r, char *buf, size_t len)
+{
+	uint32_t i, n = r->cmdlen < len - 1 ? r->cmdlen : (uint32_t)len - 1;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)r->cmd[i];
+
+		buf[i] = c == '\0' ? ' ' : c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	while (n && buf[n - 1] == ' ')
+		n--;
+	buf[n] = '\0';
+}
+
+/* Where the arguments start in a command line's text: after its first word
+ * when that is the program the name already says (its path, or the name). */
+static size_t args_at(const struct trow *r)
+{
+	size_t n = strnlen(r->cmd, r->cmdlen), nl = strlen(r->name);
+	const char *b = memrchr(r->cmd, '/', n);
+
+	b = b ? b + 1 : r->cmd;
+	if (n == r->cmdlen || strncmp(b, r->name, nl < (size_t)(r->cmd + n - b) ? nl :
+				      (size_t)(r->cmd + n - b)) != 0)
+		return 0;
+	return n + 1;
+}
+
+static void put_csv(const struct opts *o, const struct shown *s)
+{
+	static char cmd[CMDLINE_MAX + 1];
+	const struct envelope *e = &s->r->e_eff;
+
+	(void)o;
+	outs(kind_name[s->r->kind]);
+	outs(",");
+	csv_field(s->r->name, strlen(s->r->name));
+	outs(",");
+	if (s->r->cmd) {
+		cmd_words(s->r, cmd, sizeof(cmd));
+		csv_field(cmd, strlen(cmd));
+	}
+	outf(",%u,%llu,%llu,%llu,%llu,", e->samples, (unsigned long long)e->first.v,
+	     (unsigned long long)e->last.v, (unsigned long long)e->min,
+	     (unsigned long long)e->max);
+	if (s->f.known)
+		outf("%lld", (long long)s->f.slope);
+	outs(",");
+	if (s->r->kind == TK_PROC && s->fs.known)
+		outf("%lld", (long long)s->fs.slope);
+	outf(",%d\n", env_grows(&s->f));
+}
+
+/* Text: "* SLOPE/h SOLE/h SAMPL FIRST LAST MIN MAX NAME", cut to fit. */
+#define W_SLOPE	8
+#define W_SIZE	7
+static void put_text_row(const struct opts *o, const struct shown *s)
+{
+	static char cmd[CMDLINE_MAX + 1], line[NAME_MAX_COMM + CMDLINE_MAX + 2];
+	const struct envelope *e = &s->r->e_eff;
+	int proc = s->r->kind == TK_PROC, w = o->kib ? W_SIZE + 2 : W_SIZE;
+	char buf[32];
+	size_t used, room;
+	uint64_t v[4] = { e->first.v, e->last.v, e->min, e->max };
+	int k;
+
+	outs(env_grows(&s->f) ? "*" : " ");
+	fmt_signed(o, buf, sizeof(buf), s->f.slope, s->f.known);
+	outf("%*s", W_SLOPE, buf);
+	if (proc) {
+		fmt_signed(o, buf, sizeof(buf), s->fs.slope, s->fs.known);
+		outf("%*s", W_SLOPE, buf);
+	}
+	outf(" %6u", e->samples);
+	for (k = 0; k < 4; k++) {
+		fmt_size(o, buf, sizeof(buf), v[k]);
+		outf(" %*s", w - 1, buf);
+	}
+	used = 1 + W_SLOPE * (proc ? 2 : 1) + 7 + 4 * (size_t)w + 1;
+	room = path_room(used);
+	outs(" ");
+	if (!proc) {		/* a path: cut from the left, as files and maps do */
+		put_text(s->r->name, room, 0);
+		outs("\n");
+		return;
+	}
+	cmd_words(s->r, cmd, sizeof(cmd));
+	fmt_snprintf(line, sizeof(line), "%s %s", s->r->name, cmd + args_at(s->r));
+	for (char *c = line; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	if (strlen(line) > room)
+		memcpy(line + room - 3, "...", 4);
+	outf("%s\n", line);
+}
+
+static void put_table(const struct opts *o, int kind, const char *title)
+{
+	uint32_t n, i, shown;
+	struct shown *v = trend_rows(kind, &n);
+	int w = o->kib ? W_SIZE + 2 : W_SIZE;
+
+	shown = (uint32_t)rows_shown(o, n);
+	if (!o->csv && !o->noheader) {
+		outf("%s\n %*s", title, W_SLOPE, "SLOPE/h");
+		if (kind == TK_PROC)
+			outf("%*s", W_SLOPE, "SOLE/h");
+		outf(" %6s %*s %*s %*s %*s %s\n", "SAMPL", w - 1, "FIRST", w - 1, "LAST",
+		     w - 1, "MIN", w - 1, "MAX", kind == TK_PROC ? "NAME COMMAND" :
+		     kind == TK_FILE ? "PATH" : "PART");
+	}
+	for (i = 0; i < shown; i++) {
+		if (o->csv)
+			put_csv(o, &v[i]);
+		else
+			put_text_row(o, &v[i]);
+	}
+	if (!n && !o->csv && !o->noheader)
+		outs("  (none)\n");
+}
+
+/* A budget: the slope (SIZE/h) or the last value of what NAME names, as
+ * --budget's rule has it for a capture: a file by path or name, else the
+ * processes of that name, summed. */
+static void check_one(const struct opts *o, const struct budget *b, const struct trow *pair)
+{
+	const struct trow *pr = &pair[0], *fr = &pair[1], *r;
+	struct env_fit f;
+	char got[32], lim[32];
+	int64_t used;
+	int over;
+
+	if (strncmp(b->name, "ram:", 4) == 0)
+		die("--budget %s: the ram view's lines are not in a trend (give it to a capture: "
+		    "-l LOG@N)", b->name);
+	if (fr->ambiguous)
+		die("--budget %s: more than one mapped file is named so: give the path", b->name);
+	if (fr->e_eff.samples && pr->e_eff.samples)
+		die("--budget %s: the name of processes and of the mapped file %s: write "
+		    "proc:%s=SIZE for the processes, or the path for the file", b->name,
+		    fr->path, b->name);
+	r = fr->e_eff.samples ? fr : pr;
+	if (!r->e_eff.samples) {
+		if (!o->csv)
+			outf("budget %s: no %s of that name in the log: not checked\n", b->name,
+			     strchr(b->name, '/') ? "mapped file" : "process or mapped file");
+		out_flush();
+		warnx("budget %s: no process or mapped file of that name in the log: not checked",
+		      b->name);
+		exit_at_least(EX_PARTIAL);
+		return;
+	}
+	env_fit(&r->e_eff, &f);
+	if (b->per_hour && !f.known) {
+		if (!o->csv)
+			outf("budget %s: too few samples for a slope: not checked\n", b->name);
+		out_flush();
+		warnx("budget %s: %u samples, too few for a slope: not checked", b->name,
+		      r->e_eff.samples);
+		exit_at_least(EX_PARTIAL);
+		return;
+	}
+	used = b->per_hour ? f.slope : (int64_t)r->e_eff.last.v;
+	over = used > 0 && (uint64_t)used > b->size;
+	fmt_signed(o, got, sizeof(got), used, 1);
+	fmt_size(o, lim, sizeof(lim), b->size);
+	if (!o->csv)
+		outf("budget %s: %s %s%s of %s%s: %s\n", b->name, b->per_hour ? "slope" :
+		     "eff_resident at the last sample", got, b->per_hour ? "/h" : "", lim,
+		     b->per_hour ? "/h" : "", over ? "EXCEEDED" : "ok");
+	out_flush();
+	if (over) {
+		warnx("budget %s exceeded: %s is %lld bytes%s, the budget %llu", b->name,
+		      b->per_hour ? "its slope" : "eff_resident", (long long)used,
+		      b->per_hour ? " an hour" : "", (unsigned long long)b->size);
+		exit_at_least(EX_BUDGET);
+	}
+}
+
+void trend_report(const struct opts *o, const struct trend_opts *to)
+{
+	const struct trend_sum *S = trend_summary();
+	char a[40], b[40], span[24], w[24];
+	size_t i;
+
+	if (!o->csv && !o->noheader) {
+		fmt_when(a, sizeof(a), S->real_first);
+		fmt_when(b, sizeof(b), S->real_last);
+		fmt_span(span, sizeof(span), S->t_last - S->t_first);
+		outf("trend of %s: %u sample%s over %s,\n  %s to %s\n", S->log, S->used,
+		     S->used == 1 ? "" : "s", span, a, b);
+		if (S->skipped) {
+			fmt_span(w, sizeof(w), to->warmup);
+			outf("warm-up (-w %s): the first %u samples left out\n", w, S->skipped);
+		}
+		if (S->unknown)
+			outf("%llu samples with values the log lost: those values left out\n",
+			     (unsigned long long)S->unknown);
+		outs("slope: how fast the floor (each window's least eff_resident) rose, an hour\n\n");
+	}
+	if (o->csv && !o->noheader)
+		outs("kind,name,cmdline,samples,first,last,min,max,slope,sole_slope,grows\n");
+	if (S->pick) {
+		char title[NAME_MAX_COMM + 64];
+		uint64_t v;
+		int by_pid = parse_u64(S->pick, INT32_MAX, &v) == 0;
+
+		if (!S->pick_seen)
+			die("-P %s: no process %s %s in the log", S->pick, by_pid ? "with pid" :
+			    "named", S->pick);
+		fmt_snprintf(title, sizeof(title), "parts of %s%s, by slope:", by_pid ? "pid " :
+			     "the processes named ", S->pick);
+		put_table(o, TK_PART, title);
+		if (S->pick_reused)
+			warnx("-P %s: the pid was reused later, by %s: only the first process of "
+			      "that pid is followed", S->pick, S->reuser);
+	} else {
+		put_table(o, TK_PROC, "processes (by name and command line), by slope:");
+		if (!o->csv && !o->noheader)
+			outs("\n");
+		put_table(o, TK_FILE, "files, by slope:");
+	}
+	if (!o->csv && !o->noheader)
+		outf("\n* grows: the floor rose %lluK or more, and steadily (most windows above "
+		     "the ones\n  before); slopes are Theil-Sen's over the windows' minima\n",
+		     (unsigned long long)GROW_MIN_BYTES / 1024);
+	out_flush();
+	for (i = 0; i < to->nbudget; i++)
+		check_one(o, &to->budgets[i], &S->budget[2 * i]);
+}
