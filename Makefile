@@ -78,8 +78,10 @@ HDRS := $(wildcard src/*.h) kmod/exmap_mini_abi.h
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 # The unit tests test the capture reader on every target, LOAD=0 or not
-# (the captures view, a view, aside).
-UNITOBJS := $(sort $(LIBOBJS) $(filter-out %/caplist.o %/trendpage.o,$(LOADSRCS:src/%.c=$(BUILD)/obj/%.o)))
+# (the captures view, a view, aside; and with LOAD=0 the trend view, whose
+# cases run in this machine's unit tests).
+UNITOBJS := $(sort $(LIBOBJS) $(filter-out %/caplist.o %/trendpage.o \
+	$(if $(filter 0,$(LOAD)),%/trend.o %/trendrep.o),$(LOADSRCS:src/%.c=$(BUILD)/obj/%.o)))
 
 all: $(BUILD)/exmap-mini
 

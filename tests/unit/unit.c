@@ -732,6 +732,7 @@ static void test_envelope(void)
 	}
 }
 
+#ifndef EXMAP_NO_LOAD
 /*
  * The trend's rows (trend.c) from samples built here, 200 a second apart: a
  * leak (one value lost on the way), a family of three that leaks together,
@@ -800,6 +801,7 @@ static void test_trend(void)
 		check(strstr(buf, cases[i].row) != NULL, what, buf);
 	}
 }
+#endif
 
 /*
  * A long definition (a command line past a line's room) written after
@@ -896,7 +898,9 @@ int main(void)
 	test_census_infer();
 	test_census_settle();
 	test_envelope();
+#ifndef EXMAP_NO_LOAD
 	test_trend();
+#endif
 	test_wldef();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
