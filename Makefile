@@ -96,8 +96,10 @@ HDRS := $(wildcard src/*.h) kmod/exmap_mini_abi.h
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 # The unit tests test the capture reader on every target, LOAD=0 or not
-# (the captures view, a view, aside).
-UNITOBJS := $(sort $(LIBOBJS) $(filter-out %/caplist.o %/trendpage.o,$(LOADSRCS:src/%.c=$(BUILD)/obj/%.o)))
+# (the captures view, a view, aside; and with LOAD=0 the trend view, whose
+# cases run in this machine's unit tests).
+UNITOBJS := $(sort $(LIBOBJS) $(filter-out %/caplist.o %/trendpage.o \
+	$(if $(filter 0,$(LOAD)),%/trend.o %/trendrep.o),$(LOADSRCS:src/%.c=$(BUILD)/obj/%.o)))
 
 all: $(BUILD)/exmap-mini
 
@@ -220,9 +222,9 @@ board: setup
 # board's binary (tests/bench/browse_cost.sh).
 bench: setup
 	$(MAKE) all $(BUILD)/floor build/host/workload build/host/runstat \
-		build/host/benchwork build/host/benchwork-asan
+		build/host/benchwork build/host/benchwork-asan $(BUILD)/watchcost
 	$(MAKE) ARCH=arm all build/arm/tools/workload build/arm/capture/prog \
-		build/arm/capture/prog.stripped
+		build/arm/capture/prog.stripped build/arm/watchcost
 	tests/bench/bench.sh $(BUILD)
 	tests/bench/kmod_bench.sh
 	tests/suites/capture_test.sh >$(BUILD)/capture-bench.log 2>&1 || \
@@ -237,6 +239,8 @@ bench: setup
 	tests/suites/ram_qemu.sh amd64 armhf >$(BUILD)/ram-bench.log 2>&1 || \
 		{ tail -20 $(BUILD)/ram-bench.log; exit 1; }
 	grep '^ram view on the emulated' $(BUILD)/ram-bench.log
+	tests/bench/watch_bench.sh $(BUILD)
+	tests/bench/watch_board.sh
 
 # make kmod KDIR=/path/to/kernel/build: the module for that kernel, built out
 # of tree in $(BUILD)/kmod/<KDIR's name>/ so that kmod/ stays clean.

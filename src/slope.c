@@ -45,9 +45,18 @@ void env_add(struct envelope *e, int64_t t, uint64_t v)
 	e->width *= 2;
 }
 
+/* MIPS16 code hands doubles to libgcc's conversions (__fixdfdi,
+ * __floatdidf) through call stubs that --gc-sections drops, which made
+ * every slope 0 there: the functions with doubles are plain MIPS. */
+#ifdef __mips__
+#define PLAIN	__attribute__((nomips16))
+#else
+#define PLAIN
+#endif
+
 /* The middle of n values (the mean of the two middle ones when n is even),
  * sorted in place: n is small (ENV_WIN + 1 points give 136 pairs). */
-static double median(double *x, uint32_t n)
+static PLAIN double median(double *x, uint32_t n)
 {
 	uint32_t i, j;
 
@@ -61,7 +70,7 @@ static double median(double *x, uint32_t n)
 	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
-void env_fit(const struct envelope *e, struct env_fit *f)
+static PLAIN void fit(const struct envelope *e, struct env_fit *f)
 {
 	static double s[(ENV_WIN + 1) * ENV_WIN / 2];
 	struct env_pt pt[ENV_WIN + 1];
@@ -96,8 +105,18 @@ void env_fit(const struct envelope *e, struct env_fit *f)
 	f->rising = (double)(up - down) / ns;
 }
 
-int env_grows(const struct env_fit *f)
+void env_fit(const struct envelope *e, struct env_fit *f)
+{
+	fit(e, f);
+}
+
+static PLAIN int grows(const struct env_fit *f)
 {
 	return f->known && f->slope > 0 && f->rising >= GROW_RISING &&
 	       (double)f->slope * (double)f->span / 3600000.0 >= GROW_MIN_BYTES;
+}
+
+int env_grows(const struct env_fit *f)
+{
+	return grows(f);
 }

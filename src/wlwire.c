@@ -103,6 +103,8 @@ void wl_def(int cls, const char *head, size_t hn, const char *text, size_t tn)
 		wl_item(cls, esc, hn + 1 + en);
 		return;
 	}
+	if (L.cls == cls && L.len + 1 + hn + 1 + 3 > BODY_MAX)	/* the comma and an escape */
+		line_start(cls);
 	wl_item(cls, head, hn);
 	L.body[L.len++] = ',';
 	for (;;) {

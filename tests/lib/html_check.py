@@ -395,7 +395,8 @@ def trend(exmap, outdir, log, csvfile, pagefile):
     tmp = tempfile.mkdtemp(prefix="xm-trend.")
     text = open(pagefile).read()
     check("the trend's page is made", text.endswith("</html>\n"), text[-200:])
-    rows = csv_rows(open(csvfile).read())
+    # the CSV has other processes' command lines as they are: any bytes
+    rows = csv_rows(open(csvfile, encoding="utf-8", errors="replace").read())
     series, ram, ramt = js_data(text, "series"), js_data(text, "ram"), js_data(text, "ramt")
     R = chrome_dom(text, tmp, "trend.html")
     if R is None or series is None:

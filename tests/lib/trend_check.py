@@ -26,7 +26,9 @@ SAW_TOOTH = 1024 * KIB_H     # how fast each tooth rises
 
 
 def rows(path):
-    with open(path) as f:
+    # other processes' names and command lines are bytes as they are
+    # (any, not UTF-8 alone): read them as text that stands in for them
+    with open(path, encoding="utf-8", errors="replace", newline="") as f:
         return list(csv.DictReader(f))
 
 
@@ -134,7 +136,7 @@ def main(d, n):
             check("-P leakfam: its [heap] is there, and not growing",
                   len(hp) == 1 and hp[0]["grows"] == "0", str(hp))
 
-    text = open(os.path.join(d, "trend.txt")).read().splitlines()
+    text = open(os.path.join(d, "trend.txt"), encoding="utf-8", errors="replace").read().splitlines()
     wide = [t for t in text if len(t) > 80]
     check(f"text: {len(text)} lines, none wider than 80 columns", text and not wide, str(wide[:2]))
     top = [t for t in text if t.startswith("*")]

@@ -17,6 +17,7 @@
 #include "capture.h"
 #include "census.h"
 #include "trend.h"
+#include "wlog.h"
 #ifndef EXMAP_NO_PICTURES
 #include "page.h"
 #endif
@@ -778,6 +779,7 @@ static void test_envelope(void)
 	}
 }
 
+#ifndef EXMAP_NO_LOAD
 /*
  * The trend's rows (trend.c) from samples built here, 200 a second apart: a
  * leak (one value lost on the way), a family of three that leaks together,
@@ -846,6 +848,83 @@ static void test_trend(void)
 		check(strstr(buf, cases[i].row) != NULL, what, buf);
 	}
 }
+#endif
+
+/*
+ * A long definition (a command line past a line's room) written after
+ * another of its class on the open line, its head ending at every place up
+ * to the line's end: each line a whole watch line of at most WL_LINE_MAX
+ * bytes that checks, and the text read back from its line and the "+"
+ * lines after it as it was (a head that left no room for its comma once
+ * wrote the text over the writer's own state).
+ */
+struct wldef_case { size_t fill; char text[400]; };
+
+static void wldef_write(const void *arg)
+{
+	const struct wldef_case *c = arg;
+	char fill[WL_LINE_MAX];
+
+	memset(fill, 'x', c->fill);
+	wl_count();
+	wl_item(WC_PROCDEF, fill, c->fill);
+	wl_def(WC_PROCDEF, "7,1f,2", 6, c->text, sizeof(c->text));
+	wl_count();
+}
+
+static void test_wldef(void)
+{
+	static struct wldef_case c;
+	static char buf[8192], esc[2048], back[1024];
+	size_t i, f, n, en;
+	int bad = 0, seen;
+
+	for (i = 0; i < sizeof(c.text); i++)
+		c.text[i] = i % 7 == 0 ? '\0' : i % 11 == 0 ? '%' : (char)('a' + i % 26);
+	for (f = 1; f < WL_LINE_MAX - 20 && !bad; f++) {
+		char *line, *next, *items, *sp;
+		uint32_t seq;
+		int cls;
+
+		c.fill = f;
+		capture(wldef_write, &c, buf, sizeof(buf));
+		en = 0;
+		seen = 0;
+		for (line = buf; *line && !bad; line = next) {
+			next = strchr(line, '\n');
+			if (!next || next - line + 1 > WL_LINE_MAX || strncmp(line, "XM w ", 5) != 0) {
+				bad = 1;
+				break;
+			}
+			*next++ = '\0';
+			if (wl_line_check(line + 5, &seq, &cls, &items) < 0) {
+				bad = 2;
+				break;
+			}
+			sp = cls == WC_PROCDEF ? strstr(items, "7,1f,2,") : NULL;
+			if (cls == WC_PROCDEF && !sp && !seen)
+				continue;	/* the filler's line alone */
+			if (cls == WC_PROCDEF && sp && !seen++)
+				items = sp + 7;
+			else if (cls != WC_N || !seen)
+				items = NULL;
+			if (!items || en + strlen(items) >= sizeof(esc)) {
+				bad = 3;
+				break;
+			}
+			memcpy(esc + en, items, strlen(items));
+			en += strlen(items);
+		}
+		if (!bad && (wl_unescape(esc, en, back, sizeof(back), &n) < 0 || n != sizeof(c.text) ||
+			     memcmp(back, c.text, n) != 0))
+			bad = 4;
+	}
+	fmt_snprintf(esc, sizeof(esc), "the head after %zu bytes of the line: %s", f - 1,
+		     bad == 1 ? "a line too long or not a watch line" : bad == 2 ?
+		     "a line that does not check" : bad == 3 ? "the text not where it belongs" :
+		     "the text read back is not the text");
+	check(!bad, "wl_def: a long definition on an open line", bad ? esc : NULL);
+}
 
 int main(void)
 {
@@ -867,7 +946,10 @@ int main(void)
 	test_census_infer();
 	test_census_settle();
 	test_envelope();
+#ifndef EXMAP_NO_LOAD
 	test_trend();
+#endif
+	test_wldef();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
