@@ -191,6 +191,7 @@ test: setup
 	for a in arm arm64 mipsel riscv64; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped build/arm/tools/leakwork
 	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
+	$(MAKE) ARCH=mips BUILD=build/mips-load LOAD=1 build/mips-load/exmap-mini
 	$(MAKE) BUILD=build/x86_64 LOAD=0 PICTURES=0 build/x86_64/exmap-mini
 	tests/run $(BUILD)
 

@@ -20,10 +20,14 @@
 #define PID_LIST_MAX	4096	/* pids given with -p */
 #define BUDGET_MAX	64	/* --budget options */
 
+/* What this build does: a board's (LOAD=0, BROWSE=0, PICTURES=0) leaves out
+ * the lines of what it leaves out (tests/suites/man_test.sh holds the whole
+ * text, a host build's, to the manual and README). */
 static const char usage_text[] =
 "usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-P pid[,pid...]]\n"
 "                  [-F file] [-s field] [-n count] [-m size] [-t pages]\n"
 "                  [-o file] [--pids] [--budget name=size]... [view]\n"
+#ifndef EXMAP_NO_LOAD
 "       exmap-mini -l capture [-ckq] [-S sysroot] [-P pid[,pid...]] [-F file]\n"
 "                  [-s field] [-n count] [-m size] [-o file]\n"
 "                  [--budget name=size]... [view]\n"
@@ -32,6 +36,7 @@ static const char usage_text[] =
 "                  [-o file] [--budget name=size[/h]]... trend|html\n"
 "       exmap-mini [-ackq] [-s field] [-n count] [-m size] diff capture capture\n"
 "                  [html]\n"
+#endif
 "       exmap-mini [-b source] [-p pid[,pid...]] [-m size] [-t pages]\n"
 "                  [-o file [--max size]] watch interval [count] [metrics]\n"
 "       exmap-mini -h | -V\n"
@@ -41,14 +46,21 @@ static const char usage_text[] =
 "  maps pid               one row per mapping of process pid\n"
 "  sections file          one row per allocated section of a mapped ELF file\n"
 "  symbols file [section] one row per symbol of a mapped ELF file\n"
+#ifndef EXMAP_NO_LOAD
 "  elf file               its sections, segments, symbols, build-id; no scan\n"
+#endif
 "  dump                   the scan as a capture, to load with -l or diff later\n"
+#ifndef EXMAP_NO_LOAD
 "  diff a b [html]        how each figure changed from capture a to capture b,\n"
 "                         per process (by name and command line) and per file\n"
+#endif
+#ifndef EXMAP_NO_BROWSE
 "  browse                 processes or files, then their files or processes,\n"
 "                         sections and symbols, full screen (a terminal)\n"
+#endif
 "  ram                    all of RAM: reserved at boot, and MemTotal in parts\n"
 "                         (free, processes, caches, kernel, unexplained)\n"
+#ifndef EXMAP_NO_PICTURES
 "  folded                 process;file;section;symbol eff_resident, a line a\n"
 "                         leaf, for flame-graph tools\n"
 "  html                   one self-contained HTML page: a zoomable map, both\n"
@@ -58,6 +70,7 @@ static const char usage_text[] =
 "  trend                  with -l: a watch log's processes (by name and command\n"
 "                         line) and files, how fast each one's floor rose\n"
 "                         (bytes an hour, largest first); with -P, its parts\n"
+#endif
 "  metrics                Prometheus's text format: processes by name, the -n\n"
 "                         (20) largest files, the ram view's parts\n"
 "  watch interval [count] a sample every interval seconds (count of them, else\n"
@@ -73,7 +86,9 @@ static const char usage_text[] =
 "  -q         rows only: no header, totals or notes (warnings stay on stderr)\n"
 "  -p pids    scan only these processes: pages are shared among them alone\n"
 "  -P pids    report only these processes' part; pages are shared among all;\n"
+#ifndef EXMAP_NO_LOAD
 "             with trend, one process by name or pid: its parts' growth\n"
+#endif
 "  -F file    report only this file's part (a path, a basename or a soname)\n"
 "  -s field   sort by: vm mapped resident eff_mapped eff_resident sole\n"
 "             writable swap, or pid name (procs), path nproc (files),\n"
@@ -81,6 +96,7 @@ static const char usage_text[] =
 "  -n count   print only the first count rows\n"
 "  -m size    cap the working memory (the arena) at size bytes; K, M, G\n"
 "  -t pages   room in the page table for this many distinct shared pages\n"
+#ifndef EXMAP_NO_LOAD
 "  -l capture read a capture (a file, or a console log holding one) instead\n"
 "             of scanning; log@N the Nth capture of a log (@-1 the last, the\n"
 "             default), here and in diff\n"
@@ -88,6 +104,7 @@ static const char usage_text[] =
 "             with trend: leave out the log's first duration (s, m, h, d)\n"
 "  -S sysroot with -l: find the capture's ELF files under sysroot, by build-id,\n"
 "             else by path (without -S: this machine's files, checked alike)\n"
+#endif
 "  -o file    the output goes to file: written whole beside it, then renamed\n"
 "             over it; watch's log is appended to it\n"
 "  --max size with -o: file is renamed file.1 when it reaches size (K, M, G)\n"
@@ -98,7 +115,9 @@ static const char usage_text[] =
 "             file (a path, or a name as -F takes it), else the processes of\n"
 "             that name, summed; proc:name for those when a file is so named;\n"
 "             ram:name a line of the ram view (ram:slab, ram:unexplained);\n"
+#ifndef EXMAP_NO_LOAD
 "             name=size/h, with trend: exit 3 if its slope is over size an hour\n"
+#endif
 "  -h         print this help\n"
 "  -V         print the version\n"
 "columns (text head, CSV name):\n"
@@ -476,6 +495,9 @@ int main(int argc, char **argv)
 		die("-s: %s is not a field of this view; it has: %s", cli.sort_name,
 		    sort_fields(o.view));
 #ifdef EXMAP_NO_LOAD
+	if (o.view == V_ELF)
+		die("elf: left out of this build (made with LOAD=0, for a board: a host reads "
+		    "the board's files, as -S does)");
 	if (cli.load || o.view == V_DIFF || o.view == V_CAPTURES || o.view == V_TREND ||
 	    o.sysroot)
 		die("%s: left out of this build (made with LOAD=0, for a board: captures and "
@@ -553,10 +575,12 @@ int main(int argc, char **argv)
 		return done();
 	}
 
+#ifndef EXMAP_NO_LOAD
 	if (o.view == V_ELF) {
 		view_elf(o.view_file, &o);
 		return done();
 	}
+#endif
 #ifndef EXMAP_NO_PICTURES
 	if (o.view == V_HTML || o.html)	/* what loading or scanning says goes in the page too */
 		page_notes_start();

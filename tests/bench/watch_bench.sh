@@ -1,7 +1,8 @@
 #!/bin/sh
 # What watch costs on this machine (make bench; its board: watch_board.sh):
 #   - the CPU a sample costs beyond its scan: BUILD/watchcost's pairs (a
-#     plain scan, a watch sample, alternating; tests/bench/watchcost.c), on
+#     plain scan, one with the ram view's parts, a watch sample, in turn;
+#     tests/bench/watchcost.c), on
 #     this machine as it is and with bench.sh's bench workload running (200
 #     children, 4.3 M mapped pages), non-keyframes and keyframes apart;
 #   - the bytes: this machine watched, 40 samples a second apart: a
@@ -29,7 +30,7 @@ done
 cost() {
 	_l=$1
 	shift
-	"$COST" "$@" 2>/dev/null | sed -n "s/^/watch cost: $_l: /p" | grep -v ': pair ' |
+	"$COST" "$@" 2>/dev/null | sed -n "s/^/watch cost: $_l: /p" | grep -v ': round ' |
 		sed '/sample beyond its scan/s/$/; target 0.05/'
 }
 cost "this machine" 31

@@ -56,5 +56,5 @@ awk -v n="$N" -v ivl="$IVL" '/^XM w / { b += length($0) + 1; l++ }
 		     "other samples), %.0f s of a 115200-baud line (10 bits a byte, CRLF)\n",
 		     ivl, day, keys, per - keys, (day + lines) * 10 / 115200 }' "$w/watch.clean"
 echo "watch on the emulated board: its two captures $(grep -v '^XM w ' "$w/watch.clean" | wc -c) bytes"
-sed -n 's/^/watch on the emulated board: CPU: /p' "$w/out/cost" | grep -v ': pair ' |
+sed -n 's/^/watch on the emulated board: CPU: /p' "$w/out/cost" | grep -v ': round ' |
 	sed '/sample beyond its scan/s/$/; target 0.05/'

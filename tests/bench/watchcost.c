@@ -1,16 +1,20 @@
 /*
  * watchcost: the CPU a watch sample costs beyond its scan, on exmap-mini's
- * own objects (make bench). In one process, ROUNDS pairs alternate, their
- * order flipping each round: A, a scan as a report view makes it (scan,
- * pass two, the file table); B, a watch's sample (its scan, which reads
- * each process's start time and command line too, pass two, and the sample
- * against the last one, written to /dev/null). CPU time is the process's
- * (user and system), CLOCK_PROCESS_CPUTIME_ID. Every KEYth sample is a
- * keyframe, as watch writes them, timed apart.
+ * own objects (make bench). In one process, ROUNDS rounds of three, their
+ * order turning each round: A, a scan as a report view makes it (scan,
+ * pass two, the file table); R, the same and the ram view's parts read as a
+ * sample reads them (meminfo, the mounts, vmallocinfo, zram): what a sample
+ * holds, read from the kernel; B, a watch's sample (its scan, which reads
+ * each process's start time and command line too, pass two, the ram view's
+ * parts, and the sample against the last one, written to /dev/null). CPU
+ * time is the process's (user and system), CLOCK_PROCESS_CPUTIME_ID. Every
+ * KEYth sample is a keyframe, as watch writes them, timed apart.
  *
- * Prints per pair "pair N A_NS B_NS KEY", then the medians of A and B and
- * of the paired ratios (B - A) / A, non-keyframe and keyframe apart, each
- * with its min, quartiles and max.
+ * "Beyond its scan" is (B - R) / R: watch's own work, its target 5%;
+ * (B - A) / A says what the ram view's parts add besides. Prints per round
+ * "round N A_NS R_NS B_NS KEY", then the medians of A, R and B and of the
+ * paired ratios, non-keyframe and keyframe apart, each with its min,
+ * quartiles and max.
  * usage: watchcost ROUNDS [KEY]   (KEY: 60, watch's)
  */
 #include <fcntl.h>
@@ -19,14 +23,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ramsrc.h"
 #include "wlog.h"
 
 static struct arena arena;
 static struct scan scan;
 
-/* One scan as view v makes it; the CPU it took, ns. */
+/* One scan as view v makes it (V_RAM: V_PROCS's and the ram view's parts as
+ * a sample reads them); the CPU it took, ns. */
 static uint64_t one(enum view v, int key, uint64_t n)
 {
+	static struct ramsrc rs;
 	struct opts o = { .view = v, .sort = -1 };
 	struct totals t;
 	uint32_t nf;
@@ -39,6 +46,8 @@ static uint64_t one(enum view v, int key, uint64_t n)
 		wsample_write(&scan, n * 60000, n * 60000, key);
 	else
 		files_build(&scan, &nf);
+	if (v == V_RAM)
+		ram_read_parts(&rs, scan.page_size);
 	out_flush();
 	return clock_ns(CLOCK_PROCESS_CPUTIME_ID) - t0;
 }
@@ -55,7 +64,7 @@ static void stats(const char *what, double *v, int n, const char *unit, double s
 	if (!n)
 		return;
 	qsort(v, n, sizeof(*v), cmp_d);
-	printf("%s: median %.4f%s (min %.4f, quartiles %.4f %.4f, max %.4f; %d pairs)\n", what,
+	printf("%s: median %.4f%s (min %.4f, quartiles %.4f %.4f, max %.4f; %d rounds)\n", what,
 	       v[n / 2] * scale, unit, v[0] * scale, v[n / 4] * scale, v[3 * n / 4] * scale,
 	       v[n - 1] * scale, n);
 }
@@ -63,8 +72,8 @@ static void stats(const char *what, double *v, int n, const char *unit, double s
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 0, key = argc > 2 ? atoi(argv[2]) : WL_KEYFRAME;
-	double *a, *b, *r, *ka, *kb, *kr;
-	int i, n = 0, k = 0, fd = open("/dev/null", O_WRONLY);
+	double *a, *rr, *b, *r, *ra, *kr, *kra;
+	int i, j, n = 0, k = 0, fd = open("/dev/null", O_WRONLY);
 	uint64_t sample = 0;
 
 	if (rounds < 1 || key < 1 || fd < 0) {
@@ -72,40 +81,48 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	a = calloc(rounds, sizeof(*a));
+	rr = calloc(rounds, sizeof(*rr));
 	b = calloc(rounds, sizeof(*b));
 	r = calloc(rounds, sizeof(*r));
-	ka = calloc(rounds, sizeof(*ka));
-	kb = calloc(rounds, sizeof(*kb));
+	ra = calloc(rounds, sizeof(*ra));
 	kr = calloc(rounds, sizeof(*kr));
+	kra = calloc(rounds, sizeof(*kra));
+	if (!a || !rr || !b || !r || !ra || !kr || !kra) {
+		fprintf(stderr, "watchcost: out of memory\n");
+		return 2;
+	}
 	out_to(fd, "/dev/null");
 	wsample_begin(1, 60000);
 	one(V_WATCH, 1, sample++);	/* the first sample: the tables sized, a keyframe */
 	for (i = 0; i < rounds; i++) {
 		int kf = sample % key == 0;
-		uint64_t ta, tb;
+		uint64_t t[3];
 
-		if (i % 2) {
-			ta = one(V_PROCS, 0, 0);
-			tb = one(V_WATCH, kf, sample++);
-		} else {
-			tb = one(V_WATCH, kf, sample++);
-			ta = one(V_PROCS, 0, 0);
+		for (j = 0; j < 3; j++) {
+			int w = (i + j) % 3;	/* the order turns each round */
+
+			t[w] = w == 0 ? one(V_PROCS, 0, 0) : w == 1 ? one(V_RAM, 0, 0) :
+			       one(V_WATCH, kf, sample++);
 		}
-		printf("pair %d %llu %llu %d\n", i, (unsigned long long)ta, (unsigned long long)tb, kf);
+		printf("round %d %llu %llu %llu %d\n", i, (unsigned long long)t[0],
+		       (unsigned long long)t[1], (unsigned long long)t[2], kf);
 		if (kf) {
-			ka[k] = ta;
-			kb[k] = tb;
-			kr[k++] = ((double)tb - ta) / ta;
+			kr[k] = ((double)t[2] - t[1]) / t[1];
+			kra[k++] = ((double)t[2] - t[0]) / t[0];
 		} else {
-			a[n] = ta;
-			b[n] = tb;
-			r[n++] = ((double)tb - ta) / ta;
+			a[n] = t[0];
+			rr[n] = t[1];
+			b[n] = t[2];
+			r[n] = ((double)t[2] - t[1]) / t[1];
+			ra[n++] = ((double)t[2] - t[0]) / t[0];
 		}
 	}
 	stats("scan alone (A)", a, n, " ms", 1e-6);
+	stats("scan and the ram view's parts (R)", rr, n, " ms", 1e-6);
 	stats("watch sample (B)", b, n, " ms", 1e-6);
-	stats("sample beyond its scan, (B - A) / A", r, n, "", 1);
-	stats("keyframe beyond its scan, (B - A) / A", kr, k, "", 1);
-	(void)ka, (void)kb;
+	stats("sample beyond its scan, (B - R) / R", r, n, "", 1);
+	stats("keyframe beyond its scan, (B - R) / R", kr, k, "", 1);
+	stats("sample beyond a scan of processes alone, (B - A) / A", ra, n, "", 1);
+	stats("keyframe beyond a scan of processes alone, (B - A) / A", kra, k, "", 1);
 	return 0;
 }

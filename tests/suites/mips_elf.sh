@@ -13,15 +13,17 @@
 # of the native ELF suite (build/elftest/obj: extended numbering, tables
 # larger than the reader's window).
 #
-# usage: tests/suites/mips_elf.sh	build first: make && make ARCH=mips (and ARCH=arm)
+# usage: tests/suites/mips_elf.sh	build first: make && make ARCH=mips BUILD=build/mips-load
+#	LOAD=1 build/mips-load/exmap-mini (a board build has no elf view), and ARCH=arm
 # The environment may name: EXMAP (build/exmap-mini), EXMAP_MIPS
-# (build/mips/exmap-mini), QEMU (qemu-mips-static), MIPS_ELF_DIR (the scratch
+# (build/mips-load/exmap-mini), MIPS_BOARD (build/mips/exmap-mini), QEMU (qemu-mips-static), MIPS_ELF_DIR (the scratch
 # directory, build/mips/elftest), ELFT_DIR (build/elftest).
 # Last line: N passed, N failed; exit 1 if any failed.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 EXMAP=${EXMAP:-build/exmap-mini}
-EXMAP_MIPS=${EXMAP_MIPS:-build/mips/exmap-mini}
+EXMAP_MIPS=${EXMAP_MIPS:-build/mips-load/exmap-mini}
+MIPS_BOARD=${MIPS_BOARD:-build/mips/exmap-mini}
 QEMU=${QEMU:-qemu-mips-static}
 dir=${MIPS_ELF_DIR:-build/mips/elftest}
 ELFT_DIR=${ELFT_DIR:-build/elftest}
@@ -134,11 +136,14 @@ for f in $bad; do
 	compare "$f" csv 2
 done
 
-# The mips build leaves out loading captures (LOAD=0, toolchain/mips.mk)
-# and says so when asked.
-"$QEMU" "$EXMAP_MIPS" -l /dev/null >/dev/null 2>"$dir/load.err"
-check_eq "mips build: -l is left out, said in one line, exit 2" "$? $(cat "$dir/load.err")" \
-	"2 exmap-mini: -l: left out of this build (made with LOAD=0, for a board: captures are loaded on a host)"
+# The mips board build leaves out loading captures and the elf view (LOAD=0,
+# toolchain/mips.mk) and says so when asked.
+"$QEMU" "$MIPS_BOARD" -l /dev/null >/dev/null 2>"$dir/load.err"
+check_eq "mips board build: -l is left out, said in one line, exit 2" "$? $(cat "$dir/load.err")" \
+	"2 exmap-mini: -l: left out of this build (made with LOAD=0, for a board: captures and logs are loaded on a host)"
+"$QEMU" "$MIPS_BOARD" elf "$MIPS_BOARD" >/dev/null 2>"$dir/elf.err"
+check_eq "mips board build: elf is left out, said in one line, exit 2" "$? $(cat "$dir/elf.err")" \
+	"2 exmap-mini: elf: left out of this build (made with LOAD=0, for a board: a host reads the board's files, as -S does)"
 
 echo "$skipped optional files skipped"
 finish
