@@ -210,6 +210,9 @@ uint64_t eff_bytes(const struct eff *e);
 void fig_add(struct fig *to, const struct fig *from);
 uint64_t fig_get(const struct fig *f, enum field k);
 
+/* usage.c: -h, what this build does */
+void usage(void);
+
 /* arena.c: the one region of working memory, mapped once */
 struct arena {
 	char *base;
