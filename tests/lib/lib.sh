@@ -28,8 +28,35 @@
 #   start_workload OUT CMD [ARG...], wait_ready OUT PID, stop_workload
 #                             a process that prints "ready ..." when set up
 #                             (READY_WAIT seconds at most, 60)
+#   rollup PID FIELD          a /proc/PID/smaps_rollup field, in bytes
+#   col CSV KEYCOL KEY FIELD  FIELD of the CSV row whose KEYCOL is KEY
+#   has_pagemap_scan          1 if pagemap takes PAGEMAP_SCAN here, else 0
 # TEST_PREFIX goes before every name (kmod_test.sh: "TARGET: ").
 # POSIX sh (dash runs the suites). Names starting _lib_ are its own.
+
+# rollup PID FIELD: a /proc/PID/smaps_rollup field, in bytes
+rollup() { awk -v f="$2:" '$1 == f { print $2 * 1024 }' "/proc/$1/smaps_rollup"; }
+
+# has_pagemap_scan: 1 if this kernel's pagemap takes PAGEMAP_SCAN (6.7), else 0
+has_pagemap_scan() {
+	python3 -c '
+import fcntl, os, struct
+fd = os.open("/proc/self/pagemap", os.O_RDONLY)
+arg = bytearray(struct.pack("12Q", 96, 0, 0, 4096, 0, 0, 0, 0, 0, 0, 0, 0))
+try:
+    fcntl.ioctl(fd, 0xc0606610, arg)
+    print(1)
+except OSError:
+    print(0)
+'
+}
+
+# col CSVFILE KEYCOL KEY FIELD: FIELD of the row whose KEYCOL is KEY (no quoted commas)
+col() {
+	awk -F, -v kc="$2" -v k="$3" -v f="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h[kc] == k { print $h[f]; exit }' "$1"
+}
 
 pass=0
 fail=0

@@ -42,14 +42,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 2' INT TERM
 
-# rollup PID FIELD: a smaps_rollup field, in bytes
-rollup() { awk -v f="$2:" '$1 == f { print $2 * 1024 }' "/proc/$1/smaps_rollup"; }
-# col CSV KEYCOL KEY FIELD: FIELD of the row whose KEYCOL is KEY
-col() {
-	awk -F, -v kc="$2" -v k="$3" -v f="$4" '
-		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-		$h[kc] == k { print $h[f]; exit }' "$1"
-}
 # vmfield PID START FIELD: FIELD (bytes) of PID's mapping at START (0x...), from smaps
 vmfield() {
 	awk -v a="${2#0x}" -v f="$3:" '
@@ -116,16 +108,7 @@ if ! is_int "$hp"; then
 	finish
 fi
 ps=$(getconf PAGESIZE)
-has_scan=$(python3 -c '
-import fcntl, os, struct
-fd = os.open("/proc/self/pagemap", os.O_RDONLY)
-arg = bytearray(struct.pack("12Q", 96, 0, 0, 4096, 0, 0, 0, 0, 0, 0, 0, 0))
-try:
-    fcntl.ioctl(fd, 0xc0606610, arg)
-    print(1)
-except OSError:
-    print(0)
-')
+has_scan=$(has_pagemap_scan)
 
 # --- a file in PMD-size folios, mapped by PMDs -------------------------------
 if start_workload "$T/file.out" "$BENCHWORK" -H -n 3 -f 65536 -d "$T"; then

@@ -21,16 +21,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 2' INT TERM
 
-# rollup PID FIELD: a /proc/PID/smaps_rollup field, in bytes
-rollup() { awk -v f="$2:" '$1 == f { print $2 * 1024 }' "/proc/$1/smaps_rollup"; }
-
-# col CSVFILE KEYCOL KEY FIELD: FIELD of the row whose KEYCOL is KEY (no quoted commas)
-col() {
-	awk -F, -v kc="$2" -v k="$3" -v f="$4" '
-		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-		$h[kc] == k { print $h[f]; exit }' "$1"
-}
-
 # sharing CHILDREN FILE_KIB COW_KIB PRIV_KIB [OPTIONS]: the workload started,
 # its pids in WL_PARENT and WL_CHILDREN, its file in WL_FILE
 sharing() {
@@ -305,16 +295,7 @@ fi
 # (EXMAP_PAGEMAP_SCAN=0: every entry, but a large mapping smaps calls empty
 # is skipped), the figures are the kernel's. How many pagemap reads each way
 # costs is counted with strace: the reservation's 32768 chunks are never read.
-has_scan=$(python3 -c '
-import fcntl, os, struct
-fd = os.open("/proc/self/pagemap", os.O_RDONLY)
-arg = bytearray(struct.pack("12Q", 96, 0, 0, 4096, 0, 0, 0, 0, 0, 0, 0, 0))
-try:
-    fcntl.ioctl(fd, 0xc0606610, arg)
-    print(1)
-except OSError:
-    print(0)
-')
+has_scan=$(has_pagemap_scan)
 SPARSE_OPT=
 [ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ] && SPARSE_OPT=-S
 N=2

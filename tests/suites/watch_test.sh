@@ -27,8 +27,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 2' INT TERM
 
-# rollup PID: smaps_rollup's Pss in bytes
-rollup() { awk '$1 == "Pss:" { print $2 * 1024 }' "/proc/$1/smaps_rollup"; }
 
 # dumpval LOG SAMPLE KIND ENTITY-PREFIX FIELD: the reader's value
 dumpval() {
@@ -77,7 +75,7 @@ done
 # Pss, as the kernel gives it now, against the last sample (the family is steady)
 for p in $(echo "$FAMILY" | tr ',' ' '); do
 	check_num "pid $p: the last sample's eff_resident is the kernel's Pss (4 KiB)" \
-		"$(dumpval "$T/a.log" 129 proc "$p:" eff_resident)" "$(rollup "$p")" 4096
+		"$(dumpval "$T/a.log" 129 proc "$p:" eff_resident)" "$(rollup "$p" Pss)" 4096
 done
 heap=$(awk '/^[0-9a-f]+-[0-9a-f]+ / { h = ($6 == "[heap]") } h && $1 == "Pss:" { s += $2 } END { print s * 1024 }' \
 	"/proc/$PARENT/smaps")
