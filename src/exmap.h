@@ -435,7 +435,10 @@ struct scan {
 	uint32_t nfile;
 	const char *source;	/* the page source's name: its own, or the capture's */
 };
-struct run *scan_run(const struct scan *s, uint64_t i);
+static inline struct run *scan_run(const struct scan *s, uint64_t i)
+{
+	return s->runtop - 1 - i;
+}
 void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
 	       uint32_t table_cap, uint32_t block_cap, const struct probe *probe);
 void scan_procs(struct scan *s, const pid_t *pids, size_t n);

@@ -16,11 +16,6 @@
 static char line[LINE_MAX_MAPS];
 static struct linebuf maps_lb;
 
-struct run *scan_run(const struct scan *s, uint64_t i)
-{
-	return s->runtop - 1 - i;
-}
-
 void scan_init(struct scan *s, struct arena *a, struct pagesrc *src,
 	       uint32_t table_cap, uint32_t block_cap, const struct probe *probe)
 {

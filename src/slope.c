@@ -9,7 +9,7 @@
  * windows (under 29% of them) cannot move. A sawtooth whose period is
  * shorter than a window has a flat floor; a spike up is never a minimum.
  */
-#include "trend.h"
+#include "slope.h"
 
 /* The earlier of two points when their values tie: the floor's first visit. */
 static struct env_pt lower(struct env_pt a, struct env_pt b)

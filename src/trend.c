@@ -442,6 +442,21 @@ static void walk_series(struct wlog *w)
 }
 #endif
 
+/* A command line for a person: its arguments with spaces between. */
+void cmd_words(const struct trow *r, char *buf, size_t len)
+{
+	uint32_t i, n = r->cmdlen < len - 1 ? r->cmdlen : (uint32_t)len - 1;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)r->cmd[i];
+
+		buf[i] = c == '\0' ? ' ' : c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	while (n && buf[n - 1] == ' ')
+		n--;
+	buf[n] = '\0';
+}
+
 /* -w's DURATION: a number of seconds, or with s, m, h or d. */
 int parse_duration(const char *s, int64_t *ms)
 {
@@ -473,11 +488,10 @@ int parse_duration(const char *s, int64_t *ms)
  * fills (a row is TREND_ROW_BYTES and its names). */
 #define TREND_ARENA	(UINT64_C(256) << 20)
 
-void view_trend(const char *log, const struct opts *o, const char *pick, const char *warmup,
-		const struct budget *b, size_t nbudget, uint64_t cap_mem)
+void trend_read(const char *log, const struct opts *o, const char *pick, const char *warmup,
+		const struct budget *b, size_t nbudget, uint64_t cap_mem, struct trend_opts *to)
 {
 	static struct arena a;
-	static struct trend_opts to;
 	static struct wlog w;
 	uint64_t size = cap_mem ? cap_mem : TREND_ARENA;
 
@@ -488,24 +502,24 @@ void view_trend(const char *log, const struct opts *o, const char *pick, const c
 		    o->all ? 'a' : o->rfile ? 'F' : 'S');
 	if (pick && strchr(pick, ','))
 		die("-P %s: trend follows one process's parts: give one name or pid", pick);
-	if (warmup && parse_duration(warmup, &to.warmup) < 0)
+	if (warmup && parse_duration(warmup, &to->warmup) < 0)
 		die("-w: not a duration (seconds, or with s, m, h, d: 90, 15m, 2h): %s", warmup);
 	if (o->view == V_HTML && (pick || nbudget))
 		die("-%s: not with a watch log's page (it draws the log's growers)",
 		    pick ? "P" : "-budget");
-	to.pick = pick;
-	to.budgets = b;
-	to.nbudget = nbudget;
+	to->pick = pick;
+	to->budgets = b;
+	to->nbudget = nbudget;
 	if (size != (size_t)size || arena_init(&a, (size_t)size) < 0)
 		die("cannot reserve an arena of %llu MiB: cap it with -m SIZE",
 		    (unsigned long long)(size >> 20));
-	to.log = log;
+	to->log = log;
 #ifndef EXMAP_NO_PICTURES
 	if (o->view == V_HTML)	/* what reading the log says goes in the page too */
 		page_notes_start();
 #endif
 	wlog_open(log, &w);
-	trend_begin(&a, &to);
+	trend_begin(&a, to);
 	if (wlog_read(&w, &trend_ops, NULL) < 0)
 		die("%s: a watch log with no sample: nothing to fit", log);
 	T.sum.runs = w.st.runs;
@@ -514,11 +528,7 @@ void view_trend(const char *log, const struct opts *o, const char *pick, const c
 	if (!T.sum.used)
 		die("%s: no sample after the warm-up (-w %s): nothing to fit", log, warmup);
 #ifndef EXMAP_NO_PICTURES
-	if (o->view == V_HTML) {
+	if (o->view == V_HTML)
 		walk_series(&w);
-		trend_page(o);
-		return;
-	}
 #endif
-	trend_report(o, &to);
 }

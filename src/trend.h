@@ -1,6 +1,6 @@
 /* The trend view's parts: the floor's slope, the rows, the page's series. */
 /*
- *	slope.c		one series' lower envelope and its Theil-Sen slope
+ *	slope.c		one series' lower envelope and its Theil-Sen slope (slope.h)
  *	trend.c		a watch log walked: rows per process, file or part;
  *			the report, the slope budgets
  *	trendpage.c	the html page of a watch log: the growers' series
@@ -10,50 +10,7 @@
 
 #include "exmap.h"
 
-/*
- * A series' lower envelope: the minimum of each window of consecutive
- * samples, ENV_WIN windows at most; when they are all closed, neighbours
- * are merged in pairs and the windows are twice as long from then on. So a
- * series of any length costs the same few hundred bytes, and its windows
- * each span 1/16 to 1/8 of it.
- */
-#define ENV_WIN	16
-
-struct env_pt {
-	int64_t t;		/* ms */
-	uint64_t v;		/* bytes */
-};
-
-struct envelope {
-	struct env_pt win[ENV_WIN];	/* the closed windows' minima, in order */
-	struct env_pt open;		/* the open window's, so far */
-	uint32_t n;			/* closed windows */
-	uint32_t width;			/* samples a window */
-	uint32_t fill;			/* samples in the open window */
-	uint32_t samples;
-	struct env_pt first, last;
-	uint64_t min, max;
-};
-
-/* The fit: the slope of the floor, bytes an hour, and how steadily it rose:
- * of the pairs of window minima, the share that rose less the share that
- * fell (1: every later window above every earlier one; about 0: flat). */
-struct env_fit {
-	int known;		/* enough windows for a slope (ENV_MIN_POINTS) */
-	int64_t slope;		/* bytes an hour */
-	double rising;		/* -1 to 1 */
-	uint32_t points;	/* the windows fitted */
-	int64_t span;		/* ms from the first window's minimum to the last's */
-};
-#define ENV_MIN_POINTS	4
-
-void env_add(struct envelope *e, int64_t t, uint64_t v);
-void env_fit(const struct envelope *e, struct env_fit *f);
-/* Grows: the floor rose by GROW_MIN_BYTES at least over the windows, and
- * steadily (rising at least GROW_RISING). */
-#define GROW_MIN_BYTES	(64 * 1024)
-#define GROW_RISING	0.5
-int env_grows(const struct env_fit *f);
+#include "slope.h"
 
 /*
  * trend.c: the rows. A process by its name and command line, a file by its
@@ -131,6 +88,11 @@ void trend_part(int32_t pid, uint64_t start, const char *name, const char *part,
 		uint64_t eff, int known);
 void trend_sample_end(void);
 int parse_duration(const char *s, int64_t *ms);
+void cmd_words(const struct trow *r, char *buf, size_t len);
+/* The log read and fitted: the rows, and for html its series (view_trend,
+ * in trendrep.c, then reports them). */
+void trend_read(const char *log, const struct opts *o, const char *pick, const char *warmup,
+		const struct budget *b, size_t nbudget, uint64_t cap_mem, struct trend_opts *to);
 /* The rows of one kind with a sample, fitted, by slope (largest first). */
 struct shown {
 	struct trow *r;
@@ -139,9 +101,8 @@ struct shown {
 struct shown *trend_rows(int kind, uint32_t *n);
 const struct trend_sum *trend_summary(void);
 
-/* trendrep.c: the report as text or CSV; the budgets */
+/* trendrep.c: the report as text or CSV; the budgets; view_trend */
 void trend_report(const struct opts *o, const struct trend_opts *to);
-void cmd_words(const struct trow *r, char *buf, size_t len);
 
 /* trendpage.c: the page of a watch log (left out with PICTURES=0) */
 void trend_page(const struct opts *o);

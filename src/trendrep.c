@@ -55,21 +55,6 @@ static void fmt_signed(const struct opts *o, char *buf, size_t len, int64_t v, i
 
 static const char *const kind_name[] = { "process", "file", "part" };
 
-/* A command line for a person: its arguments with spaces between. */
-void cmd_words(const struct trow *r, char *buf, size_t len)
-{
-	uint32_t i, n = r->cmdlen < len - 1 ? r->cmdlen : (uint32_t)len - 1;
-
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)r->cmd[i];
-
-		buf[i] = c == '\0' ? ' ' : c < 0x20 || c == 0x7f ? '?' : (char)c;
-	}
-	while (n && buf[n - 1] == ' ')
-		n--;
-	buf[n] = '\0';
-}
-
 /* Where the arguments start in a command line's text: after its first word
  * when that is the program the name already says (its path, or the name). */
 static size_t args_at(const struct trow *r)
@@ -285,4 +270,19 @@ void trend_report(const struct opts *o, const struct trend_opts *to)
 	out_flush();
 	for (i = 0; i < to->nbudget; i++)
 		check_one(o, &to->budgets[i], &S->budget[2 * i]);
+}
+
+void view_trend(const char *log, const struct opts *o, const char *pick, const char *warmup,
+		const struct budget *b, size_t nbudget, uint64_t cap_mem)
+{
+	static struct trend_opts to;
+
+	trend_read(log, o, pick, warmup, b, nbudget, cap_mem, &to);
+#ifndef EXMAP_NO_PICTURES
+	if (o->view == V_HTML) {
+		trend_page(o);
+		return;
+	}
+#endif
+	trend_report(o, &to);
 }
