@@ -69,8 +69,11 @@ for f in "$X" build/arm/exmap-mini build/arm/tools/workload build/arm/capture/pr
 done
 for b in "$X" build/arm/exmap-mini; do
 	case $b in build/arm/*) h=$(qemu-arm-static "$b" -h 2>&1) ;; *) h=$("$b" -h 2>&1) ;; esac
-	printf '%s\n' "$h" | grep -q 'dump' && printf '%s\n' "$h" | grep -q -- '-l capture' ||
-		{ no "$b -h names no dump and no -l: an older build?"; finish; }
+	# both dump and watch; a board build's -h has no -l (LOAD=0), the host's has
+	printf '%s\n' "$h" | grep -q 'dump' && printf '%s\n' "$h" | grep -q 'watch interval' &&
+		case $b in build/arm/*) ! printf '%s\n' "$h" | grep -q -- '-l capture' ;;
+		*) printf '%s\n' "$h" | grep -q -- '-l capture' ;; esac ||
+		{ no "$b -h: not this tree's build (dump, watch; -l on the host alone)?"; finish; }
 done
 
 # The board: kernel, initramfs, boot.
