@@ -427,6 +427,7 @@ struct scan {
 	struct absent absent[ABSENT_MAX];	/* which, and why (live scans) */
 	uint32_t nabsent, absent_lost;		/* those beyond ABSENT_MAX */
 	int want_cmdline;	/* read each process's command line (dump) */
+	int want_start;		/* read each process's start time (watch), from stat */
 	int progress;		/* show progress on stderr after a second */
 	uint64_t t0, tshown;	/* when the scan began, when progress was last shown (ms) */
 	size_t done, total;	/* processes */

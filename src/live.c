@@ -106,6 +106,7 @@ void scan_live(struct scan *s, struct arena *arena, const struct opts *o, const 
 	}
 	scan_init(s, arena, src, (uint32_t)table, (uint32_t)blocks, &probe);
 	s->want_cmdline = o->view == V_DUMP || o->view == V_HTML || o->names;
+	s->want_start = o->view == V_WATCH;
 	/* On a terminal only, and never beside CSV or a capture. */
 	s->progress = !o->csv && o->view != V_DUMP && o->view != V_WATCH && is_terminal(2);
 	scan_procs(s, pids, npid);
