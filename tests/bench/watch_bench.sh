@@ -1,7 +1,7 @@
 #!/bin/sh
 # What watch costs on this machine (make bench; its board: watch_board.sh):
 #   - the CPU a sample costs beyond its scan: BUILD/watchcost's pairs (a
-#     plain scan, one with the ram view's parts, a watch sample, in turn;
+#     report's scan, a sample's scan with the ram view's parts, a sample, in turn;
 #     tests/bench/watchcost.c), on
 #     this machine as it is and with bench.sh's bench workload running (200
 #     children, 4.3 M mapped pages), non-keyframes and keyframes apart;

@@ -2,19 +2,20 @@
  * watchcost: the CPU a watch sample costs beyond its scan, on exmap-mini's
  * own objects (make bench). In one process, ROUNDS rounds of three, their
  * order turning each round: A, a scan as a report view makes it (scan,
- * pass two, the file table); R, the same and the ram view's parts read as a
- * sample reads them (meminfo, the mounts, vmallocinfo, zram): what a sample
- * holds, read from the kernel; B, a watch's sample (its scan, which reads
- * each process's start time and command line too, pass two, the ram view's
- * parts, and the sample against the last one, written to /dev/null). CPU
- * time is the process's (user and system), CLOCK_PROCESS_CPUTIME_ID. Every
- * KEYth sample is a keyframe, as watch writes them, timed apart.
+ * pass two, the file table); R, the same as a sample's scan makes it (each
+ * process's start time read from stat, dearer for the kernel than comm)
+ * and the ram view's parts read as a sample reads them (meminfo, the
+ * mounts, vmallocinfo, zram): all a sample reads from the kernel; B, a
+ * watch's sample (that scan, pass two, the ram view's parts, and the
+ * sample against the last one, written to /dev/null). CPU time is the
+ * process's (user and system), CLOCK_PROCESS_CPUTIME_ID. Every KEYth
+ * sample is a keyframe, as watch writes them, timed apart.
  *
  * "Beyond its scan" is (B - R) / R: watch's own work, its target 5%;
- * (B - A) / A says what the ram view's parts add besides. Prints per round
- * "round N A_NS R_NS B_NS KEY", then the medians of A, R and B and of the
- * paired ratios, non-keyframe and keyframe apart, each with its min,
- * quartiles and max.
+ * (B - A) / A says what stat and the ram view's parts add besides. Prints
+ * per round "round N A_NS R_NS B_NS KEY", then the medians of A, R and B
+ * and of the paired ratios, non-keyframe and keyframe apart, each with its
+ * min, quartiles and max.
  * usage: watchcost ROUNDS [KEY]   (KEY: 60, watch's)
  */
 #include <fcntl.h>
@@ -29,12 +30,16 @@
 static struct arena arena;
 static struct scan scan;
 
-/* One scan as view v makes it (V_RAM: V_PROCS's and the ram view's parts as
- * a sample reads them); the CPU it took, ns. */
-static uint64_t one(enum view v, int key, uint64_t n)
+/* What one round times: A, a report's scan; R, the scan a sample makes (each
+ * process's start time read too, from stat) and the ram view's parts, all a
+ * sample reads; B, a sample. */
+enum what { A_SCAN, R_READS, B_SAMPLE };
+
+/* One of them; the CPU it took, ns. */
+static uint64_t one(enum what w, int key, uint64_t n)
 {
 	static struct ramsrc rs;
-	struct opts o = { .view = v, .sort = -1 };
+	struct opts o = { .view = w == A_SCAN ? V_PROCS : V_WATCH, .sort = -1 };
 	struct totals t;
 	uint32_t nf;
 	uint64_t t0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
@@ -42,11 +47,11 @@ static uint64_t one(enum view v, int key, uint64_t n)
 	arena_release(&arena);
 	scan_live(&scan, &arena, &o, "auto", 0, 0, NULL, 0);
 	account(&scan, &t);
-	if (v == V_WATCH)
+	if (w == B_SAMPLE)
 		wsample_write(&scan, n * 60000, n * 60000, key);
 	else
 		files_build(&scan, &nf);
-	if (v == V_RAM)
+	if (w == R_READS)
 		ram_read_parts(&rs, scan.page_size);
 	out_flush();
 	return clock_ns(CLOCK_PROCESS_CPUTIME_ID) - t0;
@@ -93,7 +98,7 @@ int main(int argc, char **argv)
 	}
 	out_to(fd, "/dev/null");
 	wsample_begin(1, 60000);
-	one(V_WATCH, 1, sample++);	/* the first sample: the tables sized, a keyframe */
+	one(B_SAMPLE, 1, sample++);	/* the first sample: the tables sized, a keyframe */
 	for (i = 0; i < rounds; i++) {
 		int kf = sample % key == 0;
 		uint64_t t[3];
@@ -101,8 +106,8 @@ int main(int argc, char **argv)
 		for (j = 0; j < 3; j++) {
 			int w = (i + j) % 3;	/* the order turns each round */
 
-			t[w] = w == 0 ? one(V_PROCS, 0, 0) : w == 1 ? one(V_RAM, 0, 0) :
-			       one(V_WATCH, kf, sample++);
+			t[w] = w == A_SCAN ? one(A_SCAN, 0, 0) : w == R_READS ?
+			       one(R_READS, 0, 0) : one(B_SAMPLE, kf, sample++);
 		}
 		printf("round %d %llu %llu %llu %d\n", i, (unsigned long long)t[0],
 		       (unsigned long long)t[1], (unsigned long long)t[2], kf);
@@ -118,7 +123,7 @@ int main(int argc, char **argv)
 		}
 	}
 	stats("scan alone (A)", a, n, " ms", 1e-6);
-	stats("scan and the ram view's parts (R)", rr, n, " ms", 1e-6);
+	stats("a sample's scan and the ram view's parts (R)", rr, n, " ms", 1e-6);
 	stats("watch sample (B)", b, n, " ms", 1e-6);
 	stats("sample beyond its scan, (B - R) / R", r, n, "", 1);
 	stats("keyframe beyond its scan, (B - R) / R", kr, k, "", 1);
