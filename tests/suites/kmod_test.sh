@@ -80,8 +80,15 @@ N=4 FILE_KIB=512 COW_KIB=384 PRIV_KIB=128
 STRESS=${KMOD_STRESS:-30}
 JOBS=${KMOD_JOBS:-2}
 
-# rollup_file FILE FIELD: a field of a guest's smaps_rollup, copied out
-rollup_file() { awk -v f="$2:" '$1 == f { print $2 * 1024 }' "$1"; }
+# field CSV KEYCOL KEY FIELD (no quoted commas in the rows looked at)
+field() {
+	awk -F, -v kc="$2" -v k="$3" -v f="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		$h[kc] == k { print $h[f]; exit }' "$1"
+}
+# rollup FILE FIELD: a field of a guest's smaps_rollup, copied out (lib.sh's
+# rollup reads /proc/PID; the *_checks.sh this sources use this one)
+rollup() { awk -v f="$2:" '$1 == f { print $2 * 1024 }' "$1"; }
 # the guest's command NAME: its exit status, its stderr
 rc_of() { cat "$o/$1.rc" 2>/dev/null; }
 err_of() { cat "$o/$1.stderr" 2>/dev/null; }
@@ -295,16 +302,16 @@ checks() {
 	kfile=$o/kmod_all
 	for pid in $parent $children; do
 		if [ -f "$o/rollup_$pid" ]; then
-			check_num "pid $pid: eff_resident = Pss (kmod)" "$(col "$kfile" pid "$pid" eff_resident)" \
-				"$(rollup_file "$o/rollup_$pid" Pss)" 8192
-			check_eq "pid $pid: resident = Rss (kmod)" "$(col "$kfile" pid "$pid" resident)" \
-				"$(rollup_file "$o/rollup_$pid" Rss)"
-			check_eq "pid $pid: resident = Rss (pagemap)" "$(col "$o/pagemap_all" pid "$pid" resident)" \
-				"$(rollup_file "$o/rollup_$pid" Rss)"
+			check_num "pid $pid: eff_resident = Pss (kmod)" "$(field "$kfile" pid "$pid" eff_resident)" \
+				"$(rollup "$o/rollup_$pid" Pss)" 8192
+			check_eq "pid $pid: resident = Rss (kmod)" "$(field "$kfile" pid "$pid" resident)" \
+				"$(rollup "$o/rollup_$pid" Rss)"
+			check_eq "pid $pid: resident = Rss (pagemap)" "$(field "$o/pagemap_all" pid "$pid" resident)" \
+				"$(rollup "$o/rollup_$pid" Rss)"
 			special_checks "$pid"
 		else
 			check_eq "pid $pid: resident = statm's resident (kmod)" \
-				"$(col "$kfile" pid "$pid" resident)" "$(zp_statm "$pid")"
+				"$(field "$kfile" pid "$pid" resident)" "$(zp_statm "$pid")"
 		fi
 	done
 	# Sharing as built, on every kernel (smaps or not): the N children read
