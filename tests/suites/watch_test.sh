@@ -180,37 +180,41 @@ fi
 
 # --- memory: flat over thousands of samples -----------------------------------
 # -t: a page table of one size (else sized by meminfo's figures of the moment).
-# No COUNT: read every 0.1 s until past sample 2000, however fast the
-# machine, then stopped by SIGTERM.
+# No COUNT: read every 0.05 s until past sample 2000, however fast the
+# machine, then stopped by SIGTERM. The figure is smaps_rollup's Rss: exact
+# (the page tables walked). status's VmRSS and VmHWM are not: the kernel
+# keeps them in per-CPU counters, read without their CPUs' pending counts,
+# and a process that gives back and takes again its arena each sample sees
+# its VmHWM wander by tens of KiB as it moves between CPUs.
 "$EXMAP" -p "$FAMILY" -t 65536 -o "$T/m.log" watch 0 2>"$T/m.err" &
 WPID=$!
 rss=
 t0=$(date +%s)
 while kill -0 "$WPID" 2>/dev/null && [ $(($(date +%s) - t0)) -lt 900 ]; do
-	r=$(awk '$1 == "VmRSS:" { r = $2 } $1 == "VmHWM:" { h = $2 } END { print r, h }' \
-		"/proc/$WPID/status" 2>/dev/null)
+	r=$(awk '$1 == "Rss:" { print $2 }' "/proc/$WPID/smaps_rollup" 2>/dev/null)
 	n=$(grep -c '^XM w [0-9a-f]* t ' "$T/m.log" 2>/dev/null)
 	[ -n "$r" ] && rss="$rss$n $r
 "
 	[ "${n:-0}" -ge 2000 ] && [ -n "$r" ] && break
-	sleep 0.1
+	sleep 0.05
 done
 kill -TERM "$WPID" 2>/dev/null
 wait "$WPID"
 WPID=
-# The high-water mark rises while the samples meet /proc's files at their
-# largest (each read into fixed buffers), then stays: from the first reading
-# past sample 1000 to one past sample 2000 it moves by less than 16 KiB
-# (16 bytes a sample kept).
-echo "$rss" | awk 'NF == 3 && $1 >= 1000' >"$T/rss"
-check_cmd "samples 1000 to 2000: VmHWM moves by less than 16 KiB" \
-	awk 'NR == 1 { h = $3 } $3 >= h + 16 { print "sample " $1 ": HWM " $3 " KiB (was " h ")"; bad = 1 }
-		END { if (NR < 2 || $1 < 2000) { print NR " readings, the last at sample " $1; bad = 1 }
-		exit bad }' "$T/rss"
+# Memory rises while the samples meet /proc's files at their largest (each
+# read into fixed buffers), then stays. Each sample's arena is given back and
+# taken again, so a reading falls anywhere in a sample: the most Rss read
+# over samples 1000 to 1500 and over 1500 to 2000 differ by less than
+# 16 KiB (32 bytes a sample kept), each the most of 5 readings at least.
+echo "$rss" | awk 'NF == 2 && $1 >= 1000' >"$T/rss"
+check_cmd "samples 1000 to 2000: the most Rss (smaps_rollup) moves by less than 16 KiB" \
+	awk '$1 < 1500 { na++; if ($2 > a) a = $2 } $1 >= 1500 { nb++; if ($2 > b) b = $2 }
+		END { print "most Rss " a " KiB (" na " readings), then " b " KiB (" nb ")"
+		exit !(na >= 5 && nb >= 5 && $1 >= 2000 && b - a < 16 && a - b < 16) }' "$T/rss"
 grep '^XM w [0-9a-f]* h ' "$T/m.log" | cut -d, -f11,12 | cut -d' ' -f1 | sort -u >"$T/peaks"
 check_eq "every keyframe's h: the writer's tables and the scan arena's high-water mark the same" \
 	"$(sed -n '2,$p' "$T/peaks" | wc -l)" 0 "$(head -n 3 "$T/peaks" | tr '\n' ' ')"
-echo "# memory: at sample, VmRSS KiB, VmHWM KiB: $(head -n 1 "$T/rss"); $(tail -n 1 "$T/rss"); h's MEM,PEAK: $(head -n 1 "$T/peaks")"
+echo "# memory: at sample, Rss KiB: $(head -n 1 "$T/rss"); $(tail -n 1 "$T/rss"); h's MEM,PEAK: $(head -n 1 "$T/peaks")"
 
 # --- the reader on what is no watch log (misuse: tests/suites/errors_test.sh) ---
 "$WLOGDUMP" "$WORKLOAD" >/dev/null 2>"$T/err"; rc=$?
