@@ -187,6 +187,7 @@ void out_dec(char sep, uint64_t v);
 void out_flush(void);
 void out_to(int fd, const char *name);
 void on_write_error(int (*fn)(int err));
+const char *admin_hint(void);
 int is_terminal(int fd);
 struct winsize;
 int terminal_size(int fd, struct winsize *ws);
@@ -209,9 +210,6 @@ void eff_norm(struct eff *e);
 uint64_t eff_bytes(const struct eff *e);
 void fig_add(struct fig *to, const struct fig *from);
 uint64_t fig_get(const struct fig *f, enum field k);
-
-/* usage.c: -h, what this build does */
-void usage(void);
 
 /* arena.c: the one region of working memory, mapped once */
 struct arena {
@@ -544,11 +542,7 @@ void term_clear(void);
 uint64_t term_flush(void);
 
 /* browse.c: the drill-down, full screen; rescan scans again (NULL: a capture) */
-#ifdef EXMAP_NO_BROWSE
-#define browse(s, o, rescan)	((void)(rescan))
-#else
 void browse(struct scan *s, const struct opts *o, int (*rescan)(struct scan *s));
-#endif
 
 /* elfitems.c: the file a view or -F names, as an index in the file table */
 uint32_t find_file(struct file *files, uint32_t n, const char *want);
@@ -584,20 +578,12 @@ void diff_captures(struct arena *a, const struct capfile *cfa, const struct capf
 		   const struct opts *o);
 
 /* caplist.c: the captures a console log holds, one row each (left out with LOAD=0) */
-#ifdef EXMAP_NO_LOAD
-#define view_captures(path, o)	((void)(path))
-#else
 void view_captures(const char *path, const struct opts *o);
-#endif
 
 /* trend.c: a watch log's rows and their slopes (left out with LOAD=0) */
-#ifdef EXMAP_NO_LOAD
-#define view_trend(log, o, pick, warmup, b, nb, cap)	((void)(log))
-#else
 struct budget;
 void view_trend(const char *log, const struct opts *o, const char *pick, const char *warmup,
 		const struct budget *b, size_t nbudget, uint64_t cap_mem);
-#endif
 /* metrics.c: the Prometheus text format; scan_ns, how long the scan took (live) */
 void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns);
 

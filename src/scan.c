@@ -188,7 +188,7 @@ static void add_present(struct scan *s, struct mapping *m, uint64_t e, uint64_t 
 				/* pfn 0 means hidden pfns: grouping by it would merge pages */
 				if (frame == 0)
 					die("pagemap reads page frame number 0: pfns are hidden "
-					    "from this user; run exmap-mini as root");
+					    "without CAP_SYS_ADMIN: %s", admin_hint());
 				if ((k = ptab_run(&s->pt, frame, k, s->hint, &id)) == 0)
 					table_full(s);
 				put_run(s, m, RUN_SHARED << RUN_KIND_SHIFT | w, id, k);

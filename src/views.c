@@ -1,0 +1,341 @@
+/* The views: a row each (its words, options, builds, -s fields, help) and how each runs. */
+#include <time.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "cli.h"
+#include "ram.h"
+#ifndef EXMAP_NO_PICTURES
+#include "page.h"
+#endif
+
+static struct arena arena;
+static struct scan scan;
+static struct totals tot;
+static struct cmdline *C;	/* for rescan and metrics_sample, which take a scan */
+
+static const char *backend(const struct cmdline *c)
+{
+	return c->backend ? c->backend : "auto";
+}
+
+/* The run's status, once -o's file is in place. */
+static int done(const struct cmdline *c)
+{
+	out_flush();
+	if (c->out)
+		outfile_commit();
+	return exit_status;
+}
+
+/* A report's end: the budgets, then the status. */
+static int report_end(const struct cmdline *c)
+{
+	out_flush();
+	if (c->nbudget)
+		check_budgets(&scan, c->budgets, c->nbudget, &c->o);
+	return done(c);
+}
+
+/* browse's r, watch's samples: the arena given back, the machine scanned again. */
+static int rescan(struct scan *s)
+{
+	arena_release(&arena);
+	scan_live(s, &arena, &C->o, backend(C), C->table, C->cap_mem, C->pids, C->npid);
+	account(s, &tot);
+	return 0;
+}
+
+/* The scan a view shows: -l's capture loaded, or this machine scanned (how
+ * long it took: ns), accounted; with filter, what -P and -F show chosen. */
+static void get_scan(struct cmdline *c, int filter, uint64_t *ns)
+{
+	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+
+	C = c;
+	if (c->out)
+		outfile_open(c->out);
+#ifndef EXMAP_NO_PICTURES
+	if (c->o.view == V_HTML)	/* what loading or scanning says goes in the page too */
+		page_notes_start();
+#endif
+#ifndef EXMAP_NO_LOAD
+	if (c->load) {
+		static struct capfile cf;
+
+		arena_or_die(&arena, capture_open(c->load, &cf) + (reads_elf(c->o.view) ? ARENA_ELF : 0),
+			     0, c->cap_mem);
+		load_capture(&scan, &arena, &cf);
+		find_file_as_named();
+	} else
+#endif
+	{
+		scan_live(&scan, &arena, &c->o, backend(c), c->table, c->cap_mem, c->pids, c->npid);
+		if (ns)
+			*ns = clock_ns(CLOCK_MONOTONIC) - t0;
+	}
+	account(&scan, &tot);
+	if (filter) {
+		uint32_t nf;
+		struct file *files = files_build(&scan, &nf);
+
+		c->o.rfile_index = c->o.rfile ? find_file(files, nf, c->o.rfile) : UINT32_MAX;
+		report_filter(&scan, c->o.rpids, c->o.nrpid, c->o.rfile_index, &tot.shown, &tot.nshown);
+	}
+}
+
+static int run_procs(struct cmdline *c)
+{
+	get_scan(c, 1, NULL);
+	view_procs(&scan, &tot, &c->o);
+	report_notes(&scan, &tot, &c->o);
+	return report_end(c);
+}
+
+static int run_files(struct cmdline *c)
+{
+	get_scan(c, 1, NULL);
+	view_files(&scan, &c->o);
+	report_notes(&scan, &tot, &c->o);
+	return report_end(c);
+}
+
+static int run_maps(struct cmdline *c)
+{
+	get_scan(c, 1, NULL);
+	view_maps(&scan, &c->o);
+	report_notes(&scan, &tot, &c->o);
+	return report_end(c);
+}
+
+/* sections, symbols */
+static int run_items(struct cmdline *c)
+{
+	get_scan(c, 1, NULL);
+	view_elf_items(&scan, &c->o);
+	report_notes(&scan, &tot, &c->o);
+	return report_end(c);
+}
+
+static int run_dump(struct cmdline *c)
+{
+	get_scan(c, 0, NULL);
+	dump_capture(&scan);
+	if (scan.unreadable)
+		warnx("%u process%s could not be read: the capture leaves %s out", scan.unreadable,
+		      scan.unreadable == 1 ? "" : "es", scan.unreadable == 1 ? "it" : "them");
+	return done(c);
+}
+
+static int run_ram(struct cmdline *c)
+{
+	if (!c->load && !c->backend && access("/proc/self/pagemap", F_OK) != 0 &&
+	    access("/proc/exmap-mini", F_OK) != 0) {
+		/* all of RAM still, from the kernel's counters: no process is scanned */
+		if (c->out)
+			outfile_open(c->out);
+		scan.page_size = (uint64_t)getpagesize();
+		scan.source = "none";
+		view_ram(&scan, &c->o, "auto");
+		if (c->o.csv || c->o.noheader)
+			warnx("no page source (no pagemap, no module): no process was scanned");
+		else
+			outs("note: no page source (no pagemap, no module): no process was scanned\n");
+		out_flush();
+		exit_at_least(EX_PARTIAL);
+		return done(c);
+	}
+	get_scan(c, 1, NULL);
+	view_ram(&scan, &c->o, backend(c));
+	return report_end(c);
+}
+
+static int run_metrics(struct cmdline *c)
+{
+	uint64_t ns = 0;
+
+	get_scan(c, 0, &ns);
+	view_metrics(&scan, &c->o, ns);
+	return done(c);
+}
+
+/* watch ... metrics: each sample, -o's file rewritten whole. */
+static void metrics_sample(struct scan *s, uint64_t scan_ns)
+{
+	outfile_open(C->out);
+	view_metrics(s, &C->o, scan_ns);
+	outfile_commit();
+}
+
+static int run_watch(struct cmdline *c)
+{
+	C = c;
+	if (c->v->as == AS_WORD)
+		c->w.sample = metrics_sample;
+	else
+		c->w.out = c->out;
+	watch(&scan, &c->o, &c->w, rescan);
+	return exit_status;
+}
+
+#ifndef EXMAP_NO_BROWSE
+static int run_browse(struct cmdline *c)
+{
+	get_scan(c, 1, NULL);
+	browse(&scan, &c->o, c->load ? NULL : rescan);
+	return done(c);
+}
+#endif
+
+#ifndef EXMAP_NO_PICTURES
+static int run_folded(struct cmdline *c)
+{
+	get_scan(c, 1, NULL);
+	view_folded(&scan, &c->o);
+	return report_end(c);
+}
+
+static int run_html(struct cmdline *c)
+{
+	get_scan(c, 1, NULL);
+	view_html(&scan, &tot, &c->o, backend(c));
+	return report_end(c);
+}
+#endif
+
+#ifndef EXMAP_NO_LOAD
+static int run_elf(struct cmdline *c)
+{
+	if (c->out)
+		outfile_open(c->out);
+	view_elf(c->o.view_file, &c->o);
+	return done(c);
+}
+
+static int run_diff(struct cmdline *c)
+{
+	static struct capfile cf[2];
+	uint64_t size;
+
+	if (c->out)
+		outfile_open(c->out);
+#ifndef EXMAP_NO_PICTURES
+	if (c->o.html)
+		page_notes_start();
+#endif
+	size = capture_open(c->word[0], &cf[0]);
+	size += capture_open(c->word[1], &cf[1]);
+	arena_or_die(&arena, size, 0, c->cap_mem);
+	diff_captures(&arena, &cf[0], &cf[1], &c->o);
+	return done(c);
+}
+
+static int run_captures(struct cmdline *c)
+{
+	if (c->out)
+		outfile_open(c->out);
+	view_captures(c->load, &c->o);
+	return done(c);
+}
+
+/* trend, and html on a watch log: its samples, not its last capture */
+static int run_trend(struct cmdline *c)
+{
+	if (c->out)
+		outfile_open(c->out);
+	view_trend(c->load, &c->o, c->rpids, c->warmup, c->budgets, c->nbudget, c->cap_mem);
+	return done(c);
+}
+#endif
+
+/* What a scan takes, what a capture takes instead, what a report takes. */
+#define SCAN	(OPT(b) | OPT(p) | OPT(t) | OPT(m))
+#define CAPTURE	(OPT(l) | OPT(S))
+#define REPORT	(SCAN | CAPTURE | OPT(c) | OPT(k) | OPT(q) | OPT(P) | OPT(F) | OPT(s) | OPT(n) | \
+		 OPT(o) | OPT(BUDGET))
+#define FIGS	SORT_FIGS
+#define PAGE	"it is one page, all of it"
+
+/* -h lists the views in this order; a variant follows its row. */
+const struct viewdef views[] = {
+	{ "procs", "", V_PROCS, 0, 0, .forms = FORM_SCAN | FORM_CAPTURE, .opts = REPORT,
+	  .sorts = FIGS | SORT(F_PID) | SORT(F_NAME), .run = run_procs,
+	  .help = "one row per process, with totals (the default)" },
+	{ "files", "", V_FILES, 0, 0, .forms = FORM_SCAN | FORM_CAPTURE, .opts = REPORT,
+	  .sorts = FIGS | SORT(F_PATH) | SORT(F_NPROC), .run = run_files,
+	  .help = "one row per mapped file, summed over processes" },
+	{ "maps", "pid", V_MAPS, 1, 1, .forms = FORM_SCAN | FORM_CAPTURE, .opts = REPORT,
+	  .sorts = FIGS | SORT(F_ADDRESS) | SORT(F_PATH), .run = run_maps,
+	  .help = "one row per mapping of process pid" },
+	{ "sections", "file", V_SECTIONS, 1, 1, .forms = FORM_SCAN | FORM_CAPTURE, .opts = REPORT,
+	  .sorts = FIGS | SORT(F_ADDRESS) | SORT(F_NAME), .run = run_items,
+	  .help = "one row per allocated section of a mapped ELF file" },
+	{ "symbols", "file [section]", V_SYMBOLS, 1, 2, .forms = FORM_SCAN | FORM_CAPTURE,
+	  .opts = REPORT | OPT(a), .sorts = FIGS | SORT(F_ADDRESS) | SORT(F_NAME), .run = run_items,
+	  .help = "one row per symbol of a mapped ELF file" },
+	{ "elf", "file", V_ELF, 1, 1, .build = HAS_LOAD, .forms = FORM_SCAN,
+	  .opts = OPT(c) | OPT(q) | OPT(o), .why = "it reads the file alone, in its order: no scan",
+	  .run = IF_LOAD(run_elf), .help = IF_LOAD("its sections, segments, symbols, build-id; no scan") },
+	{ "dump", "", V_DUMP, 0, 0, .forms = FORM_SCAN, .opts = SCAN | OPT(o),
+	  .why = "it writes the whole scan as a capture", .run = run_dump,
+	  .help = "the scan as a capture, to load with -l or diff later" },
+	{ "diff", "capture capture", V_DIFF, 2, 2, .build = HAS_LOAD, .forms = FORM_DIFF,
+	  .opts = OPT(a) | OPT(c) | OPT(k) | OPT(q) | OPT(s) | OPT(n) | OPT(m) | OPT(o),
+	  .sorts = FIGS | SORT(F_NAME), .why = "it compares two captures, whole", .run = IF_LOAD(run_diff),
+	  .help = IF_LOAD("how each figure changed from the first capture to the second, per "
+			  "process (by name and command line) and per file") },
+	{ "diff", "html", V_DIFF, 3, 3, AS_WORD, HAS_LOAD | HAS_PICTURES, FORM_DIFF,
+	  .opts = OPT(a) | OPT(s) | OPT(m) | OPT(o), .sorts = FIGS | SORT(F_NAME), .why = PAGE,
+	  .run = IF_LOAD(IF_PICTURES(run_diff)), .help = IF_LOAD(IF_PICTURES("with html, a page")) },
+	{ "browse", "", V_BROWSE, 0, 0, .build = HAS_BROWSE, .forms = FORM_SCAN | FORM_CAPTURE,
+	  .opts = SCAN | CAPTURE | OPT(a) | OPT(k) | OPT(s) | OPT(P) | OPT(F),
+	  .sorts = FIGS | SORT(F_NAME), .why = "it draws on a terminal", .run = IF_BROWSE(run_browse),
+	  .help = IF_BROWSE("processes or files, then their files or processes, sections and "
+			    "symbols, full screen (a terminal)") },
+	{ "ram", "", V_RAM, 0, 0, .forms = FORM_SCAN | FORM_CAPTURE,
+	  .opts = SCAN | CAPTURE | OPT(a) | OPT(c) | OPT(k) | OPT(q) | OPT(o) | OPT(BUDGET),
+	  .why = "it is all of RAM, its lines in their order", .run = run_ram,
+	  .help = "all of RAM: reserved at boot, and MemTotal in parts (free, processes, caches, "
+	  "kernel, unexplained)" },
+	{ "folded", "", V_FOLDED, 0, 0, .build = HAS_PICTURES, .forms = FORM_SCAN | FORM_CAPTURE,
+	  .opts = SCAN | CAPTURE | OPT(a) | OPT(P) | OPT(F) | OPT(o) | OPT(BUDGET),
+	  .why = "its lines are for flame-graph tools", .run = IF_PICTURES(run_folded),
+	  .help = IF_PICTURES("process;file;section;symbol eff_resident, one line per leaf, for "
+			      "flame-graph tools") },
+	{ "html", "", V_HTML, 0, 0, .build = HAS_PICTURES, .forms = FORM_SCAN | FORM_CAPTURE,
+	  .opts = SCAN | CAPTURE | OPT(a) | OPT(s) | OPT(P) | OPT(F) | OPT(o) | OPT(BUDGET),
+	  .sorts = FIGS, .why = PAGE, .run = IF_PICTURES(run_html),
+	  .help = IF_PICTURES("one self-contained HTML page: a zoomable map, both perspectives, "
+			      "tables, the ram view") },
+	{ "html", "", V_HTML, 0, 0, AS_LOG, HAS_LOAD | HAS_PICTURES, FORM_LOG,
+	  .opts = OPT(l) | OPT(PICK) | OPT(m) | OPT(w) | OPT(o), .why = "it draws the log's growers",
+	  .run = IF_LOAD(IF_PICTURES(run_trend)),
+	  .help = IF_LOAD(IF_PICTURES("with -l a watch log, its trend over time")) },
+	{ "captures", "", V_CAPTURES, 0, 0, .build = HAS_LOAD, .forms = FORM_LIST,
+	  .opts = OPT(l) | OPT(c) | OPT(q) | OPT(n) | OPT(o), .needs = OPT(l),
+	  .need = "give -l LOG, the log whose captures it lists",
+	  .why = "it lists a log's captures, in its order", .run = IF_LOAD(run_captures),
+	  .help = IF_LOAD("with -l: the captures a console log holds, one row each (its place N, "
+			  "for log@N)") },
+	{ "trend", "", V_TREND, 0, 0, .build = HAS_LOAD, .forms = FORM_LOG,
+	  .opts = OPT(l) | OPT(c) | OPT(k) | OPT(q) | OPT(PICK) | OPT(n) | OPT(m) | OPT(w) | OPT(o) |
+	  OPT(BUDGET) | OPT(SLOPE), .needs = OPT(l), .need = "give the watch log with -l LOG",
+	  .why = "its rows are every one, by slope", .run = IF_LOAD(run_trend),
+	  .help = IF_LOAD("with -l: a watch log's processes (by name and command line) and files, "
+			  "how fast each one's floor rose (bytes an hour, largest first); with -P, "
+			  "its parts") },
+	{ "metrics", "", V_METRICS, 0, 0, .forms = FORM_SCAN | FORM_CAPTURE,
+	  .opts = SCAN | CAPTURE | OPT(n) | OPT(o) | OPT(PIDS),
+	  .why = "it is Prometheus's format, of the whole scan, in a fixed order", .run = run_metrics,
+	  .help = "Prometheus's text format: processes by name, the -n (20) largest files, the ram "
+	  "view's parts" },
+	{ "watch", "interval [count]", V_WATCH, 1, 2, .forms = FORM_WATCH,
+	  .opts = SCAN | OPT(o) | OPT(MAX), .why = "it writes a log of whole samples", .run = run_watch,
+	  .help = "a sample every interval seconds (count of them, else until SIGINT or SIGTERM): "
+	  "what changed, as a log between two captures (-l log, diff log@1 log@2)" },
+	{ "watch", "metrics", V_WATCH, 2, 3, AS_WORD, .forms = FORM_WATCH,
+	  .opts = SCAN | OPT(o) | OPT(n) | OPT(PIDS), .needs = OPT(o),
+	  .need = "give -o FILE, rewritten each sample", .why = "it rewrites -o's file each sample",
+	  .run = run_watch, .help = "with metrics, -o's file rewritten each sample" },
+};
+const size_t nviews = sizeof(views) / sizeof(views[0]);
