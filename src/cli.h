@@ -15,27 +15,28 @@
 
 /* What a build has (the Makefile's LOAD, PICTURES, BROWSE). A view or an
  * option that needs what the build left out stays in the tables, to be
- * refused by name; its help and its function are left out (IF_...). */
+ * refused by name; its help and its function are left out: IF_LOAD(x,
+ * none) is x where the build has LOAD, else none. */
 enum { HAS_LOAD = 1, HAS_PICTURES = 2, HAS_BROWSE = 4 };
 #ifdef EXMAP_NO_LOAD
-#define IF_LOAD(x)	NULL
+#define IF_LOAD(x, none)	none
 #define BUILT_LOAD	0
 #else
-#define IF_LOAD(x)	x
+#define IF_LOAD(x, none)	x
 #define BUILT_LOAD	HAS_LOAD
 #endif
 #ifdef EXMAP_NO_PICTURES
-#define IF_PICTURES(x)	NULL
+#define IF_PICTURES(x, none)	none
 #define BUILT_PICTURES	0
 #else
-#define IF_PICTURES(x)	x
+#define IF_PICTURES(x, none)	x
 #define BUILT_PICTURES	HAS_PICTURES
 #endif
 #ifdef EXMAP_NO_BROWSE
-#define IF_BROWSE(x)	NULL
+#define IF_BROWSE(x, none)	none
 #define BUILT_BROWSE	0
 #else
-#define IF_BROWSE(x)	x
+#define IF_BROWSE(x, none)	x
 #define BUILT_BROWSE	HAS_BROWSE
 #endif
 #define BUILT		(BUILT_LOAD | BUILT_PICTURES | BUILT_BROWSE)
@@ -48,16 +49,22 @@ enum opt {
 };
 #define OPT(x)	(UINT32_C(1) << O_##x)
 
+/* A row's words: its fields one after another, each ending with a NUL
+ * ("" where it has none), made by OPT_TEXT or VIEW_TEXT; field() finds one. */
+enum { T_NAME, T_ARG, T_HEAD, T_NEED = T_HEAD, T_WHY, T_HELP };
+const char *field(const char *text, int k);
+
+/* name: "b" for -b, "max" for --max; arg: its value in the synopsis ("" if
+ * it takes none); head: its value in -h's list, where shorter; why: said
+ * when the option it needs is missing, or by an option that does not go
+ * with this one; help: -h's text (an alias's goes on its option's). */
+#define OPT_TEXT(name, arg, head, why, help)	name "\0" arg "\0" head "\0" why "\0" help
 struct optdef {
-	const char *name;	/* "b": -b; "max": --max */
-	const char *arg;	/* its value in the synopsis; NULL: it takes none */
-	const char *head;	/* its value in -h's list, where shorter than arg */
-	uint32_t needs;		/* options it goes with only, */
-	uint32_t not;		/* and those it does not, */
-	const char *why;	/* and why */
+	const char *text;
+	int8_t needs, not;	/* an option, or -1 */
 	uint8_t build;		/* HAS_ bits it needs */
 	uint8_t many;		/* it may be given again */
-	const char *help;	/* -h's text (an alias's goes on its option's) */
+	uint8_t store;		/* where its value goes: offsetof(struct cmdline, ...) */
 };
 extern const struct optdef cli_opts[NOPT];
 
@@ -68,28 +75,28 @@ enum { AS_NAME, AS_WORD, AS_LOG };
 
 /* The synopsis's forms (usage.c), a bit each: the views they take. */
 enum { FORM_SCAN = 1, FORM_CAPTURE = 2, FORM_LIST = 4, FORM_LOG = 8, FORM_DIFF = 16,
-       FORM_WATCH = 32 };
+       FORM_WATCH = 32, NFORM = 6 };
 
 /* -s: a bit for each enum field a view sorts by. */
 #define SORT_FIGS	((UINT32_C(1) << NFIGS) - 1)
 #define SORT(f)		(UINT32_C(1) << (f))
 
+/* name; args: its words, as usage names them (a variant's: the word it
+ * ends with); need: said when an option it needs is missing; why: what it
+ * is, said when it refuses an option; help: -h's text. */
+#define VIEW_TEXT(name, args, need, why, help)	name "\0" args "\0" need "\0" why "\0" help
 struct cmdline;
 struct viewdef {
-	const char *name;
-	const char *args;	/* its words, as usage names them; a variant's word */
-	enum view view;
+	const char *text;
+	int (*run)(struct cmdline *c);	/* returns the exit status */
+	uint32_t opts;		/* the options it takes, */
+	uint32_t sorts;		/* -s's fields (SORT); 0: not sorted */
+	int8_t needs;		/* of them, one it must have, or -1 */
+	uint8_t view;		/* enum view */
 	uint8_t min, max;	/* words after the name */
 	uint8_t as;		/* AS_NAME, or a variant of the row before */
 	uint8_t build;		/* HAS_ bits it needs */
 	uint8_t forms;		/* FORM_ bits */
-	uint32_t opts;		/* the options it takes, */
-	uint32_t needs;		/* and of them those it must have, */
-	const char *need;	/* said when one is missing */
-	uint32_t sorts;		/* -s's fields (SORT); 0: not sorted */
-	const char *why;	/* what it is, said when it refuses an option */
-	const char *help;
-	int (*run)(struct cmdline *c);	/* returns the exit status */
 };
 /* views.c: every view, variants after their row */
 extern const struct viewdef views[];
@@ -101,14 +108,14 @@ extern const size_t nviews;
 /* What the command line asked for. */
 struct cmdline {
 	const struct viewdef *views;	/* the table read against, */
-	size_t nviews;
 	const struct viewdef *v;	/* and the row asked for */
+	size_t nviews;
+	const char *backend, *load, *out, *sort, *rpids, *warmup;	/* as given */
+	int help, version;	/* -h or --help, -V: nothing else is read */
 	struct opts o;
 	uint32_t given;		/* the options given (OPT bits) */
-	int help, version;	/* -h or --help, -V: nothing else is read */
 	char **word;		/* the view's words after its name */
 	int nword;
-	const char *backend, *load, *out, *sort, *rpids, *warmup;
 	uint64_t cap_mem, table;
 	const pid_t *pids;	/* -p's */
 	size_t npid;
@@ -121,8 +128,11 @@ struct cmdline {
  * words), then what goes together checked */
 void cli_parse(struct cmdline *c, int argc, char **argv);
 void cli_check(struct cmdline *c);
-size_t view_head(char *buf, size_t len, const struct viewdef *v, const struct viewdef *end);
-size_t view_label(char *buf, size_t len, const struct viewdef *v, int full);
+char *cat(char *p, char *end, const char *s);
+enum { HEAD_MSG, HEAD_FORM, HEAD_LIST };
+char *opt_head(char *p, char *end, int i, int how);
+char *view_head(char *p, char *end, const struct viewdef *v, const struct viewdef *last);
+char *view_label(char *p, char *end, const struct viewdef *v, int full);
 
 /* usage.c: -h, what this build does, from the tables */
 void usage(const struct viewdef *v, size_t n);

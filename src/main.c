@@ -3,8 +3,9 @@
 
 int main(int argc, char **argv)
 {
-	static struct cmdline c = { .views = views };
+	static struct cmdline c;
 
+	c.views = views;
 	c.nviews = nviews;
 	cli_parse(&c, argc, argv);
 	if (c.help || c.version) {

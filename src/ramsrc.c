@@ -105,8 +105,7 @@ static void read_iomem(struct ramsrc *r, uint64_t page_size)
 	}
 	r->have_iomem = r->sysram > 0;
 	if (!r->have_iomem)
-		note(r, geteuid() ? "/proc/iomem shows no addresses without CAP_SYS_ADMIN: run as root" :
-		     "/proc/iomem shows no addresses without CAP_SYS_ADMIN, which this root lacks");
+		note(r, "/proc/iomem shows no addresses without CAP_SYS_ADMIN");
 	else if (r->kcode)
 		r->kimage_src = "iomem";
 }

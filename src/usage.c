@@ -71,188 +71,144 @@ static int built(uint8_t need)
 	return !(need & ~BUILT);
 }
 
-/* Which views a form of the synopsis takes: its rows; lead: what it starts with. */
-static const struct {
-	uint8_t form;
-	const char *lead;
-} forms[] = {
-	{ FORM_SCAN, NULL }, { FORM_CAPTURE, "-l capture" }, { FORM_LIST, "-l log" },
-	{ FORM_LOG, "-l log" }, { FORM_DIFF, NULL }, { FORM_WATCH, NULL },
-};
-
-/* Option i's bracket in a form: [-b source], with the options of nested
- * that need it inside ([-o file [--max size]]). */
-static void bracket(int i, uint32_t nested)
-{
-	const struct optdef *d = &cli_opts[i];
-	char buf[64];
-	size_t n;
-	int j;
-
-	n = (size_t)fmt_snprintf(buf, sizeof(buf), "[-%s%s%s%s", d->name[1] ? "-" : "", d->name,
-				 d->arg ? " " : "", d->arg ? d->arg : "");
-	for (j = 0; j < NOPT; j++)
-		if ((nested >> j & 1) && (cli_opts[j].needs >> i & 1))
-			n += (size_t)fmt_snprintf(buf + n, sizeof(buf) - n, " [--%s %s]", cli_opts[j].name,
-						  cli_opts[j].arg);
-	n += (size_t)fmt_snprintf(buf + n, sizeof(buf) - n, "]%s", d->many ? "..." : "");
-	token(buf, n < sizeof(buf) ? n : sizeof(buf) - 1, 18);
-}
+/* What each form of the synopsis starts with, in FORM_ bits' order. */
+static const char leads[] = "\0-l capture\0-l log\0-l log\0\0";
 
 /* One form of the synopsis: its lead, its views' options, its views. */
 static void form(const struct viewdef *v, size_t nv, uint8_t which, const char *lead)
 {
-	const struct viewdef *first = NULL, *prev = NULL;
-	uint32_t opts = 0, nested = 0;
-	char buf[96];
-	size_t i, n = 0, names = 0, k;
-	int j, scan = 0;
+	const struct viewdef *w, *prev = NULL;
+	char views_[64] = "", *t = views_, buf[64], *end = buf + sizeof(buf), *p = buf;
+	uint32_t opts = 0;
+	int j, pass, flag;
 
-	for (i = 0; i < nv; i++)
-		if ((v[i].forms & which) && built(v[i].build)) {
-			opts |= v[i].opts;
-			scan |= v[i].view == V_PROCS;
-			names += !prev || strcmp(prev->name, v[i].name) != 0;
-			first = first ? first : &v[i];
-			prev = &v[i];
+	/* its views: [view] where procs is one (the default), else the first's
+	 * name and words and the others' names: diff capture capture [html],
+	 * html|trend */
+	for (w = v; w < v + nv; w++)
+		if ((w->forms & which) && built(w->build)) {
+			opts |= w->opts;
+			if (w->view == V_PROCS)
+				t = cat(views_, views_ + sizeof(views_), "[view]");
+			else if (*views_ != '[' && (!prev || strcmp(prev->text, w->text) != 0))
+				t = prev ? cat(cat(t, views_ + sizeof(views_), "|"), views_ + sizeof(views_),
+					       w->text) : view_head(t, views_ + sizeof(views_), w, v + nv - 1);
+			prev = w;
 		}
-	if (!first || (lead && !built(cli_opts[O_l].build)))
+	if (!prev || (*lead && !built(cli_opts[O_l].build)))
 		return;	/* no view of it in this build, or no -l */
-	/* the lead's -l aside; what takes -l only in -l's forms, what shapes a
-	 * scan only in the others; an option that needs another inside its bracket */
-	opts &= ~OPT(l);
-	for (j = 0; j < NOPT; j++)
-		if (!built(cli_opts[j].build) ||
-		    (lead ? cli_opts[j].not : cli_opts[j].needs) & OPT(l))
-			opts &= ~(UINT32_C(1) << j);
-		else if (cli_opts[j].needs & ~OPT(l))
-			nested |= UINT32_C(1) << j;
-	nested &= opts;
-	opts &= ~nested;
 	outs(col ? "\n       exmap-mini" : "usage: exmap-mini");
 	col = 17;
-	if (lead)
-		words(lead, 18, 0);
-	buf[n++] = '[';
-	buf[n++] = '-';
-	for (j = 0; j < NOPT; j++)
-		if ((opts >> j & 1) && !cli_opts[j].arg && !cli_opts[j].name[1])
-			buf[n++] = cli_opts[j].name[0];
-	buf[n++] = ']';
-	if (n > 3)
-		token(buf, n, 18);
-	for (j = 0; j < NOPT; j++)
-		if ((opts >> j & 1) && (cli_opts[j].arg || cli_opts[j].name[1]))
-			bracket(j, nested);
-	if (scan) {
-		token("[view]", 6, 18);
-		return;
-	}
-	/* one view: its name and words; several: their names, html|trend */
-	for (n = 0, prev = NULL, i = (size_t)(first - v); i < nv; i++) {
-		if (!(v[i].forms & which) || !built(v[i].build) ||
-		    (prev && strcmp(prev->name, v[i].name) == 0))
-			continue;
-		prev = &v[i];
-		k = strlen(prev->name);
-		if (names == 1) {
-			view_head(buf, sizeof(buf), prev, v + nv);
-			words(buf, 18, 0);
-		} else if (n++) {
-			out("|", 1);
-			out(prev->name, k);
-			col += 1 + k;
-		} else {
-			token(prev->name, k, 18);
+	words(lead, 18, 0);
+	/* the flags, [-ackq], then each option, [-b source]; -l is the lead's,
+	 * what needs -l is in -l's forms alone, what does not go with it in the
+	 * others alone */
+	for (pass = 0; pass < 2; pass++) {
+		p = cat(buf, end, "[-");
+		for (j = 0; j < NOPT; j++) {
+			const struct optdef *d = &cli_opts[j];
+
+			flag = !d->text[1] && !*field(d->text, T_ARG);
+			if (!(opts >> j & 1) || j == O_l || !built(d->build) || flag == pass ||
+			    (*lead ? d->not : d->needs) == O_l)
+				continue;
+			if (flag)
+				*p++ = d->text[0];
+			else
+				token(buf, (size_t)(cat(opt_head(cat(buf, end, "["), end, j, HEAD_FORM), end,
+							d->many ? "]..." : "]") - buf), 18);
 		}
+		if (!pass && p > buf + 2)
+			token(buf, (size_t)(cat(p, end, "]") - buf), 18);
 	}
+	words(views_, 18, 0);
 }
 
-/* -s's help: the figures, then each view's other fields. */
+/* -s's help: the figures, then the other fields each view sorts by (one
+ * list for neighbours alike: sections, symbols). */
 static void sort_help(const struct viewdef *v, size_t nv)
 {
-	char buf[128];
-	size_t i, j, n;
-	int f, groups = 0;
+	char buf[128], *end = buf + sizeof(buf), *p = buf;
+	uint32_t x, last = 0;
+	size_t i;
+	int f;
 
 	words("sort by:", 13, 0);
 	for (f = 0; f < NFIGS; f++)
 		words(field_names[f], 13, 0);
-	for (i = 0; i < nv; i++) {
-		uint32_t x = v[i].sorts & ~SORT_FIGS;
-
-		if (!x || v[i].as != AS_NAME || !built(v[i].build))
+	words("or", 13, ',');
+	for (i = 0; i <= nv; i++) {
+		x = i < nv && v[i].as == AS_NAME && built(v[i].build) ? v[i].sorts & ~SORT_FIGS : 0;
+		if (i < nv && (!x || x == last)) {
+			if (x)
+				p = cat(cat(p, end, ", "), end, v[i].text);
 			continue;
-		for (j = 0; j < i; j++)
-			if ((v[j].sorts & ~SORT_FIGS) == x && v[j].as == AS_NAME && built(v[j].build))
-				break;
-		if (j < i)
-			continue;	/* said with the view before */
-		n = 0;
-		for (f = NFIGS; f < NFIELDS; f++)
+		}
+		if (p > buf) {
+			cat(p, end, ")");
+			words(buf, 13, last == v[0].sorts - SORT_FIGS ? 0 : ',');
+		}
+		for (p = buf, f = NFIGS; f < NFIELDS; f++)
 			if (x >> f & 1)
-				n += (size_t)fmt_snprintf(buf + n, sizeof(buf) - n, "%s ", field_names[f]);
-		for (j = i; j < nv; j++)
-			if ((v[j].sorts & ~SORT_FIGS) == x && v[j].as == AS_NAME && built(v[j].build))
-				n += (size_t)fmt_snprintf(buf + n, sizeof(buf) - n, "%s%s", n && buf[n - 1] ==
-							  ' ' ? "(" : ", ", v[j].name);
-		fmt_snprintf(buf + n, sizeof(buf) - n, ")");
-		if (!groups++)
-			words("or", 13, ',');
-		words(buf, 13, groups > 1 ? ',' : 0);
+				p = cat(cat(p, end, field_names[f]), end, " ");
+		if (i < nv)
+			p = cat(cat(p, end, "("), end, v[i].text);
+		last = x;
 	}
 }
 
+/* The figures' descriptions, in enum field's order. */
+static const char columns[] =
+	"the address range, mapped or not\0"
+	"pages in RAM or swapped out\0"
+	"pages in RAM (the kernel's Rss)\0"
+	"each mapped page's size shared among those mapping it\0"
+	"the same over pages in RAM (the kernel's Pss)\0"
+	"pages nothing else maps\0"
+	"pages in RAM the process has written\0"
+	"pages swapped out";
+
 static const char usage_tail[] =
-"columns (text head, CSV name):\n"
-"  VM    vm            the address range, mapped or not\n"
-"  MAPPD mapped        pages in RAM or swapped out\n"
-"  RESID resident      pages in RAM (the kernel's Rss)\n"
-"  EFMAP eff_mapped    each mapped page's size shared among those mapping it\n"
-"  EFRES eff_resident  the same over pages in RAM (the kernel's Pss)\n"
-"  SOLE  sole          pages nothing else maps\n"
-"  WRITE writable      pages in RAM the process has written\n"
-"  SWAP  swap          pages swapped out\n"
-"exit status: 0 ok, 1 partial (some processes unreadable), 2 usage or fatal,\n"
+"\nexit status: 0 ok, 1 partial (some processes unreadable), 2 usage or fatal,\n"
 "             3 a budget exceeded, 4 a damaged capture (what it lost is named);\n"
 "             when several apply, the highest\n";
 
 void usage(const struct viewdef *v, size_t nv)
 {
-	char buf[96];
-	size_t i, k;
+	char buf[96], *end = buf + sizeof(buf);
+	const char *p;
+	size_t i;
 	int j;
 
-	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
-		form(v, nv, forms[i].form, forms[i].lead);
+	for (i = 0; i < NFORM; i++)
+		form(v, nv, 1u << i, field(leads, (int)i));
 	outs("\n       exmap-mini -h | -V\nviews:");
 	for (i = 0; i < nv; i++)
 		if (built(v[i].build)) {
-			if (v[i].as == AS_NAME) {
-				k = view_head(buf, sizeof(buf), &v[i], v + nv);
-				head(buf, k, 25);
-			}
-			words(v[i].help, 25, v[i].as == AS_NAME ? 0 : ';');
+			if (v[i].as == AS_NAME)
+				head(buf, (size_t)(view_head(buf, end, &v[i], v + nv - 1) - buf), 25);
+			words(field(v[i].text, T_HELP), 25, v[i].as == AS_NAME ? 0 : ';');
 		}
 	outs("\noptions:");
-	col = 0;
 	for (j = 0; j < NOPT; j++) {
-		const struct optdef *d = &cli_opts[j];
-
-		if (!built(d->build))
+		if (!built(cli_opts[j].build))
 			continue;
-		if (j > 0 && strcmp(cli_opts[j - 1].name, d->name) == 0) {
-			words(d->help, 13, ';');	/* an alias: its option's line goes on */
+		if (j > 0 && strcmp(cli_opts[j - 1].text, cli_opts[j].text) == 0) {
+			/* an alias: its option's line goes on */
+			words(field(cli_opts[j].text, T_HELP), 13, ';');
 			continue;
 		}
-		k = (size_t)fmt_snprintf(buf, sizeof(buf), "-%s%s%s%s", d->name[1] ? "-" : "", d->name,
-					 d->arg ? " " : "", d->head ? d->head : d->arg ? d->arg : "");
-		head(buf, k, 13);
+		head(buf, (size_t)(opt_head(buf, end, j, HEAD_LIST) - buf), 13);
 		if (j == O_s)
 			sort_help(v, nv);
 		else
-			words(d->help, 13, 0);
+			words(field(cli_opts[j].text, T_HELP), 13, 0);
 	}
-	newline();
+	outs("\ncolumns (text head, CSV name):");
+	for (j = 0, p = columns; j < NFIGS; j++, p = field(p, 1)) {
+		head(text_head[j], strlen(text_head[j]), 8);
+		words(field_names[j], 8, 0);
+		words(p, 22, 0);
+	}
 	out(usage_tail, sizeof(usage_tail) - 1);
 }

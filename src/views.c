@@ -84,35 +84,18 @@ static void get_scan(struct cmdline *c, int filter, uint64_t *ns)
 	}
 }
 
-static int run_procs(struct cmdline *c)
+/* procs, files, maps, sections, symbols: a report, its notes, the budgets */
+static int run_report(struct cmdline *c)
 {
 	get_scan(c, 1, NULL);
-	view_procs(&scan, &tot, &c->o);
-	report_notes(&scan, &tot, &c->o);
-	return report_end(c);
-}
-
-static int run_files(struct cmdline *c)
-{
-	get_scan(c, 1, NULL);
-	view_files(&scan, &c->o);
-	report_notes(&scan, &tot, &c->o);
-	return report_end(c);
-}
-
-static int run_maps(struct cmdline *c)
-{
-	get_scan(c, 1, NULL);
-	view_maps(&scan, &c->o);
-	report_notes(&scan, &tot, &c->o);
-	return report_end(c);
-}
-
-/* sections, symbols */
-static int run_items(struct cmdline *c)
-{
-	get_scan(c, 1, NULL);
-	view_elf_items(&scan, &c->o);
+	if (c->o.view == V_PROCS)
+		view_procs(&scan, &tot, &c->o);
+	else if (c->o.view == V_FILES)
+		view_files(&scan, &c->o);
+	else if (c->o.view == V_MAPS)
+		view_maps(&scan, &c->o);
+	else
+		view_elf_items(&scan, &c->o);
 	report_notes(&scan, &tot, &c->o);
 	return report_end(c);
 }
@@ -253,89 +236,109 @@ static int run_trend(struct cmdline *c)
 #define CAPTURE	(OPT(l) | OPT(S))
 #define REPORT	(SCAN | CAPTURE | OPT(c) | OPT(k) | OPT(q) | OPT(P) | OPT(F) | OPT(s) | OPT(n) | \
 		 OPT(o) | OPT(BUDGET))
+#define TEXT	(OPT(c) | OPT(k) | OPT(q))
 #define FIGS	SORT_FIGS
 #define PAGE	"it is one page, all of it"
+/* A view the build leaves out: its name and words, to be refused by them. */
+#define LEFT_OUT(name, args)	VIEW_TEXT(name, args, "", "", "")
 
-/* -h lists the views in this order; a variant follows its row. */
+/*
+ * Every view, in -h's order, a variant after its row: VIEW_TEXT(name, its
+ * words, what to give when the option it needs is missing, why it refuses
+ * an option, its help); its function; the options it takes; -s's fields;
+ * the option it needs; its view, its words (least, most), the variant it
+ * is, the builds that have it, the synopsis's forms it is in.
+ */
 const struct viewdef views[] = {
-	{ "procs", "", V_PROCS, 0, 0, .forms = FORM_SCAN | FORM_CAPTURE, .opts = REPORT,
-	  .sorts = FIGS | SORT(F_PID) | SORT(F_NAME), .run = run_procs,
-	  .help = "one row per process, with totals (the default)" },
-	{ "files", "", V_FILES, 0, 0, .forms = FORM_SCAN | FORM_CAPTURE, .opts = REPORT,
-	  .sorts = FIGS | SORT(F_PATH) | SORT(F_NPROC), .run = run_files,
-	  .help = "one row per mapped file, summed over processes" },
-	{ "maps", "pid", V_MAPS, 1, 1, .forms = FORM_SCAN | FORM_CAPTURE, .opts = REPORT,
-	  .sorts = FIGS | SORT(F_ADDRESS) | SORT(F_PATH), .run = run_maps,
-	  .help = "one row per mapping of process pid" },
-	{ "sections", "file", V_SECTIONS, 1, 1, .forms = FORM_SCAN | FORM_CAPTURE, .opts = REPORT,
-	  .sorts = FIGS | SORT(F_ADDRESS) | SORT(F_NAME), .run = run_items,
-	  .help = "one row per allocated section of a mapped ELF file" },
-	{ "symbols", "file [section]", V_SYMBOLS, 1, 2, .forms = FORM_SCAN | FORM_CAPTURE,
-	  .opts = REPORT | OPT(a), .sorts = FIGS | SORT(F_ADDRESS) | SORT(F_NAME), .run = run_items,
-	  .help = "one row per symbol of a mapped ELF file" },
-	{ "elf", "file", V_ELF, 1, 1, .build = HAS_LOAD, .forms = FORM_SCAN,
-	  .opts = OPT(c) | OPT(q) | OPT(o), .why = "it reads the file alone, in its order: no scan",
-	  .run = IF_LOAD(run_elf), .help = IF_LOAD("its sections, segments, symbols, build-id; no scan") },
-	{ "dump", "", V_DUMP, 0, 0, .forms = FORM_SCAN, .opts = SCAN | OPT(o),
-	  .why = "it writes the whole scan as a capture", .run = run_dump,
-	  .help = "the scan as a capture, to load with -l or diff later" },
-	{ "diff", "capture capture", V_DIFF, 2, 2, .build = HAS_LOAD, .forms = FORM_DIFF,
-	  .opts = OPT(a) | OPT(c) | OPT(k) | OPT(q) | OPT(s) | OPT(n) | OPT(m) | OPT(o),
-	  .sorts = FIGS | SORT(F_NAME), .why = "it compares two captures, whole", .run = IF_LOAD(run_diff),
-	  .help = IF_LOAD("how each figure changed from the first capture to the second, per "
-			  "process (by name and command line) and per file") },
-	{ "diff", "html", V_DIFF, 3, 3, AS_WORD, HAS_LOAD | HAS_PICTURES, FORM_DIFF,
-	  .opts = OPT(a) | OPT(s) | OPT(m) | OPT(o), .sorts = FIGS | SORT(F_NAME), .why = PAGE,
-	  .run = IF_LOAD(IF_PICTURES(run_diff)), .help = IF_LOAD(IF_PICTURES("with html, a page")) },
-	{ "browse", "", V_BROWSE, 0, 0, .build = HAS_BROWSE, .forms = FORM_SCAN | FORM_CAPTURE,
-	  .opts = SCAN | CAPTURE | OPT(a) | OPT(k) | OPT(s) | OPT(P) | OPT(F),
-	  .sorts = FIGS | SORT(F_NAME), .why = "it draws on a terminal", .run = IF_BROWSE(run_browse),
-	  .help = IF_BROWSE("processes or files, then their files or processes, sections and "
-			    "symbols, full screen (a terminal)") },
-	{ "ram", "", V_RAM, 0, 0, .forms = FORM_SCAN | FORM_CAPTURE,
-	  .opts = SCAN | CAPTURE | OPT(a) | OPT(c) | OPT(k) | OPT(q) | OPT(o) | OPT(BUDGET),
-	  .why = "it is all of RAM, its lines in their order", .run = run_ram,
-	  .help = "all of RAM: reserved at boot, and MemTotal in parts (free, processes, caches, "
-	  "kernel, unexplained)" },
-	{ "folded", "", V_FOLDED, 0, 0, .build = HAS_PICTURES, .forms = FORM_SCAN | FORM_CAPTURE,
-	  .opts = SCAN | CAPTURE | OPT(a) | OPT(P) | OPT(F) | OPT(o) | OPT(BUDGET),
-	  .why = "its lines are for flame-graph tools", .run = IF_PICTURES(run_folded),
-	  .help = IF_PICTURES("process;file;section;symbol eff_resident, one line per leaf, for "
-			      "flame-graph tools") },
-	{ "html", "", V_HTML, 0, 0, .build = HAS_PICTURES, .forms = FORM_SCAN | FORM_CAPTURE,
-	  .opts = SCAN | CAPTURE | OPT(a) | OPT(s) | OPT(P) | OPT(F) | OPT(o) | OPT(BUDGET),
-	  .sorts = FIGS, .why = PAGE, .run = IF_PICTURES(run_html),
-	  .help = IF_PICTURES("one self-contained HTML page: a zoomable map, both perspectives, "
-			      "tables, the ram view") },
-	{ "html", "", V_HTML, 0, 0, AS_LOG, HAS_LOAD | HAS_PICTURES, FORM_LOG,
-	  .opts = OPT(l) | OPT(PICK) | OPT(m) | OPT(w) | OPT(o), .why = "it draws the log's growers",
-	  .run = IF_LOAD(IF_PICTURES(run_trend)),
-	  .help = IF_LOAD(IF_PICTURES("with -l a watch log, its trend over time")) },
-	{ "captures", "", V_CAPTURES, 0, 0, .build = HAS_LOAD, .forms = FORM_LIST,
-	  .opts = OPT(l) | OPT(c) | OPT(q) | OPT(n) | OPT(o), .needs = OPT(l),
-	  .need = "give -l LOG, the log whose captures it lists",
-	  .why = "it lists a log's captures, in its order", .run = IF_LOAD(run_captures),
-	  .help = IF_LOAD("with -l: the captures a console log holds, one row each (its place N, "
-			  "for log@N)") },
-	{ "trend", "", V_TREND, 0, 0, .build = HAS_LOAD, .forms = FORM_LOG,
-	  .opts = OPT(l) | OPT(c) | OPT(k) | OPT(q) | OPT(PICK) | OPT(n) | OPT(m) | OPT(w) | OPT(o) |
-	  OPT(BUDGET) | OPT(SLOPE), .needs = OPT(l), .need = "give the watch log with -l LOG",
-	  .why = "its rows are every one, by slope", .run = IF_LOAD(run_trend),
-	  .help = IF_LOAD("with -l: a watch log's processes (by name and command line) and files, "
-			  "how fast each one's floor rose (bytes an hour, largest first); with -P, "
-			  "its parts") },
-	{ "metrics", "", V_METRICS, 0, 0, .forms = FORM_SCAN | FORM_CAPTURE,
-	  .opts = SCAN | CAPTURE | OPT(n) | OPT(o) | OPT(PIDS),
-	  .why = "it is Prometheus's format, of the whole scan, in a fixed order", .run = run_metrics,
-	  .help = "Prometheus's text format: processes by name, the -n (20) largest files, the ram "
-	  "view's parts" },
-	{ "watch", "interval [count]", V_WATCH, 1, 2, .forms = FORM_WATCH,
-	  .opts = SCAN | OPT(o) | OPT(MAX), .why = "it writes a log of whole samples", .run = run_watch,
-	  .help = "a sample every interval seconds (count of them, else until SIGINT or SIGTERM): "
-	  "what changed, as a log between two captures (-l log, diff log@1 log@2)" },
-	{ "watch", "metrics", V_WATCH, 2, 3, AS_WORD, .forms = FORM_WATCH,
-	  .opts = SCAN | OPT(o) | OPT(n) | OPT(PIDS), .needs = OPT(o),
-	  .need = "give -o FILE, rewritten each sample", .why = "it rewrites -o's file each sample",
-	  .run = run_watch, .help = "with metrics, -o's file rewritten each sample" },
+	{ VIEW_TEXT("procs", "", "", "", "one row per process, with totals (the default)"),
+	  run_report, REPORT, FIGS | SORT(F_PID) | SORT(F_NAME), -1,
+	  V_PROCS, 0, 0, AS_NAME, 0, FORM_SCAN | FORM_CAPTURE },
+	{ VIEW_TEXT("files", "", "", "", "one row per mapped file, summed over processes"),
+	  run_report, REPORT, FIGS | SORT(F_PATH) | SORT(F_NPROC), -1,
+	  V_FILES, 0, 0, AS_NAME, 0, FORM_SCAN | FORM_CAPTURE },
+	{ VIEW_TEXT("maps", "pid", "", "", "one row per mapping of process pid"),
+	  run_report, REPORT, FIGS | SORT(F_ADDRESS) | SORT(F_PATH), -1,
+	  V_MAPS, 1, 1, AS_NAME, 0, FORM_SCAN | FORM_CAPTURE },
+	{ VIEW_TEXT("sections", "file", "", "", "one row per allocated section of a mapped ELF file"),
+	  run_report, REPORT, FIGS | SORT(F_ADDRESS) | SORT(F_NAME), -1,
+	  V_SECTIONS, 1, 1, AS_NAME, 0, FORM_SCAN | FORM_CAPTURE },
+	{ VIEW_TEXT("symbols", "file [section]", "", "", "one row per symbol of a mapped ELF file"),
+	  run_report, REPORT | OPT(a), FIGS | SORT(F_ADDRESS) | SORT(F_NAME), -1,
+	  V_SYMBOLS, 1, 2, AS_NAME, 0, FORM_SCAN | FORM_CAPTURE },
+	{ IF_LOAD(VIEW_TEXT("elf", "file", "", "it reads the file alone, in its order: no scan",
+			    "its sections, segments, symbols, build-id; no scan"),
+		  LEFT_OUT("elf", "file")),
+	  IF_LOAD(run_elf, NULL), OPT(c) | OPT(q) | OPT(o), 0, -1,
+	  V_ELF, 1, 1, AS_NAME, HAS_LOAD, FORM_SCAN },
+	{ VIEW_TEXT("dump", "", "", "it writes the whole scan as a capture",
+		    "the scan as a capture, to load with -l or diff later"),
+	  run_dump, SCAN | OPT(o), 0, -1,
+	  V_DUMP, 0, 0, AS_NAME, 0, FORM_SCAN },
+	{ IF_LOAD(VIEW_TEXT("diff", "capture capture", "", "it compares two captures, whole",
+			    "how each figure changed from the first capture to the second, per "
+			    "process (by name and command line) and per file"),
+		  LEFT_OUT("diff", "capture capture")),
+	  IF_LOAD(run_diff, NULL), TEXT | OPT(a) | OPT(s) | OPT(n) | OPT(m) | OPT(o),
+	  FIGS | SORT(F_NAME), -1, V_DIFF, 2, 2, AS_NAME, HAS_LOAD, FORM_DIFF },
+	{ IF_LOAD(IF_PICTURES(VIEW_TEXT("diff", "html", "", PAGE, "with html, a page"),
+			      LEFT_OUT("diff", "html")), LEFT_OUT("diff", "html")),
+	  IF_LOAD(IF_PICTURES(run_diff, NULL), NULL), OPT(a) | OPT(s) | OPT(m) | OPT(o),
+	  FIGS | SORT(F_NAME), -1, V_DIFF, 3, 3, AS_WORD, HAS_LOAD | HAS_PICTURES, FORM_DIFF },
+	{ IF_BROWSE(VIEW_TEXT("browse", "", "", "it draws on a terminal",
+			      "the lists full screen on a terminal: processes, files, "
+			      "sections, symbols"),
+		    LEFT_OUT("browse", "")),
+	  IF_BROWSE(run_browse, NULL), SCAN | CAPTURE | OPT(a) | OPT(k) | OPT(s) | OPT(P) | OPT(F),
+	  FIGS | SORT(F_NAME), -1, V_BROWSE, 0, 0, AS_NAME, HAS_BROWSE, FORM_SCAN | FORM_CAPTURE },
+	{ VIEW_TEXT("ram", "", "", "it is all of RAM, its lines in their order",
+		    "all of RAM: reserved at boot, and MemTotal in parts (free, processes, caches, "
+		    "kernel, unexplained)"),
+	  run_ram, SCAN | CAPTURE | TEXT | OPT(a) | OPT(o) | OPT(BUDGET), 0, -1,
+	  V_RAM, 0, 0, AS_NAME, 0, FORM_SCAN | FORM_CAPTURE },
+	{ IF_PICTURES(VIEW_TEXT("folded", "", "", "its lines are for flame-graph tools",
+				"process;file;section;symbol eff_resident, one line per leaf, for "
+				"flame-graph tools"),
+		      LEFT_OUT("folded", "")),
+	  IF_PICTURES(run_folded, NULL), SCAN | CAPTURE | OPT(a) | OPT(P) | OPT(F) | OPT(o) |
+	  OPT(BUDGET), 0, -1, V_FOLDED, 0, 0, AS_NAME, HAS_PICTURES, FORM_SCAN | FORM_CAPTURE },
+	{ IF_PICTURES(VIEW_TEXT("html", "", "", PAGE, "one self-contained HTML page: a zoomable map, "
+				"both perspectives, tables, the ram view"),
+		      LEFT_OUT("html", "")),
+	  IF_PICTURES(run_html, NULL), SCAN | CAPTURE | OPT(a) | OPT(s) | OPT(P) | OPT(F) | OPT(o) |
+	  OPT(BUDGET), FIGS, -1, V_HTML, 0, 0, AS_NAME, HAS_PICTURES, FORM_SCAN | FORM_CAPTURE },
+	{ IF_LOAD(IF_PICTURES(VIEW_TEXT("html", "", "", "it draws the log's growers",
+					"with -l a watch log, its trend over time"),
+			      LEFT_OUT("html", "")), LEFT_OUT("html", "")),
+	  IF_LOAD(IF_PICTURES(run_trend, NULL), NULL), OPT(l) | OPT(PICK) | OPT(m) | OPT(w) | OPT(o),
+	  0, -1, V_HTML, 0, 0, AS_LOG, HAS_LOAD | HAS_PICTURES, FORM_LOG },
+	{ IF_LOAD(VIEW_TEXT("captures", "", "give -l LOG, the log whose captures it lists",
+			    "it lists a log's captures, in its order",
+			    "with -l: the captures a console log holds, one row each (its place N, "
+			    "for log@N)"),
+		  LEFT_OUT("captures", "")),
+	  IF_LOAD(run_captures, NULL), OPT(l) | OPT(c) | OPT(q) | OPT(n) | OPT(o), 0, O_l,
+	  V_CAPTURES, 0, 0, AS_NAME, HAS_LOAD, FORM_LIST },
+	{ IF_LOAD(VIEW_TEXT("trend", "", "give the watch log with -l LOG",
+			    "its rows are every one, by slope",
+			    "with -l: a watch log's processes (by name and command line) and files, "
+			    "how fast each one's floor rose (bytes an hour, largest first); with -P, "
+			    "its parts"),
+		  LEFT_OUT("trend", "")),
+	  IF_LOAD(run_trend, NULL), OPT(l) | TEXT | OPT(PICK) | OPT(n) | OPT(m) | OPT(w) | OPT(o) |
+	  OPT(BUDGET) | OPT(SLOPE), 0, O_l, V_TREND, 0, 0, AS_NAME, HAS_LOAD, FORM_LOG },
+	{ VIEW_TEXT("metrics", "", "", "it is the whole scan in Prometheus's format",
+		    "Prometheus's text format: processes by name, the -n (20) largest files, the ram "
+		    "view's parts"),
+	  run_metrics, SCAN | CAPTURE | OPT(n) | OPT(o) | OPT(PIDS), 0, -1,
+	  V_METRICS, 0, 0, AS_NAME, 0, FORM_SCAN | FORM_CAPTURE },
+	{ VIEW_TEXT("watch", "interval [count]", "", "it writes a log of whole samples",
+		    "a sample every interval seconds (count of them, else until SIGINT or SIGTERM): "
+		    "what changed, logged between two captures"),
+	  run_watch, SCAN | OPT(o) | OPT(MAX), 0, -1,
+	  V_WATCH, 1, 2, AS_NAME, 0, FORM_WATCH },
+	{ VIEW_TEXT("watch", "metrics", "give -o FILE, rewritten each sample",
+		    "it rewrites -o's file each sample", "with metrics, -o's file rewritten each sample"),
+	  run_watch, SCAN | OPT(o) | OPT(n) | OPT(PIDS), 0, O_o,
+	  V_WATCH, 2, 3, AS_WORD, 0, FORM_WATCH },
 };
 const size_t nviews = sizeof(views) / sizeof(views[0]);
