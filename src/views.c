@@ -326,7 +326,7 @@ const struct viewdef views[] = {
 		  LEFT_OUT("trend", "")),
 	  IF_LOAD(run_trend, NULL), OPT(l) | TEXT | OPT(PICK) | OPT(n) | OPT(m) | OPT(w) | OPT(o) |
 	  OPT(BUDGET) | OPT(SLOPE), 0, O_l, V_TREND, 0, 0, AS_NAME, HAS_LOAD, FORM_LOG },
-	{ VIEW_TEXT("metrics", "", "", "it is the whole scan in Prometheus's format",
+	{ VIEW_TEXT("metrics", "", "", "it is the whole scan in Prometheus's format, in a fixed order",
 		    "Prometheus's text format: processes by name, the -n (20) largest files, the ram "
 		    "view's parts"),
 	  run_metrics, SCAN | CAPTURE | OPT(n) | OPT(o) | OPT(PIDS), 0, -1,

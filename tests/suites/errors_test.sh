@@ -110,10 +110,10 @@ done <<EOF
 2|metrics extra|usage: exmap-mini \[options\] metrics
 2|--pids procs|exmap-mini: --pids: not with the procs view: for metrics, watch ... metrics
 2|-a procs|exmap-mini: -a: not with the procs view: for symbols, diff, browse, ram, folded, html
-2|-c metrics|exmap-mini: -c: not with the metrics view (it is Prometheus's format, of the whole scan, in a fixed order), which takes -b -p -n -m -t -l -S -o --pids
-2|-P $W metrics|exmap-mini: -P: not with the metrics view (it is Prometheus's format, *
-2|--budget x=1 metrics|exmap-mini: --budget: not with the metrics view (it is Prometheus's format, *
-2|-s name metrics|exmap-mini: -s: not with the metrics view (it is Prometheus's format, of the whole scan, in a fixed order), which *
+2|-c metrics|exmap-mini: -c: not with the metrics view (it is the whole scan in Prometheus's format, in a fixed order), which takes -b -p -n -m -t -l -S -o --pids
+2|-P $W metrics|exmap-mini: -P: not with the metrics view (it is the whole scan in Prometheus's format, *
+2|--budget x=1 metrics|exmap-mini: --budget: not with the metrics view (it is the whole scan in Prometheus's format, *
+2|-s name metrics|exmap-mini: -s: not with the metrics view (it is the whole scan in Prometheus's format, in a fixed order), which *
 2|watch 1 metrics|exmap-mini: watch ... metrics: give -o FILE, rewritten each sample
 2|-l $T/notcap -o $T/m watch 1 metrics|exmap-mini: -l: not with watch ... metrics (it rewrites -o's file each sample), which takes -b -p -n -m -t -o --pids
 2|-o $T/m --max 16K watch 1 metrics|exmap-mini: --max: not with watch ... metrics (it rewrites -o's file each sample), which takes *
