@@ -103,9 +103,15 @@ enum run_kind {
 
 struct run {
 	uint32_t id;
-	uint32_t nk;		/* pages | kind << 28 | RUN_WRITE */
+	uint32_t nk;		/* pages | kind << 28 | RUN_WRITE: run_nk() makes it */
 };
-static inline uint32_t run_kind(const struct run *r) { return r->nk >> RUN_KIND_SHIFT & 7; }
+/* A run's nk: its kind, whether written, its pages (0: a kind to begin one with). */
+static inline uint32_t run_nk(uint32_t kind, int written, uint32_t pages)
+{
+	return kind << RUN_KIND_SHIFT | (written ? RUN_WRITE : 0) | pages;
+}
+static inline uint32_t nk_kind(uint32_t nk) { return nk >> RUN_KIND_SHIFT & 7; }
+static inline uint32_t run_kind(const struct run *r) { return nk_kind(r->nk); }
 static inline uint32_t run_pages(const struct run *r) { return r->nk & RUN_N_MASK; }
 static inline int run_written(const struct run *r) { return (r->nk & RUN_WRITE) != 0; }
 /* shared and swap runs name their pages' ids; the others do not */
@@ -279,6 +285,9 @@ void lb_init(struct linebuf *lb, int fd);
 int lb_next(struct linebuf *lb, char *line, size_t max, size_t *len, int *toolong);
 ssize_t read_small(int dirfd, const char *name, char *buf, size_t max);
 ssize_t read_line(int dirfd, const char *name, char *buf, size_t max);
+ssize_t read_cmdline(int piddir, char *buf, size_t max);
+int read_stat(int piddir, char name[NAME_MAX_COMM], uint64_t *start);
+int read_comm(int piddir, char name[NAME_MAX_COMM]);
 int parse_maps_line(const char *line, size_t len, struct mapping *m,
 		    const char **path, size_t *pathlen);
 uint32_t map_kind(int piddir, const struct mapping *m, uint64_t pmd);
@@ -335,55 +344,16 @@ struct probe {
 	uint64_t hzero_n;
 	uint64_t pmd_pages;	/* pages a PMD maps where THP is, else 0 */
 };
+/* The zero page, or a page of the huge zero page: not RAM to count. */
+static inline int zero_frame(const struct probe *p, uint64_t pfn)
+{
+	return pfn == p->zero_pfn || pfn - p->hzero_pfn < p->hzero_n;
+}
 struct pagesrc *source_choose(const char *how);
 void source_start(struct pagesrc *src, struct probe *p, uint64_t page_size);
 
-/* elf.c: the ELF reader; everything read through one bounds-checked accessor */
+/* elf.c, with elfread.h: the ELF reader */
 #define ELF_BUILDID_MAX	256	/* longest build-id accepted (SHA-1 is 20; ld --build-id=0x... any) */
-#define ELF_SHN_SPECIAL	0x80000000u	/* st_shndx was a reserved index (ABS...) */
-struct elf {
-	int fd;			/* the file, read through the window... */
-	const unsigned char *mem;	/* ...or all of it in memory */
-	uint64_t size;
-	uint64_t woff;		/* what the window holds */
-	size_t wlen;
-	int is64, be;
-	uint16_t type, machine;
-	uint16_t phentsize, shentsize;
-	uint64_t entry, phoff, shoff;
-	uint32_t phnum, shnum, shstrndx;
-	uint64_t buildid_off;	/* file offset of the build-id, once found */
-	char err[192];		/* why the last call returned -1 */
-};
-struct elf_shdr {
-	uint32_t name, type, link, info;
-	uint64_t flags, addr, offset, size, addralign, entsize;
-};
-struct elf_phdr {
-	uint32_t type, flags;
-	uint64_t offset, vaddr, paddr, filesz, memsz, align;
-};
-struct elf_sym {
-	uint32_t name;
-	uint32_t shndx;		/* extended indexes resolved; ELF_SHN_SPECIAL | reserved */
-	uint8_t info, other;
-	uint64_t value, size;
-};
-struct elf_symtab {
-	uint32_t type, sec, strsec;
-	uint64_t offset, count;
-	uint64_t shndx_off;
-	int has_shndx;
-};
-int elf_open_fd(struct elf *e, int fd, uint64_t size);
-int elf_open_mem(struct elf *e, const void *buf, uint64_t size);
-int elf_shdr(struct elf *e, uint32_t i, struct elf_shdr *sh);
-int elf_phdr(struct elf *e, uint32_t i, struct elf_phdr *ph);
-int elf_str(struct elf *e, uint32_t strsec, uint64_t off, char *buf, size_t len);
-int elf_secname(struct elf *e, const struct elf_shdr *sh, char *buf, size_t len);
-int elf_symtab(struct elf *e, uint32_t type, struct elf_symtab *t);
-int elf_sym(struct elf *e, const struct elf_symtab *t, uint64_t i, struct elf_sym *s);
-int elf_buildid(struct elf *e, unsigned char *id, size_t *idlen);
 
 /* scan.c: pass one, reading every process */
 /* A process the scan left out, and why: its errno when unreadable. */
