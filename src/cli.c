@@ -11,67 +11,90 @@
 _Static_assert(offsetof(struct cmdline, o) + sizeof(struct opts) <= 256,
 	       "struct optdef's store is a byte: what options set comes first in struct cmdline");
 
-/* Every option, in -h's order; its help left out where the build leaves it out. */
+/*
+ * Every option, in -h's order: OPT_TEXT(name, its value in the synopsis,
+ * its value in -h's list where shorter, why, its help); the option it needs
+ * (its why said when missing), the option it does not go with (that one's
+ * why said), the builds it needs, whether it may be given again, where its
+ * value goes (a flag: 1 there). Help and why are left out where the build
+ * leaves the option out.
+ */
+#define LOAD_TEXT(s)	IF_LOAD(s, "")
 const struct optdef cli_opts[NOPT] = {
 	[O_a] = { OPT_TEXT("a", "", "", "", "every row: diff's unchanged ones, every line of ram, "
 			   "every symbol (symbols, folded, html)"),
 		  -1, -1, .store = AT(o.all) },
-	[O_c] = { OPT_TEXT("c", "", "", "", "CSV, sizes in bytes"), -1, -1, .store = AT(o.csv) },
-	[O_k] = { OPT_TEXT("k", "", "", "", "text sizes in KiB instead of human units"), -1, -1,
-		  .store = AT(o.kib) },
+	[O_c] = { OPT_TEXT("c", "", "", "", "CSV, sizes in bytes"),
+		  -1, -1, .store = AT(o.csv) },
+	[O_k] = { OPT_TEXT("k", "", "", "", "text sizes in KiB instead of human units"),
+		  -1, -1, .store = AT(o.kib) },
 	[O_q] = { OPT_TEXT("q", "", "", "", "rows only: no header, totals or notes (warnings stay "
-			   "on stderr)"), -1, -1, .store = AT(o.noheader) },
-	[O_b] = { OPT_TEXT("b", "source", "", "", "the page source: auto (the module if loaded, "
-			   "else pagemap), kmod or pagemap"),
+			   "on stderr)"),
+		  -1, -1, .store = AT(o.noheader) },
+	[O_b] = { OPT_TEXT("b", "source", "", "", "the page source: auto (the module if loaded, else "
+			   "pagemap), kmod or pagemap"),
 		  -1, O_l, .store = AT(backend) },
-	[O_p] = { OPT_TEXT("p", "pid[,pid...]", "pids", "", "scan only these processes: pages "
-			   "are shared among them alone"), -1, O_l },
+	[O_p] = { OPT_TEXT("p", "pid[,pid...]", "pids", "", "scan only these processes: pages are "
+			   "shared among them alone"),
+		  -1, O_l },
 	[O_P] = { OPT_TEXT("P", "pid[,pid...]", "pids", "", "report only these processes' part; "
-			   "pages are shared among all"), -1, -1, .store = AT(rpids) },
-	[O_PICK] = { OPT_TEXT("P", "name|pid", "", "", IF_LOAD("on a watch log, one process by "
-							      "name or pid: its parts' growth", "")),
+			   "pages are shared among all"),
+		  -1, -1, .store = AT(rpids) },
+	[O_PICK] = { OPT_TEXT("P", "name|pid", "", "", LOAD_TEXT("on a watch log, one process by "
+								 "name or pid: its parts' growth")),
 		     -1, -1, HAS_LOAD },
 	[O_F] = { OPT_TEXT("F", "file", "", "", "report only this file's part (a path, a basename or "
-			   "a soname)"), -1, -1, .store = AT(o.rfile) },
+			   "a soname)"),
+		  -1, -1, .store = AT(o.rfile) },
 	/* its help: usage.c's, from the views' fields */
-	[O_s] = { OPT_TEXT("s", "field", "", "", ""), -1, -1, .store = AT(sort) },
-	[O_n] = { OPT_TEXT("n", "count", "", "", "print only the first count rows"), -1, -1 },
-	[O_m] = { OPT_TEXT("m", "size", "", "", "cap the working memory (the arena) at size bytes; K, "
-			   "M, G"), -1, -1 },
+	[O_s] = { OPT_TEXT("s", "field", "", "", ""),
+		  -1, -1, .store = AT(sort) },
+	[O_n] = { OPT_TEXT("n", "count", "", "", "print only the first count rows"),
+		  -1, -1 },
+	[O_m] = { OPT_TEXT("m", "size", "", "", "cap the working memory (the arena) at size bytes; "
+			   "K, M, G"),
+		  -1, -1 },
 	[O_t] = { OPT_TEXT("t", "pages", "", "", "room in the page table for this many distinct "
-			   "shared pages"), -1, O_l },
-	/* its why: for the options that shape a scan, which do not go with it */
+			   "shared pages"),
+		  -1, O_l },
+	/* its why: the options that shape a scan's, which do not go with it */
 	[O_l] = { OPT_TEXT("l", "capture", "", "it shapes a scan; a capture was shaped when it was "
-			   "taken", IF_LOAD("read a capture (a file, or a console log "
-			   "holding one) instead of scanning; log@N the Nth capture of a log (@-1 the "
-			   "last, the default), here and in diff", "")), -1, -1, HAS_LOAD, .store = AT(load) },
-	[O_S] = { OPT_TEXT("S", "sysroot", "", IF_LOAD("a sysroot is for a capture's files: give -l "
-						       "too", ""),
-			   IF_LOAD("with -l: find the capture's ELF files under sysroot, by build-id, "
-				   "else by path (without -S: this machine's files, checked alike)", "")),
+			   "taken", LOAD_TEXT("read a capture (a file, or a console log holding one) "
+					      "instead of scanning; log@N the Nth capture of a log "
+					      "(@-1 the last, the default), here and in diff")),
+		  -1, -1, HAS_LOAD, .store = AT(load) },
+	[O_S] = { OPT_TEXT("S", "sysroot", "", LOAD_TEXT("a sysroot is for a capture's files: give "
+							 "-l too"),
+			   LOAD_TEXT("with -l: find the capture's ELF files under sysroot, by build-id, "
+				     "else by path (without -S: this machine's files, checked alike)")),
 		  O_l, -1, HAS_LOAD, .store = AT(o.sysroot) },
-	[O_w] = { OPT_TEXT("w", "duration", "", IF_LOAD("a warm-up is left out of a watch log's "
-							"trend: -l LOG -w DURATION trend", ""),
-			   IF_LOAD("on a watch log: leave out its first duration "
-							"(s, m, h, d)", "")),
+	[O_w] = { OPT_TEXT("w", "duration", "", LOAD_TEXT("a warm-up is left out of a watch log's "
+							  "trend: -l LOG -w DURATION trend"),
+			   LOAD_TEXT("on a watch log: leave out its first duration (s, m, h, d)")),
 		  O_l, -1, HAS_LOAD, .store = AT(warmup) },
 	[O_o] = { OPT_TEXT("o", "file", "", "", "write to file: whole, beside it, then renamed over "
-			   "it; watch appends its log"), -1, -1, .store = AT(out) },
+			   "it; watch appends its log"),
+		  -1, -1, .store = AT(out) },
 	[O_MAX] = { OPT_TEXT("max", "size", "", "the size at which -o's file is renamed: give -o too",
-			     "with -o: at size (K, M, G), file is renamed file.1 and a "
-			     "new one begun (-l file reads both)"), O_o, -1 },
+			     "with -o: at size (K, M, G), file is renamed file.1 and a new one begun "
+			     "(-l file reads both)"),
+		    O_o, -1 },
 	[O_PIDS] = { OPT_TEXT("pids", "", "", "", "metrics: a series for each process (a pid label), "
-			      "not each name"), -1, -1, .store = AT(o.pids) },
-	[O_BUDGET] = { OPT_TEXT("budget", "name=size", "", "", "exit 3 if eff_resident of name is over "
-				"size (K, M, G): a mapped file as -F names it, else the processes of that "
-				"name (proc:name: those alone); ram:name a line of the ram view"),
+			      "not each name"),
+		     -1, -1, .store = AT(o.pids) },
+	[O_BUDGET] = { OPT_TEXT("budget", "name=size", "", "", "exit 3 if eff_resident of name is "
+				"over size (K, M, G): a mapped file as -F names it, else the processes "
+				"of that name (proc:name: those alone); ram:name a line of the ram view"),
 		       -1, -1, .many = 1 },
-	[O_SLOPE] = { OPT_TEXT("budget", "name=size/h", "", IF_LOAD("a slope is checked on a watch "
-								    "log: -l LOG trend", ""),
-			       IF_LOAD("name=size/h, with trend: exit 3 if its slope is over "
-						"size an hour", "")), O_l, -1, HAS_LOAD, 1 },
-	[O_h] = { OPT_TEXT("h", "", "", "", "print this help (--help too)"), -1, -1, .store = AT(help) },
-	[O_V] = { OPT_TEXT("V", "", "", "", "print the version"), -1, -1, .store = AT(version) },
+	[O_SLOPE] = { OPT_TEXT("budget", "name=size/h", "", LOAD_TEXT("a slope is checked on a "
+								      "watch log: -l LOG trend"),
+			       LOAD_TEXT("name=size/h, with trend: exit 3 if its slope is over size "
+					 "an hour")),
+		      O_l, -1, HAS_LOAD, 1 },
+	[O_h] = { OPT_TEXT("h", "", "", "", "print this help (--help too)"),
+		  -1, -1, .store = AT(help) },
+	[O_V] = { OPT_TEXT("V", "", "", "", "print the version"),
+		  -1, -1, .store = AT(version) },
 };
 
 /* Field k of a row's text. */

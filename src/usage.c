@@ -78,23 +78,26 @@ static const char leads[] = "\0-l capture\0-l log\0-l log\0\0";
 static void form(const struct viewdef *v, size_t nv, uint8_t which, const char *lead)
 {
 	const struct viewdef *w, *prev = NULL;
-	char views_[64] = "", *t = views_, buf[64], *end = buf + sizeof(buf), *p = buf;
+	char names[64] = "", *n = names, *nend = names + sizeof(names);
+	char buf[64], *end = buf + sizeof(buf), *p;
 	uint32_t opts = 0;
 	int j, pass, flag;
 
 	/* its views: [view] where procs is one (the default), else the first's
 	 * name and words and the others' names: diff capture capture [html],
 	 * html|trend */
-	for (w = v; w < v + nv; w++)
-		if ((w->forms & which) && built(w->build)) {
-			opts |= w->opts;
-			if (w->view == V_PROCS)
-				t = cat(views_, views_ + sizeof(views_), "[view]");
-			else if (*views_ != '[' && (!prev || strcmp(prev->text, w->text) != 0))
-				t = prev ? cat(cat(t, views_ + sizeof(views_), "|"), views_ + sizeof(views_),
-					       w->text) : view_head(t, views_ + sizeof(views_), w, v + nv - 1);
-			prev = w;
-		}
+	for (w = v; w < v + nv; w++) {
+		if (!(w->forms & which) || !built(w->build))
+			continue;
+		opts |= w->opts;
+		if (w->view == V_PROCS)
+			n = cat(names, nend, "[view]");
+		else if (!prev)
+			n = view_head(n, nend, w, v + nv - 1);
+		else if (*names != '[' && strcmp(prev->text, w->text) != 0)
+			n = cat(cat(n, nend, "|"), nend, w->text);
+		prev = w;
+	}
 	if (!prev || (*lead && !built(cli_opts[O_l].build)))
 		return;	/* no view of it in this build, or no -l */
 	outs(col ? "\n       exmap-mini" : "usage: exmap-mini");
@@ -112,16 +115,17 @@ static void form(const struct viewdef *v, size_t nv, uint8_t which, const char *
 			if (!(opts >> j & 1) || j == O_l || !built(d->build) || flag == pass ||
 			    (*lead ? d->not : d->needs) == O_l)
 				continue;
-			if (flag)
+			if (flag) {
 				*p++ = d->text[0];
-			else
-				token(buf, (size_t)(cat(opt_head(cat(buf, end, "["), end, j, HEAD_FORM), end,
-							d->many ? "]..." : "]") - buf), 18);
+				continue;
+			}
+			p = cat(opt_head(cat(buf, end, "["), end, j, HEAD_FORM), end, "]");
+			token(buf, (size_t)(cat(p, end, d->many ? "..." : "") - buf), 18);
 		}
 		if (!pass && p > buf + 2)
 			token(buf, (size_t)(cat(p, end, "]") - buf), 18);
 	}
-	words(views_, 18, 0);
+	words(names, 18, 0);
 }
 
 /* -s's help: the figures, then the other fields each view sorts by (one
@@ -131,7 +135,7 @@ static void sort_help(const struct viewdef *v, size_t nv)
 	char buf[128], *end = buf + sizeof(buf), *p = buf;
 	uint32_t x, last = 0;
 	size_t i;
-	int f;
+	int f, groups = 0;
 
 	words("sort by:", 13, 0);
 	for (f = 0; f < NFIGS; f++)
@@ -139,14 +143,15 @@ static void sort_help(const struct viewdef *v, size_t nv)
 	words("or", 13, ',');
 	for (i = 0; i <= nv; i++) {
 		x = i < nv && v[i].as == AS_NAME && built(v[i].build) ? v[i].sorts & ~SORT_FIGS : 0;
-		if (i < nv && (!x || x == last)) {
-			if (x)
-				p = cat(cat(p, end, ", "), end, v[i].text);
+		if (i < nv && !x)
+			continue;
+		if (i < nv && x == last) {
+			p = cat(cat(p, end, ", "), end, v[i].text);
 			continue;
 		}
-		if (p > buf) {
+		if (p > buf) {	/* the list before: "pid name (procs)" */
 			cat(p, end, ")");
-			words(buf, 13, last == v[0].sorts - SORT_FIGS ? 0 : ',');
+			words(buf, 13, groups++ ? ',' : 0);
 		}
 		for (p = buf, f = NFIGS; f < NFIELDS; f++)
 			if (x >> f & 1)
