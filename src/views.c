@@ -47,10 +47,11 @@ static int rescan(struct scan *s)
 }
 
 /* The scan a view shows: -l's capture loaded, or this machine scanned (how
- * long it took: ns), accounted; with filter, what -P and -F show chosen. */
+ * long the scan and its accounting took: ns), accounted; with filter, what
+ * -P and -F show chosen. */
 static void get_scan(struct cmdline *c, int filter, uint64_t *ns)
 {
-	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+	uint64_t t0 = 0;
 
 	C = c;
 	if (c->out)
@@ -70,11 +71,12 @@ static void get_scan(struct cmdline *c, int filter, uint64_t *ns)
 	} else
 #endif
 	{
+		t0 = clock_ns(CLOCK_MONOTONIC);
 		scan_live(&scan, &arena, &c->o, backend(c), c->table, c->cap_mem, c->pids, c->npid);
-		if (ns)
-			*ns = clock_ns(CLOCK_MONOTONIC) - t0;
 	}
 	account(&scan, &tot);
+	if (ns && t0)
+		*ns = clock_ns(CLOCK_MONOTONIC) - t0;
 	if (filter) {
 		uint32_t nf;
 		struct file *files = files_build(&scan, &nf);
