@@ -12,6 +12,9 @@
 static struct arena arena;
 static struct scan scan;
 static struct totals tot;
+#ifndef EXMAP_NO_LOAD
+static struct capfile capf[2];	/* -l's, or diff's two */
+#endif
 static struct cmdline *C;	/* for rescan and metrics_sample, which take a scan */
 
 static const char *backend(const struct cmdline *c)
@@ -62,11 +65,9 @@ static void get_scan(struct cmdline *c, int filter, uint64_t *ns)
 #endif
 #ifndef EXMAP_NO_LOAD
 	if (c->load) {
-		static struct capfile cf;
-
-		arena_or_die(&arena, capture_open(c->load, &cf) + (reads_elf(c->o.view) ? ARENA_ELF : 0),
-			     0, c->cap_mem);
-		load_capture(&scan, &arena, &cf);
+		arena_or_die(&arena, capture_open(c->load, &capf[0]) +
+			     (reads_elf(c->o.view) ? ARENA_ELF : 0), 0, c->cap_mem);
+		load_capture(&scan, &arena, &capf[0]);
 		find_file_as_named();
 	} else
 #endif
@@ -199,7 +200,6 @@ static int run_elf(struct cmdline *c)
 
 static int run_diff(struct cmdline *c)
 {
-	static struct capfile cf[2];
 	uint64_t size;
 
 	if (c->out)
@@ -208,10 +208,10 @@ static int run_diff(struct cmdline *c)
 	if (c->o.html)
 		page_notes_start();
 #endif
-	size = capture_open(c->word[0], &cf[0]);
-	size += capture_open(c->word[1], &cf[1]);
+	size = capture_open(c->word[0], &capf[0]);
+	size += capture_open(c->word[1], &capf[1]);
 	arena_or_die(&arena, size, 0, c->cap_mem);
-	diff_captures(&arena, &cf[0], &cf[1], &c->o);
+	diff_captures(&arena, &capf[0], &capf[1], &c->o);
 	return done(c);
 }
 
