@@ -279,7 +279,9 @@ far=$(paste -d, "$T/ram.load" "$T/ram.live" | awk -F, -v tol="$ramb" 'NR > 1 {
 check_eq "-l CAPTURE -c ram: every figure within 1% of RAM of live" "$far" ""
 "$EXMAP" -l "$T/ram.cap" ram >"$T/out" 2>/dev/null
 check_eq "-l CAPTURE ram: text, 80 columns" "$(awk 'length($0) > 80' "$T/out" | wc -l)" 0
-awk '/^XM 2 i MemFree / && !done { sub(/MemFree [0-9]/, "MemFree 9"); done = 1 } { print }' \
+# (its first digit another: a MemFree that began with 9 left it whole)
+awk '/^XM 2 i MemFree / && !done { if (!sub(/MemFree [0-8]/, "MemFree 9")) sub(/MemFree 9/, "MemFree 1")
+	done = 1 } { print }' \
 	"$T/ram.cap" >"$T/ramdmg.log"
 "$EXMAP" -l "$T/ramdmg.log" ram >"$T/out" 2>"$T/err"; rc=$?
 check_eq "ram chunk damaged: exit 4, chunk 2 named, the view not shown" \
