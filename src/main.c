@@ -335,9 +335,7 @@ int main(int argc, char **argv)
 				die("--budget: give NAME=SIZE");
 			if (nbudget == BUDGET_MAX)
 				die("--budget: more than %d budgets", BUDGET_MAX);
-			if (parse_budget((char *)arg, &budgets[nbudget++]) < 0)
-				die("--budget: not NAME=SIZE or NAME=SIZE/h (SIZE in bytes, or with K, M, G): %s",
-				    arg);
+			parse_budget((char *)arg, &budgets[nbudget++]);
 			continue;
 		}
 		/* -ckq: flags together; -n5 or -n 5: an option's argument */

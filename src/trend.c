@@ -93,12 +93,14 @@ static void add(struct trow *r, uint64_t eff, uint64_t sole, int known)
 	if (r->touched != T.sample) {
 		r->touched = T.sample;
 		r->eff = r->sole = 0;
+		r->count = 0;
 		r->lost = 0;
 		r->next = T.touched;
 		T.touched = r;
 	}
 	r->eff += eff;
 	r->sole += sole;
+	r->count++;
 	r->lost |= !known;
 }
 
@@ -289,9 +291,15 @@ void trend_sample_end(void)
 				to_series(r->ser, T.t, r->eff);
 			continue;
 		}
-		env_add(&r->e_eff, T.t, r->eff);
+		if (!r->e_eff.samples)
+			r->first = r->min = r->max = r->eff;
+		r->last = r->eff;
+		r->min = r->eff < r->min ? r->eff : r->min;
+		r->max = r->eff > r->max ? r->eff : r->max;
+		r->nlast = r->count;
+		env_add(&r->e_eff, T.t, (r->eff + r->count / 2) / r->count);
 		if (r->kind == TK_PROC || r->kind == TK_BUDGET_PROC)
-			env_add(&r->e_sole, T.t, r->sole);
+			env_add(&r->e_sole, T.t, (r->sole + r->count / 2) / r->count);
 	}
 	T.touched = NULL;
 }
@@ -370,14 +378,16 @@ static const struct wl_ops trend_ops = {
 	.sample = on_sample, .value = on_value_cb, .sample_end = on_sample_end,
 };
 
-/* The rows of one kind with a sample, fitted, by slope (largest first). */
+/* Judged rows by slope, the largest first; then the brief, the largest peak first. */
 static int cmp_shown(const void *pa, const void *pb)
 {
 	const struct shown *a = pa, *b = pb;
-	int c = (b->f.known > a->f.known) - (b->f.known < a->f.known);
+	int c = (a->brief > b->brief) - (a->brief < b->brief);
 
-	if (!c && a->f.known)
+	if (!c && !a->brief)
 		c = (b->f.slope > a->f.slope) - (b->f.slope < a->f.slope);
+	if (!c && a->brief)
+		c = (b->r->max > a->r->max) - (b->r->max < a->r->max);
 	if (!c)
 		c = strcmp(a->r->name, b->r->name);
 	if (!c && a->r->cmd) {
@@ -390,6 +400,24 @@ static int cmp_shown(const void *pa, const void *pb)
 	return c;
 }
 
+/* Present long enough, in enough of the log's samples, to be judged on a slope. */
+static int evidence(const struct envelope *e)
+{
+	return e->samples >= TREND_MIN_SAMPLES && e->last.t - e->first.t >= TREND_MIN_MS &&
+	       (uint64_t)e->samples * TREND_SHARE >= T.sum.used;
+}
+
+void trend_fit(const struct trow *r, struct shown *s)
+{
+	s->r = (struct trow *)r;
+	env_fit(&r->e_eff, &s->f);
+	env_fit(&r->e_sole, &s->fs);
+	s->f.slope *= r->nlast;
+	s->fs.slope *= r->nlast;
+	s->brief = !s->f.known || !evidence(&r->e_eff);
+	s->grows = !s->brief && env_grows(&s->f);
+}
+
 struct shown *trend_rows(int kind, uint32_t *n)
 {
 	struct shown *v = arena_alloc(T.a, ((size_t)T.n + 1) * sizeof(*v), 8);
@@ -400,14 +428,30 @@ struct shown *trend_rows(int kind, uint32_t *n)
 
 		if (!r || r->kind != kind || !r->e_eff.samples)
 			continue;
-		v[k].r = r;
-		env_fit(&r->e_eff, &v[k].f);
-		env_fit(&r->e_sole, &v[k].fs);
-		k++;
+		trend_fit(r, &v[k++]);
 	}
 	sort(v, k, sizeof(*v), cmp_shown);
 	*n = k;
 	return v;
+}
+
+void trend_brief(const struct shown *v, uint32_t n, struct brief *b)
+{
+	uint32_t i;
+
+	memset(b, 0, sizeof(*b));
+	for (i = 0; i < n; i++) {
+		const struct trow *r = v[i].r;
+
+		if (!v[i].brief)
+			continue;
+		b->n++;
+		if (!b->peak || r->max > b->peak->max)
+			b->peak = r;
+		if (!b->longest || r->e_eff.last.t - r->e_eff.first.t >
+				   b->longest->e_eff.last.t - b->longest->e_eff.first.t)
+			b->longest = r;
+	}
 }
 
 const struct trend_sum *trend_summary(void)
@@ -427,7 +471,7 @@ static void walk_series(struct wlog *w)
 	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		struct shown *v = trend_rows(kinds[k], &n);
 
-		for (i = 0; i < n && i < PAGE_GROWERS; i++) {
+		for (i = 0; i < n && i < PAGE_GROWERS && !v[i].brief; i++) {
 			v[i].r->ser = arena_alloc(T.a, sizeof(struct series), 8);
 			memset(v[i].r->ser, 0, sizeof(struct series));
 		}
@@ -504,9 +548,6 @@ void trend_read(const char *log, const struct opts *o, const char *pick, const c
 		die("-P %s: trend follows one process's parts: give one name or pid", pick);
 	if (warmup && parse_duration(warmup, &to->warmup) < 0)
 		die("-w: not a duration (seconds, or with s, m, h, d: 90, 15m, 2h): %s", warmup);
-	if (o->view == V_HTML && (pick || nbudget))
-		die("-%s: not with a watch log's page (it draws the log's growers)",
-		    pick ? "P" : "-budget");
 	to->pick = pick;
 	to->budgets = b;
 	to->nbudget = nbudget;
