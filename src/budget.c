@@ -21,7 +21,7 @@ void parse_budget(char *arg, struct budget *b)
 	};
 	char *eq = strrchr(arg, '='), *h;
 	size_t i, n;
-	int r;
+	int r, u;
 
 	if (!eq || eq == arg)
 		die("--budget %s: give NAME=SIZE (NAME=SIZE/h: a slope, on a watch log's trend)",
@@ -31,13 +31,17 @@ void parse_budget(char *arg, struct budget *b)
 	if (b->per_hour)
 		h[-2] = '\0';
 	r = parse_size(eq + 1, &b->size);
-	if (r == -2)
-		die("--budget %s: K, M and G are binary here (1M is 1048576 bytes): write %.*s or "
-		    "%.*siB, not a decimal unit", arg, (int)(strlen(eq + 1) - 1), eq + 1,
-		    (int)(strlen(eq + 1) - 1), eq + 1);
+	if (r < 0 && b->per_hour)
+		h[-2] = '/';	/* the argument as given, for the message */
+	if (r == -2) {
+		n = strcspn(eq + 1, "kKmMgGtT");
+		u = eq[1 + n] & ~0x20;	/* the unit's letter, upper case */
+		die("--budget %s: K, M and G are binary here (1M is 1048576 bytes): write %.*s%c or "
+		    "%.*s%ciB, not a decimal unit", arg, (int)n, eq + 1, u, (int)n, eq + 1, u);
+	}
 	if (r < 0)
-		die("--budget %s: %s is not a size: bytes, or with K, M, G (KiB, MiB, GiB), "
-		    "as the reports print them (1.5M)", arg, eq + 1);
+		die("--budget %s: not a size: bytes, or with K, M, G (KiB, MiB, GiB), as the "
+		    "reports print them (1.5M)%s", arg, b->per_hour ? ", then /h" : "");
 	*eq = '\0';
 	b->name = arg;
 	b->target = arg;

@@ -171,24 +171,21 @@ void trend_sample(int64_t t, uint64_t realtime)
 	T.sum.real_last = realtime;
 }
 
-/* The file budgets NAME matches: its path, or its basename for a name
- * without '/'. */
-static int names_file(const char *name, const char *path)
+/* What a budget covers: a file by its path, or its basename for a name
+ * without '/'; processes by their name (the report picks which, trendrep.c). */
+static int names_file(const struct budget *b, const char *path)
 {
-	const char *b = strrchr(path, '/');
+	const char *base = strrchr(path, '/');
 
-	if (strncmp(name, "proc:", 5) == 0 || strncmp(name, "ram:", 4) == 0)
+	if (b->kind != BN_ANY && b->kind != BN_FILE)
 		return 0;
-	return strcmp(name, path) == 0 || (!strchr(name, '/') && b && strcmp(b + 1, name) == 0);
+	return strcmp(b->target, path) == 0 ||
+	       (!strchr(b->target, '/') && base && strcmp(base + 1, b->target) == 0);
 }
 
-static int names_proc(const char *name, const char *comm)
+static int names_proc(const struct budget *b, const char *comm)
 {
-	if (strncmp(name, "proc:", 5) == 0)
-		name += 5;
-	else if (strchr(name, '/') || strncmp(name, "ram:", 4) == 0)
-		return 0;
-	return strcmp(name, comm) == 0;
+	return (b->kind == BN_ANY || b->kind == BN_PROC) && strcmp(b->target, comm) == 0;
 }
 
 void trend_proc(int32_t pid, uint64_t start, const char *name, const char *cmd,
@@ -202,7 +199,7 @@ void trend_proc(int32_t pid, uint64_t start, const char *name, const char *cmd,
 		return;
 	add(row(TK_PROC, name, cmd ? cmd : "", cmd ? cmdlen : 0), eff, sole, known);
 	for (i = 0; T.pass == 1 && i < T.to->nbudget; i++)
-		if (names_proc(T.sum.budget[2 * i].name, name))
+		if (names_proc(&T.to->budgets[i], name))
 			add(&T.sum.budget[2 * i], eff, sole, known);
 }
 
@@ -216,7 +213,7 @@ void trend_file(const char *path, uint64_t eff, int known)
 	for (i = 0; T.pass == 1 && i < T.to->nbudget; i++) {
 		struct trow *b = &T.sum.budget[2 * i + 1];
 
-		if (!names_file(b->name, path))
+		if (!names_file(&T.to->budgets[i], path))
 			continue;
 		if (!b->path)
 			b->path = arena_strdup(T.a, path, strlen(path));

@@ -239,7 +239,7 @@ static void check_one(const struct opts *o, const struct budget *b, const struct
 	}
 	used = b->per_hour ? s.f.slope : (int64_t)r->last;
 	over = used > 0 && (uint64_t)used > b->size;
-	budget_texts(o, b, used, 1, got, lim, sizeof(got));
+	budget_texts(o, b, used, b->per_hour, got, lim, sizeof(got));
 	if (say)
 		outf("budget %s: %s %s%s of %s%s: %s\n", b->name, b->per_hour ? "slope" :
 		     "eff_resident at the last sample", got, b->per_hour ? "/h" : "", lim,
