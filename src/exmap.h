@@ -598,8 +598,11 @@ struct budget;
 void view_trend(const char *log, const struct opts *o, const char *pick, const char *warmup,
 		const struct budget *b, size_t nbudget, uint64_t cap_mem);
 #endif
-/* metrics.c: the Prometheus text format; scan_ns, how long the scan took (live) */
+/* metrics.c: the Prometheus text format; scan_ns, how long the scan took (live);
+ * --label NAME=VALUE on every series (checked, kept), and how many were given */
 void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns);
+void metrics_label(const char *arg);
+size_t metrics_labels(void);
 
 /* budget.c: --budget NAME=SIZE against eff_resident */
 enum { BN_ANY, BN_PROC, BN_FILE, BN_RAM };	/* what a budget's name says it is */
