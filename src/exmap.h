@@ -599,10 +599,16 @@ void view_trend(const char *log, const struct opts *o, const char *pick, const c
 		const struct budget *b, size_t nbudget, uint64_t cap_mem);
 #endif
 /* metrics.c: the Prometheus text format; scan_ns, how long the scan took (live);
- * --label NAME=VALUE on every series (checked, kept), and how many were given */
+ * --label NAME=VALUE on every series (checked, kept; a host's: a capture's
+ * series carry their board's host), and how many were given */
 void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns);
+#ifdef EXMAP_NO_LOAD
+#define metrics_label(arg)	die("--label %s: left out of this build (LOAD=0)", arg)
+#define metrics_labels()	0
+#else
 void metrics_label(const char *arg);
 size_t metrics_labels(void);
+#endif
 
 /* budget.c: --budget NAME=SIZE against eff_resident */
 enum { BN_ANY, BN_PROC, BN_FILE, BN_RAM };	/* what a budget's name says it is */

@@ -19,12 +19,6 @@
 #include "ramsrc.h"
 
 #define FILES_TOP	20	/* files named without -n */
-#define LABELS_MAX	8	/* --label options */
-
-/* --label NAME=VALUE, as given; and every series' labels, written once */
-static const char *label_arg[LABELS_MAX];
-static size_t nlabel;
-static const char *common;	/* NAME="VALUE",... or "" */
 
 /* One series' labels, as written between the braces, and its figures. */
 struct series {
@@ -140,6 +134,18 @@ static void family(const char *name, const char *help)
 	fam = name;
 }
 
+#ifdef EXMAP_NO_LOAD
+/* A board's own series: its exporter's instance says which board. */
+#define common	""
+#define common_labels(a, host, file)	((void)0)
+#else
+#define LABELS_MAX	8	/* --label options */
+
+/* --label NAME=VALUE, as given; and every series' labels, written once */
+static const char *label_arg[LABELS_MAX];
+static size_t nlabel;
+static const char *common;	/* NAME="VALUE",... or "" */
+
 /* --label NAME=VALUE: checked as Prometheus takes a label name, and kept. */
 void metrics_label(const char *arg)
 {
@@ -225,6 +231,7 @@ static void common_labels(struct arena *a, const char *host, const char *file)
 	if (add_host)
 		put_label(p, start, "host", 4, host);
 }
+#endif
 
 /* A sample of the family: key, its labels (NULL: none), and its value. */
 static void sample(const char *key, int64_t v)
@@ -328,8 +335,6 @@ void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
 	/* the ram view's figures: a v1 capture has none, a damaged one lost them */
 	const struct ramsrc *r = !cap ? &live : cap->ram_lost ? NULL : cap->ram;
 
-	char dur[32];
-
 	common_labels(s->arena, cap ? capture_host(cap->uname) : NULL, cap ? cap->file : NULL);
 	if (!cap)	/* what the parts need and no more: no census */
 		ram_read_parts(&live, s->page_size);
@@ -340,10 +345,10 @@ void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
 	     key_make(s->arena, "source", s->source, "", 0), cap ? "capture" : "live");
 	if (!cap) {
 		family("exmap_scan_duration_seconds", "How long the scan took.");
-		fmt_snprintf(dur, sizeof(dur), "%llu.%03llu", (unsigned long long)(scan_ns / 1000000000u),
-			     (unsigned long long)(scan_ns / 1000000u % 1000));
-		outf("exmap_scan_duration_seconds%s%s%s %s\n", *common ? "{" : "", common,
-		     *common ? "}" : "", dur);
+		outf(*common ? "exmap_scan_duration_seconds{%s} %llu.%03llu\n" :
+		     "exmap_scan_duration_seconds%s %llu.%03llu\n", common,
+		     (unsigned long long)(scan_ns / 1000000000u),
+		     (unsigned long long)(scan_ns / 1000000u % 1000));
 	}
 	if (r) {
 		family("exmap_scan_time_seconds", "When the scan was made (Unix time).");

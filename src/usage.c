@@ -7,8 +7,12 @@
 static const char usage_text[] =
 "usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-P pid[,pid...]]\n"
 "                  [-F file] [-s field] [-n count] [-m size] [-t pages]\n"
+#ifndef EXMAP_NO_LOAD
 "                  [-o file] [--pids] [--label name=value]...\n"
 "                  [--budget name=size]... [view]\n"
+#else
+"                  [-o file] [--pids] [--budget name=size]... [view]\n"
+#endif
 #ifndef EXMAP_NO_LOAD
 "       exmap-mini -l capture [-ckq] [-S sysroot] [-P pid[,pid...]] [-F file]\n"
 "                  [-s field] [-n count] [-m size] [-o file]\n"
@@ -20,8 +24,12 @@ static const char usage_text[] =
 "                  [html]\n"
 #endif
 "       exmap-mini [-b source] [-p pid[,pid...]] [-m size] [-t pages]\n"
+#ifndef EXMAP_NO_LOAD
 "                  [-o file [--max size]] [--label name=value]...\n"
 "                  watch interval [count] [metrics]\n"
+#else
+"                  [-o file [--max size]] watch interval [count] [metrics]\n"
+#endif
 "       exmap-mini -h | -V\n"
 "views:\n"
 "  procs                  one row per process, with totals (the default)\n"
@@ -95,9 +103,11 @@ static const char usage_text[] =
 "  --max size with -o: file is renamed file.1 when it reaches size (K, M, G)\n"
 "             and a new file begun; -l file reads file.1 and file together\n"
 "  --pids     metrics: a series for each process (a pid label), not each name\n"
+#ifndef EXMAP_NO_LOAD
 "  --label name=value\n"
 "             metrics: a label on every series; a capture's carry host= (the\n"
 "             host name its uname records) unless --label host=name says it\n"
+#endif
 "  --budget name=size\n"
 "             exit 3 if eff_resident of name is over size (1.5M, 10MiB: K, M,\n"
 "             G binary): the processes of that name, summed, else a mapped\n"
