@@ -21,11 +21,10 @@ void parse_budget(char *arg, struct budget *b)
 	};
 	char *eq = strrchr(arg, '='), *h;
 	size_t i, n;
-	int r, u;
+	int r;
 
 	if (!eq || eq == arg)
-		die("--budget %s: give NAME=SIZE (NAME=SIZE/h: a slope, on a watch log's trend)",
-		    arg);
+		die("--budget %s: give NAME=SIZE", arg);
 	h = eq + strlen(eq);
 	b->per_hour = h - eq > 2 && strcmp(h - 2, "/h") == 0;
 	if (b->per_hour)
@@ -33,15 +32,11 @@ void parse_budget(char *arg, struct budget *b)
 	r = parse_size(eq + 1, &b->size);
 	if (r < 0 && b->per_hour)
 		h[-2] = '/';	/* the argument as given, for the message */
-	if (r == -2) {
-		n = strcspn(eq + 1, "kKmMgGtT");
-		u = eq[1 + n] & ~0x20;	/* the unit's letter, upper case */
-		die("--budget %s: K, M and G are binary here (1M is 1048576 bytes): write %.*s%c or "
-		    "%.*s%ciB, not a decimal unit", arg, (int)n, eq + 1, u, (int)n, eq + 1, u);
-	}
+	if (r == -2)
+		die("--budget %s: a decimal unit: K, M, G are binary (1M is 1048576 bytes), as "
+		    "are KiB, MiB, GiB", arg);
 	if (r < 0)
-		die("--budget %s: not a size: bytes, or with K, M, G (KiB, MiB, GiB), as the "
-		    "reports print them (1.5M)%s", arg, b->per_hour ? ", then /h" : "");
+		die("--budget %s: not a size (4096, 1.5M, 10MiB)", arg);
 	*eq = '\0';
 	b->name = arg;
 	b->target = arg;
@@ -149,8 +144,7 @@ void check_budgets(struct scan *s, const struct budget *b, size_t n, const struc
 			used = used_by(s, files, nfile, target, is_file, &hits);
 		if (!hits) {
 			out_flush();
-			die("--budget %s: no %s of that name %s", b[i].name, what[b[i].kind],
-			    s->cap ? "in the capture" : "was scanned");
+			die("--budget %s: no %s of that name", b[i].name, what[b[i].kind]);
 		}
 		over = used > b[i].size;
 		budget_texts(o, &b[i], (int64_t)used, 0, u, l, sizeof(u));

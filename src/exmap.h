@@ -603,7 +603,7 @@ void view_trend(const char *log, const struct opts *o, const char *pick, const c
  * series carry their board's host), and how many were given */
 void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns);
 #ifdef EXMAP_NO_LOAD
-#define metrics_label(arg)	die("--label %s: left out of this build (LOAD=0)", arg)
+#define metrics_label(arg)	die("%s: not an option (exmap-mini -h lists them)", "--label")
 #define metrics_labels()	0
 #else
 void metrics_label(const char *arg);

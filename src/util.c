@@ -423,7 +423,7 @@ int parse_u64(const char *s, uint64_t max, uint64_t *v)
  */
 int parse_size(const char *s, uint64_t *v)
 {
-	static const char units[] = "KMGT";
+	static const char units[] = "KMGT";	/* T: as the reports print a TiB */
 	const char *u, *p = s;
 	uint64_t whole = 0, frac = 0, ten = 1, unit;
 	int shift = 0, c;

@@ -103,7 +103,7 @@ done
 "$X" -l "$T/ns.log" --budget "leaker=$((slope - 1))/h" trend 2>/dev/null | grep '^budget' >"$T/budget.line"
 check_cmd "a slope and a budget 1 byte apart print in bytes, not alike" \
 	has "^budget leaker: slope +${slope}B/h of $((slope - 1))B/h: EXCEEDED$" "$T/budget.line"
-for b in "nosuch=1M/h|no process or mapped file of that name" "leaker=1MB/h|write 1M or 1MiB"; do
+for b in "nosuch=1M/h|no process or mapped file of that name" "leaker=1MB/h|a decimal unit: K, M, G are binary"; do
 	"$X" -l "$T/ns.log" --budget "${b%%|*}" trend >/dev/null 2>"$T/budget.err"
 	check_eq "--budget ${b%%|*}: exit 2, one line saying ${b#*|}" \
 		"$? $(wc -l <"$T/budget.err") $(grep -c "${b#*|}" "$T/budget.err")" "2 1 1" "$(cat "$T/budget.err")"

@@ -132,11 +132,11 @@ done <<EOF
 2|-l $T/notcap -a trend|exmap-mini: -a: not with the trend view (its rows are every one, by slope)
 2|-w 5m procs|exmap-mini: -w: a warm-up is left out of a watch log's trend: -l LOG -w DURATION trend
 2|--budget a=1M/h procs|exmap-mini: --budget a: a slope (SIZE/h) is checked on a watch log: -l LOG trend
-2|--budget a=xM/h procs|exmap-mini: --budget a=xM/h: not a size: bytes, or with K, M, G (KiB, MiB, GiB), as the reports print them (1.5M), then /h
+2|--budget a=xM/h procs|exmap-mini: --budget a=xM/h: not a size (4096, 1.5M, 10MiB)
 # budgets: sizes as the reports print them; a decimal unit refused, said
-2|--budget a=1MB procs|exmap-mini: --budget a=1MB: K, M and G are binary here (1M is 1048576 bytes): write 1M or 1MiB, not a decimal unit
-2|--budget a=1.5kB/h procs|exmap-mini: --budget a=1.5kB/h: K, M and G are binary here (1M is 1048576 bytes): write 1.5K or 1.5KiB, not a decimal unit
-2|--budget a procs|exmap-mini: --budget a: give NAME=SIZE (NAME=SIZE/h: a slope, on a watch log's trend)
+2|--budget a=1MB procs|exmap-mini: --budget a=1MB: a decimal unit: K, M, G are binary (1M is 1048576 bytes), as are KiB, MiB, GiB
+2|--budget a=1.5kB/h procs|exmap-mini: --budget a=1.5kB/h: a decimal unit: K, M, G are binary (1M is 1048576 bytes), as are KiB, MiB, GiB
+2|--budget a procs|exmap-mini: --budget a: give NAME=SIZE
 2|--budget proc:=1M procs|exmap-mini: --budget proc:: give a name after proc:
 # --label: metrics' alone, a name Prometheus takes and none of the series' own
 2|--label a=1 procs|exmap-mini: --label: for the metrics view only
