@@ -191,13 +191,20 @@ static int names_proc(const struct budget *b, const char *comm)
 void trend_proc(int32_t pid, uint64_t start, const char *name, const char *cmd,
 		uint32_t cmdlen, uint64_t eff, uint64_t sole, int known)
 {
+	static char alone[32];
 	size_t i;
 
-	(void)pid;
 	(void)start;
 	if (T.in_warmup)
 		return;
-	add(row(TK_PROC, name, cmd ? cmd : "", cmd ? cmdlen : 0), eff, sole, known);
+	/* No command line: read after its scan, when it had exited (a watch reads
+	 * a new process's then), or cleared. Its own row, by its pid: not every
+	 * such process of its name as one, present at every sample. */
+	if (!cmd || !cmdlen) {
+		cmdlen = (uint32_t)fmt_snprintf(alone, sizeof(alone), "[pid %d]", (int)pid);
+		cmd = alone;
+	}
+	add(row(TK_PROC, name, cmd, cmdlen), eff, sole, known);
 	for (i = 0; T.pass == 1 && i < T.to->nbudget; i++)
 		if (names_proc(&T.to->budgets[i], name))
 			add(&T.sum.budget[2 * i], eff, sole, known);

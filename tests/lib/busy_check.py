@@ -78,7 +78,11 @@ def main(d, n):
               r is not None and r["brief"] == "0" and r["grows"] == "0" and
               abs(slope(r) or 0) < 64 * 1024 * 3600 / (n - 1), str(r))
     parent = one(rs, "the churn's parent", lambda r: r["kind"] == "process" and r["name"] == "busywork"
-                 and not churn(r))
+                 and r["cmdline"].endswith("/busywork"))
+    late = [r for r in procs if r["name"] == "busywork" and not churn(r) and r is not parent]
+    check("children whose command line came too late (exited as first sampled): each its own "
+          "row by pid, brief", all(re.fullmatch(r"\[pid \d+\]", r["cmdline"]) and r["brief"] == "1"
+                                   for r in late), str(late[:3]))
     check("the churn's parent: judged, not marked (its children are not its growth)",
           parent is not None and parent["brief"] == "0" and parent["grows"] == "0", str(parent))
 
@@ -91,8 +95,10 @@ def main(d, n):
           hl is not None and all(r["brief"] == "0" for r in hp[:at]), str(hp[:at][:3]))
     print("# the whole machine: above the leaker: " +
           "; ".join(f"{r['name']} {r['cmdline'][:40]} {r['slope']}" for r in hp[:at]))
-    hk = [r for r in hp if churn(r) and r["brief"] != "1"]
-    check("the whole machine: no child of the churn judged", not hk, str(hk[:2]))
+    hk = [r for r in hp if r["name"] == "busywork" and not r["cmdline"].endswith("/busywork")
+          and r["brief"] != "1"]
+    check("the whole machine: no child of the churn judged (nor one whose command line came "
+          "too late)", not hk, str(hk[:2]))
 
 
 if __name__ == "__main__":

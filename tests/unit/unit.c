@@ -791,8 +791,8 @@ static void test_envelope(void)
  * leak (one value lost on the way), a family of three that leaks together,
  * a steady process restarted under a new pid, a pid reused by another
  * program, a file, a process of 4 samples rising 100 MiB (brief: no slope),
- * a second process joining a key (not growth); and with -P the family's
- * parts. The CSV rows must say each one's samples and slope as built.
+ * a second process joining a key (not growth), two with no command line
+ * (a row each, by pid); and with -P the family's parts. The CSV rows must say each one's samples and slope as built.
  */
 static void trend_feed(const void *arg)
 {
@@ -823,6 +823,9 @@ static void trend_feed(const void *arg)
 			trend_proc(400, 110, "second", "second", 6, 5u << 20, 0, 1);
 		if (i >= 10 && i < 14)	/* brief: 4 samples, rising 100 MiB */
 			trend_proc(500, 9, "brief", "brief", 5, (25u << 20) * (i - 10), 0, 1);
+		/* no command line (read when it had exited): a row a pid */
+		if (i % 100 >= 20 && i % 100 < 24)
+			trend_proc(700 + i / 100, 11, "late", NULL, 0, 1u << 20, 0, 1);
 		/* one process, then two of one key: a join, not growth */
 		for (k = 0; k < 1 + (i >= 100); k++)
 			trend_proc(600 + k, 3 + k, "make", "make", 4, 1u << 20, 0, 1);
@@ -846,6 +849,8 @@ static void test_trend(void)
 		{ NULL, "\nprocess,second,second,99,5242880,5242880,5242880,5242880,0,0,0,98000,0\n" },
 		{ NULL, "\nprocess,make,make,200,1048576,2097152,1048576,2097152,0,0,0,199000,0\n" },
 		{ NULL, "\nprocess,brief,brief,4,0,78643200,0,78643200,,,0,3000,1\n" },
+		{ NULL, "\nprocess,late,[pid 700],4,1048576,1048576,1048576,1048576,,,0,3000,1\n" },
+		{ NULL, "\nprocess,late,[pid 701],4,1048576,1048576,1048576,1048576,,,0,3000,1\n" },
 		{ "fam", "\npart,/lib/libx.so .data .bss,,200,0,611328,0,611328,11059200,,1,199000,0\n" },
 		{ "fam", "\npart,[heap],,200,307200,307200,307200,307200,0,,0,199000,0\n" },
 		{ "201", "\npart,[heap],,200,102400,102400,102400,102400,0,,0,199000,0\n" },
