@@ -79,7 +79,7 @@ PREFIX ?= /usr/local
 
 SRCS := $(wildcard src/*.c)
 LOADSRCS := src/capload.c src/caplog.c src/capcheck.c src/caplist.c src/diff.c src/sysroot.c \
-	src/wlog.c src/wlstate.c src/slope.c src/trend.c src/trendrep.c src/trendpage.c
+	src/wlog.c src/wlstate.c src/wlast.c src/slope.c src/trend.c src/trendrep.c src/trendpage.c
 # BROWSE=0: without the full-screen view (browse.c, term.c), for a board
 # with no terminal to run it on; make bench says what it costs.
 BROWSE ?= 1
