@@ -75,6 +75,13 @@ ifeq ($(BROWSE),0)
 SRCS := $(filter-out src/browse.c src/term.c,$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_BROWSE
 endif
+# DMABUF=0: without dma-bufs and DRM clients (dmabuf.c, dmalist.c,
+# dmaview.c, dmacap.c): no fd is read, no dmabuf view, no dma-buf columns.
+DMABUF ?= 1
+ifeq ($(DMABUF),0)
+SRCS := $(filter-out src/dmabuf.c src/dmalist.c src/dmaview.c src/dmacap.c,$(SRCS))
+XM_CFLAGS += -DEXMAP_NO_DMABUF
+endif
 # LOAD=0: without what a host does with a board's captures (-l, diff, -S:
 # capload.c, caplog.c, capcheck.c, caplist.c, diff.c, sysroot.c; reading a
 # watch log back, wlog.c), for a board whose flash is tight; dump and watch stay.
