@@ -76,10 +76,11 @@ SRCS := $(filter-out src/browse.c src/term.c,$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_BROWSE
 endif
 # DMABUF=0: without dma-bufs and DRM clients (dmabuf.c, dmalist.c,
-# dmaview.c, dmacap.c): no fd is read, no dmabuf view, no dma-buf columns.
+# dmaview.c, dmacap.c, dmadiff.c): no fd is read, no dmabuf view, no
+# dma-buf columns.
 DMABUF ?= 1
 ifeq ($(DMABUF),0)
-SRCS := $(filter-out src/dmabuf.c src/dmalist.c src/dmaview.c src/dmacap.c,$(SRCS))
+SRCS := $(filter-out src/dmabuf.c src/dmalist.c src/dmaview.c src/dmacap.c src/dmadiff.c,$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_DMABUF
 endif
 # LOAD=0: without what a host does with a board's captures (-l, diff, -S:
@@ -144,7 +145,7 @@ $(BUILD)/floor: tests/bench/floor.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 # (tests/bench/NAME.c), static: for this machine in build/host/ (glibc), for
 # the target in BUILD/tools/ (musl). Those on the workload library
 # (tests/work/wl.c) link it.
-WL_USERS := workload benchwork thpwork hugework readfault leakwork oddnames
+WL_USERS := workload benchwork thpwork hugework readfault leakwork oddnames dmabufwork
 $(foreach d,build/host $(BUILD)/tools,$(WL_USERS:%=$(d)/%)): tests/work/wl.c tests/work/wl.h
 
 build/host/%: tests/work/%.c | build/host

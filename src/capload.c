@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "dmabuf.h"
 #include "ramsrc.h"
 
 static struct loader LD;
@@ -402,7 +403,8 @@ static void flush_line(struct loader *L)
 	} else if (kind == CK_RAM) {
 		if (L->stray)
 			;	/* a second copy of a chunk that loaded */
-		else if (ram_parse(L->cap->ram, pend, L->s->arena) < 0)
+		else if (pend[0] == 'a' ? dmacap_table(L->s, L->opened, pend) < 0 :
+			 ram_parse(L->cap->ram, pend, L->s->arena) < 0)
 			chunk_fail(L, "a ram line is malformed");
 	} else if (pend[0] == 'p' && pend[1] == ' ') {
 		parse_proc(L, pend + 2);
@@ -410,6 +412,9 @@ static void flush_line(struct loader *L)
 		parse_map(L, pend + 2);
 	} else if (pend[0] == 'r' && pend[1] == ' ') {
 		parse_runs(L, pend + 2);
+	} else if ((pend[0] == 'f' || pend[0] == 'e') && pend[1] == ' ') {
+		if (dmacap_proc(L->s, L->p, pend) < 0)
+			chunk_fail(L, "a dma-buf line is malformed");
 	} else {
 		chunk_fail(L, "a line of an unknown kind");
 	}
@@ -582,6 +587,7 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 	if (cap_unescape(cf->h.uname, cap->uname, sizeof(cap->uname), &len) < 0)
 		strcpy(cap->uname, "?");
 	s->source = cap->src_name;
+	dmabuf_settle(s);
 	if (s->unreadable)
 		exit_at_least(EX_PARTIAL);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "dmabuf.h"
 #include "ram.h"
 #ifndef EXMAP_NO_PICTURES
 #include "page.h"
@@ -329,5 +330,6 @@ void diff_captures(struct arena *a, const struct capfile *cfa, const struct capf
 		outs("\n");
 	put_rows(&files, a, o, 0);
 	diff_ram(&s[0], &s[1], o, a);
+	diff_dmabuf(&s[0], &s[1], o, a);
 	out_flush();
 }

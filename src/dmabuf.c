@@ -28,12 +28,15 @@ static uint32_t slot_of(const struct dmatab *t, uint64_t ino)
 	return (uint32_t)((ino * 0x9e3779b97f4a7c15u) >> 32) & t->mask;
 }
 
-static void grow(struct scan *s, struct dmatab *t)
+/* The table of slots made anew for t's buffers, with room to grow. */
+void dmabuf_index(struct arena *a, struct dmatab *t)
 {
-	uint32_t cap = t->slot ? 2 * (t->mask + 1) : 64;
+	uint32_t cap = 64;
 	struct dmabuf *b;
 
-	t->slot = arena_alloc(s->arena, cap * sizeof(*t->slot), 8);
+	while ((uint64_t)cap * 7 < (uint64_t)(t->n + 1) * 16)
+		cap *= 2;
+	t->slot = arena_alloc(a, cap * sizeof(*t->slot), 8);
 	memset(t->slot, 0, cap * sizeof(*t->slot));
 	t->mask = cap - 1;
 	for (b = t->first; b; b = b->next) {
@@ -58,7 +61,7 @@ struct dmabuf *dmabuf_find(struct scan *s, uint64_t ino, int add)
 	if (!add)
 		return NULL;
 	if (!t->slot || (uint64_t)(t->n + 1) * 8 > (uint64_t)(t->mask + 1) * 7) {
-		grow(s, t);
+		dmabuf_index(s->arena, t);
 		for (i = slot_of(t, ino); t->slot[i]; i = (i + 1) & t->mask)
 			;
 	}
@@ -95,10 +98,12 @@ struct dmahold *dmabuf_hold(struct scan *s, struct proc *p, struct dmabuf *b)
 	return h;
 }
 
-static void note(struct dmatab *t, pid_t pid, int err, int fd)
+/* A process's fds unreadable (fd -1, why), or one of its dma-buf fds closed
+ * while it was read. */
+static void note(struct dmatab *t, pid_t pid, int fd, int err)
 {
 	if (t->nnote < DMA_NOTE_MAX)
-		t->note[t->nnote++] = (struct dmanote){ pid, err, fd };
+		t->note[t->nnote++] = (struct dmanote){ pid, fd, fd < 0 ? strerror(err) : NULL };
 	else
 		t->note_lost++;
 }
@@ -148,13 +153,13 @@ static void hold_fd(struct scan *s, struct proc *p, int piddir, int fddir, const
 	int sized = 0;
 
 	if (fstatat(fddir, fd, &st, 0) < 0) {
-		note(s->dma, p->pid, 0, atoi(fd));
+		note(s->dma, p->pid, atoi(fd), 0);
 		return;
 	}
 	b = dmabuf_find(s, (uint64_t)st.st_ino, 0);
 	if (!b || !(b->flags & DB_SIZED)) {
 		if ((n = fdinfo(piddir, fd)) <= 0) {
-			note(s->dma, p->pid, 0, atoi(fd));
+			note(s->dma, p->pid, atoi(fd), 0);
 			return;
 		}
 		ino = (uint64_t)st.st_ino;
@@ -169,7 +174,7 @@ static void hold_fd(struct scan *s, struct proc *p, int piddir, int fddir, const
 				name = v;
 		}
 		if (!sized || ino != (uint64_t)st.st_ino) {
-			note(s->dma, p->pid, 0, atoi(fd));
+			note(s->dma, p->pid, atoi(fd), 0);
 			return;
 		}
 		b = dmabuf_find(s, ino, 1);
@@ -242,7 +247,6 @@ int drm_line(struct scan *s, struct drmuse **u, const char *line, uint64_t clien
 		d->region = arena_strdup(s->arena, line, rl);
 		d->next = *u;
 		*u = d;
-		s->dma->ndrm++;
 	}
 	*(k == 0 ? &d->total : k == 3 ? &d->shared : &d->resident) = bytes;
 	d->have |= bit[k];
@@ -292,7 +296,6 @@ static void drm_fd(struct scan *s, struct proc *p, int piddir, const char *fd)
 		d->region = "";
 		d->next = p->dma->drm;
 		p->dma->drm = d;
-		s->dma->ndrm++;
 	}
 }
 
@@ -305,7 +308,7 @@ static void walk_fds(struct scan *s, struct proc *p, int piddir)
 
 	if (dir < 0) {
 		if (errno != ENOENT)	/* gone: it exited after its pages were read */
-			note(s->dma, p->pid, errno, -1);
+			note(s->dma, p->pid, -1, errno);
 		return;
 	}
 	while ((n = syscall(SYS_getdents64, dir, dents, sizeof(dents))) > 0)
@@ -324,7 +327,7 @@ static void walk_fds(struct scan *s, struct proc *p, int piddir)
 				drm_fd(s, p, piddir, d->d_name);
 		}
 	if (n < 0)
-		note(s->dma, p->pid, errno, -1);
+		note(s->dma, p->pid, -1, errno);
 	close(dir);
 }
 

@@ -18,7 +18,9 @@
 				   no meminfo counter holds */
 #define DB_GONE		0x8	/* held when its process was read, not in the list
 				   read after: freed (or made) while the scan ran */
-#define DB_FLAGS	0xf
+#define DB_FLAGS	0xf	/* those a capture carries */
+#define DB_REF		0x10	/* a loading capture's hold's placeholder: the inode
+				   alone, its buffer found when the capture is whole */
 
 struct dmahold;
 
@@ -67,8 +69,8 @@ struct dmaproc {		/* a process's: proc->dma */
 #define DMA_NOTE_MAX	64
 struct dmanote {
 	pid_t pid;
-	int err;		/* its fds unreadable: errno; 0: fd closed */
-	int fd;
+	int fd;			/* the fd closed; -1: all its fds unreadable, */
+	const char *why;	/* why (strerror), the board's in a capture */
 };
 
 struct dmatab {
@@ -83,7 +85,6 @@ struct dmatab {
 	const char *list;	/* the kernel's list: "bufinfo", "sysfs"; NULL none */
 	uint32_t list_count;	/* its own total: buffers, */
 	uint64_t list_bytes;	/* bytes */
-	uint32_t ndrm;		/* DRM clients' regions, all processes */
 	struct dmanote note[DMA_NOTE_MAX];
 	uint32_t nnote, note_lost;
 };
@@ -94,7 +95,13 @@ struct dmatab {
 #define dmabuf_settle(s)	((void)(s))
 #define dmabuf_shown(s, o)	0
 #define dmabuf_notes(s, o)	((void)(s))
+#define dmabuf_dump(s, line)	((void)(s))
+#define dmabuf_dump_proc(p, line)	((void)(p))
+#define dmacap_table(s, k, l)	(-1)
+#define dmacap_proc(s, p, l)	(-1)
 #define dmabuf_csv_head(o)	((void)(o))
+#define dmabuf_ram(s, parts, fn)	((void)(s))
+#define diff_dmabuf(a, b, o, ar)	((void)(a))
 #define dmabuf_put(s, o, p, w)	((void)(p))
 #else
 /* dmabuf.c */
@@ -103,14 +110,26 @@ void dmabuf_proc(struct scan *s, struct proc *p, int piddir);
 void dmabuf_settle(struct scan *s);
 struct dmabuf *dmabuf_find(struct scan *s, uint64_t ino, int add);
 struct dmahold *dmabuf_hold(struct scan *s, struct proc *p, struct dmabuf *b);
+void dmabuf_index(struct arena *a, struct dmatab *t);
 int drm_line(struct scan *s, struct drmuse **u, const char *line, uint64_t client,
 	     const char *driver);
+/* dmacap.c: capture lines; chunk 2's (the buffers), a process chunk's */
+void dmabuf_dump(const struct scan *s, void (*line)(const char *, size_t));
+void dmabuf_dump_proc(const struct proc *p, void (*line)(const char *, size_t));
+int dmacap_table(struct scan *s, uint64_t chunk, char *line);
+int dmacap_proc(struct scan *s, struct proc *p, char *line);
+void dmacap_take(struct scan *s, int whole);
 /* dmaview.c: the dmabuf view; the procs view's columns and notes */
 void view_dmabuf(struct scan *s, const struct opts *o);
 int dmabuf_shown(const struct scan *s, const struct opts *o);
 void dmabuf_csv_head(const struct opts *o);
 void dmabuf_put(const struct scan *s, const struct opts *o, const struct proc *p, int w);
 void dmabuf_notes(const struct scan *s, const struct opts *o);
+void dmabuf_ram(const struct scan *s, int parts, void (*fn)(int depth, int is_part,
+		const char *label, const char *name, int64_t bytes, const char *source));
+/* dmadiff.c: diff's dma-buf lines (host builds) */
+void diff_dmabuf(const struct scan *a, const struct scan *b, const struct opts *o,
+		 struct arena *ar);
 #endif
 
 #endif

@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "dmabuf.h"
 
 #define BUFINFO		"/sys/kernel/debug/dma_buf/bufinfo"
@@ -341,19 +342,30 @@ static void proc_holds(struct scan *s, struct proc *p, int pass)
  */
 void dmabuf_settle(struct scan *s)
 {
-	struct dmatab *t = s->dma;
+	struct dmatab *t;
 	struct dmabuf *b;
 	struct proc *p;
 	uint32_t i = 0;
 	int pass;
 
-	if (!t)
+	if (s->cap)
+		dmacap_take(s, s->cap->ram && !s->cap->ram_lost);
+	if (!(t = s->dma))
 		return;
 	if (!s->cap) {
 		if (t->list && (t->walk || t->n))
 			list_after(s);
 		mark_heaps(s);
 	}
+	for (i = 0; i < t->nnote; i++)	/* a process whose fds could not be read */
+		for (p = s->first; p && t->note[i].fd < 0; p = p->next)
+			if (p->pid == t->note[i].pid) {
+				if (!p->dma) {
+					p->dma = arena_alloc(s->arena, sizeof(*p->dma), 8);
+					memset(p->dma, 0, sizeof(*p->dma));
+				}
+				p->dma->err = 1;
+			}
 	for (b = t->first; b; b = b->next)
 		b->nholder = 0;
 	for (pass = 0; pass < 2; pass++)

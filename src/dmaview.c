@@ -310,10 +310,9 @@ void dmabuf_notes(const struct scan *s, const struct opts *o)
 	for (i = 0; i < t->nnote; i++) {
 		const struct dmanote *x = &t->note[i];
 
-		if (x->err)
+		if (x->fd < 0)
 			fmt_snprintf(line, sizeof(line), "dma-buf: pid %d: its fds cannot be read (%s): "
-				     "its dma-bufs and DRM memory are not known", (int)x->pid,
-				     strerror(x->err));
+				     "its dma-bufs and DRM memory are not known", (int)x->pid, x->why);
 		else
 			fmt_snprintf(line, sizeof(line), "dma-buf: pid %d: fd %d closed while it was "
 				     "read: left out", (int)x->pid, x->fd);
@@ -340,4 +339,70 @@ void dmabuf_notes(const struct scan *s, const struct opts *o)
 			continue;
 		say(o, line);
 	}
+}
+
+/* Bytes by exporter, the largest first: at most EXP_ROWS named, the rest "other". */
+#define EXP_ROWS	8
+struct by_exp {
+	const char *exp[EXP_ROWS + 1];
+	uint64_t bytes[EXP_ROWS + 1];
+	uint32_t n;
+};
+
+static void exp_add(struct by_exp *x, const char *exp, uint64_t bytes)
+{
+	uint32_t i;
+
+	for (i = 0; i < x->n && strcmp(x->exp[i], exp) != 0; i++)
+		;
+	if (i == x->n) {
+		if (x->n == EXP_ROWS)
+			i = EXP_ROWS, exp = "other";
+		else
+			x->n++;
+		x->exp[i] = exp;
+	}
+	x->bytes[i] += bytes;
+}
+
+/*
+ * The ram view's dma-buf lines, through fn. parts: the part of MemTotal
+ * that DMA-BUF heaps' buffers hold (pages no meminfo counter has: it comes
+ * out of unexplained), by heap; else, after swap, every dma-buf: held by
+ * processes, by none (where the kernel lists them), by exporter. The
+ * buffers the kernel lists, else those held (what none holds is unknown).
+ */
+void dmabuf_ram(const struct scan *s, int parts, void (*fn)(int depth, int is_part,
+		const char *label, const char *name, int64_t bytes, const char *source))
+{
+	static struct by_exp x;
+	const struct dmatab *t = s->dma;
+	const char *src = t && t->list ? t->list : "scan";
+	uint64_t all = 0, held = 0;
+	uint32_t i;
+
+	if (!t || (!t->n && (parts || !t->list)))
+		return;
+	memset(&x, 0, sizeof(x));
+	for (i = 0; i < t->n; i++) {
+		const struct dmabuf *b = t->sorted[i];
+
+		if ((b->flags & DB_GONE) || (parts && !(b->flags & DB_HEAP)))
+			continue;
+		all += b->size;
+		held += b->nholder ? b->size : 0;
+		exp_add(&x, b->exp[0] ? b->exp : "?", b->size);
+	}
+	if (parts && !all)
+		return;
+	fn(parts ? 2 : 0, parts, parts ? "dma-buf heaps" : "dma-buf", NULL, (int64_t)all, src);
+	if (!parts) {
+		fn(1, 0, "held by processes", NULL, (int64_t)held, "scan");
+		if (t->list)
+			fn(1, 0, "held by none", NULL, (int64_t)(all - held), t->list);
+	}
+	for (i = 0; i <= EXP_ROWS; i++)
+		if (x.bytes[i])
+			fn(parts ? 3 : 1, parts, parts ? "heap" : "exporter", x.exp[i],
+			   (int64_t)x.bytes[i], src);
 }

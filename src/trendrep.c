@@ -53,7 +53,9 @@ static void fmt_signed(const struct opts *o, char *buf, size_t len, int64_t v, i
 	fmt_snprintf(buf, len, "%s%s", v > 0 ? "+" : v < 0 ? "-" : "", num);
 }
 
-static const char *const kind_name[] = { "process", "file", "part" };
+static const char *const kind_name[] = {
+	[TK_PROC] = "process", [TK_FILE] = "file", [TK_PART] = "part", [TK_DMABUF] = "dmabuf",
+};
 
 /* Where the arguments start in a command line's text: after its first word
  * when that is the program the name already says (its path, or the name). */
@@ -101,7 +103,7 @@ static void put_text_row(const struct opts *o, const struct shown *s)
 {
 	static char cmd[CMDLINE_MAX + 1], line[NAME_MAX_COMM + CMDLINE_MAX + 2];
 	const struct envelope *e = &s->r->e_eff;
-	int proc = s->r->kind == TK_PROC, w = o->kib ? W_SIZE + 2 : W_SIZE;
+	int proc = s->r->kind == TK_PROC || s->r->kind == TK_DMABUF, w = o->kib ? W_SIZE + 2 : W_SIZE;
 	char buf[32];
 	size_t used, room;
 	uint64_t v[4] = { e->first.v, e->last.v, e->min, e->max };
@@ -110,10 +112,12 @@ static void put_text_row(const struct opts *o, const struct shown *s)
 	outs(env_grows(&s->f) ? "*" : " ");
 	fmt_signed(o, buf, sizeof(buf), s->f.slope, s->f.known);
 	outf("%*s", W_SLOPE, buf);
-	if (proc) {
+	if (s->r->kind == TK_PROC) {
 		fmt_signed(o, buf, sizeof(buf), s->fs.slope, s->fs.known);
 		outf("%*s", W_SLOPE, buf);
 	}
+	if (s->r->kind == TK_DMABUF)
+		outf("%*s", W_SLOPE, "");
 	outf(" %6u", e->samples);
 	for (k = 0; k < 4; k++) {
 		fmt_size(o, buf, sizeof(buf), v[k]);
@@ -144,12 +148,14 @@ static void put_table(const struct opts *o, int kind, const char *title)
 	int w = o->kib ? W_SIZE + 2 : W_SIZE;
 
 	shown = (uint32_t)rows_shown(o, n);
+	if (kind == TK_DMABUF && !n)
+		return;	/* no process held a dma-buf */
 	if (!o->csv && !o->noheader) {
-		outf("%s\n %*s", title, W_SLOPE, "SLOPE/h");
-		if (kind == TK_PROC)
-			outf("%*s", W_SLOPE, "SOLE/h");
+		outf("%s%s\n %*s", kind == TK_DMABUF ? "\n" : "", title, W_SLOPE, "SLOPE/h");
+		if (kind == TK_PROC || kind == TK_DMABUF)
+			outf("%*s", W_SLOPE, kind == TK_PROC ? "SOLE/h" : "");
 		outf(" %6s %*s %*s %*s %*s %s\n", "SAMPL", w - 1, "FIRST", w - 1, "LAST",
-		     w - 1, "MIN", w - 1, "MAX", kind == TK_PROC ? "NAME COMMAND" :
+		     w - 1, "MIN", w - 1, "MAX", kind != TK_FILE && kind != TK_PART ? "NAME COMMAND" :
 		     kind == TK_FILE ? "PATH" : "PART");
 	}
 	for (i = 0; i < shown; i++) {
@@ -262,6 +268,7 @@ void trend_report(const struct opts *o, const struct trend_opts *to)
 		if (!o->csv && !o->noheader)
 			outs("\n");
 		put_table(o, TK_FILE, "files, by slope:");
+		put_table(o, TK_DMABUF, "dma-bufs held (each one's share, eff_dmabuf), by slope:");
 	}
 	if (!o->csv && !o->noheader)
 		outf("\n* grows: the floor rose %lluK or more, and steadily (most windows above "
