@@ -591,19 +591,3 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 	if (s->unreadable)
 		exit_at_least(EX_PARTIAL);
 }
-
-int capture_buildid(const struct capture *c, const struct file *f,
-		    const unsigned char **id, size_t *len)
-{
-	const struct capbid *b;
-
-	for (b = c->bid; b; b = b->next)
-		if (b->inode == f->inode && b->dev == f->dev &&
-		    (b->flags & MF_DELETED) == (f->flags & MF_DELETED) &&
-		    strcmp(b->path, f->path) == 0) {
-			*id = b->id;
-			*len = b->len;
-			return 1;
-		}
-	return c->bid_lost ? -1 : 0;
-}

@@ -354,6 +354,6 @@ void dmabuf_proc(struct scan *s, struct proc *p, int piddir)
 		dmabuf_hold(s, p, b)->maps++;
 		maps_one = 1;
 	}
-	if (s->dma->walk || maps_one)
+	if (s->dma->walk || (maps_one && !s->dma->never))
 		walk_fds(s, p, piddir);
 }

@@ -81,6 +81,7 @@ struct dmatab {
 	struct dmabuf **sorted;	/* after dmabuf_settle: by inode */
 	int walk;		/* every process's fds read (else its mappings';
 				   a process mapping one has its fds read too) */
+	int never;		/* EXMAP_DMABUF=0: no fd read, not even those */
 	const char *why;	/* why (not): the gate's reason */
 	const char *list;	/* the kernel's list: "bufinfo", "sysfs"; NULL none */
 	uint32_t list_count;	/* its own total: buffers, */

@@ -231,6 +231,7 @@ void dmabuf_start(struct scan *s)
 	}
 	if (env) {
 		t->walk = env[0] == '1';
+		t->never = !t->walk;
 		t->why = t->walk ? "EXMAP_DMABUF=1" : "EXMAP_DMABUF=0";
 		return;
 	}

@@ -59,6 +59,10 @@ dmabuf_guest() {
 	frame_file bufinfo /sys/kernel/debug/dma_buf/bufinfo
 	for p in $(awk '$1 == "proc" { print $3 }' /tmp/work.out); do
 		frame_cmd "fd-$p" ls -l "/proc/$p/fd"
+		# a DRM device's fds: what their fdinfo says of the client
+		for fd in $(ls -l "/proc/$p/fd" | awk '$NF ~ /^\/dev\/dri\// { print $(NF - 2) }'); do
+			frame_file "drminfo-$p-$fd" "/proc/$p/fdinfo/$fd"
+		done
 	done
 	kill "$work"
 	wait "$work"
