@@ -101,7 +101,7 @@ struct dmatab {
 #define dmacap_table(s, k, l)	(-1)
 #define dmacap_proc(s, p, l)	(-1)
 #define dmabuf_csv_head(o)	((void)(o))
-#define dmabuf_ram(s, parts, fn)	((void)(s))
+#define dmabuf_ram(s, parts, fn)	((void)(s), (void)(fn))
 #define diff_dmabuf(a, b, o, ar)	((void)(a))
 #define dmabuf_put(s, o, p, w)	((void)(p))
 #else

@@ -19,7 +19,7 @@ static void emit(void (*line)(const char *, size_t), const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void emit(void (*line)(const char *, size_t), const char *fmt, ...)
 {
-	char buf[CAP_LINE_MAX / 4];
+	static char buf[2048];	/* the longest: a buffer's, its names escaped */
 	va_list ap;
 	int n;
 
@@ -39,7 +39,7 @@ static const char *esc(char *buf, size_t len, const char *s)
 void dmabuf_dump(const struct scan *s, void (*line)(const char *, size_t))
 {
 	const struct dmatab *t = s->dma;
-	char e1[3 * 256 + 8], e2[3 * 256 + 8];
+	static char e1[3 * 256 + 8], e2[3 * 256 + 8];
 	uint32_t i;
 
 	if (!t)

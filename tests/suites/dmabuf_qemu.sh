@@ -77,7 +77,8 @@ run_case() {
 	echo "--- $c: exmap-mini dmabuf"
 	cat "$w/out/dmabuf_t"
 	echo "---"
-	run_checks "the checker ran" python3 tests/lib/dmabuf_check.py "$w/out" "$c" "$EXMAP"
+	TEST_PREFIX=$TEST_PREFIX run_checks "the checker ran" \
+		env TEST_PREFIX="$TEST_PREFIX" python3 tests/lib/dmabuf_check.py "$w/out" "$c" "$EXMAP"
 }
 
 running=
