@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -99,11 +98,15 @@ struct dmahold *dmabuf_hold(struct scan *s, struct proc *p, struct dmabuf *b)
 }
 
 /* A process's fds unreadable (fd -1, why), or one of its dma-buf fds closed
- * while it was read. */
-static void note(struct dmatab *t, pid_t pid, int fd, int err)
+ * while it was read (its name in /proc/PID/fd). */
+static void note(struct dmatab *t, pid_t pid, const char *fd, int err)
 {
+	uint64_t n = 0;
+
+	if (fd)
+		parse_u64(fd, INT32_MAX, &n);
 	if (t->nnote < DMA_NOTE_MAX)
-		t->note[t->nnote++] = (struct dmanote){ pid, fd, fd < 0 ? strerror(err) : NULL };
+		t->note[t->nnote++] = (struct dmanote){ pid, fd ? (int)n : -1, fd ? NULL : strerror(err) };
 	else
 		t->note_lost++;
 }
@@ -153,13 +156,13 @@ static void hold_fd(struct scan *s, struct proc *p, int piddir, int fddir, const
 	int sized = 0;
 
 	if (fstatat(fddir, fd, &st, 0) < 0) {
-		note(s->dma, p->pid, atoi(fd), 0);
+		note(s->dma, p->pid, fd, 0);
 		return;
 	}
 	b = dmabuf_find(s, (uint64_t)st.st_ino, 0);
 	if (!b || !(b->flags & DB_SIZED)) {
 		if ((n = fdinfo(piddir, fd)) <= 0) {
-			note(s->dma, p->pid, atoi(fd), 0);
+			note(s->dma, p->pid, fd, 0);
 			return;
 		}
 		ino = (uint64_t)st.st_ino;
@@ -174,7 +177,7 @@ static void hold_fd(struct scan *s, struct proc *p, int piddir, int fddir, const
 				name = v;
 		}
 		if (!sized || ino != (uint64_t)st.st_ino) {
-			note(s->dma, p->pid, atoi(fd), 0);
+			note(s->dma, p->pid, fd, 0);
 			return;
 		}
 		b = dmabuf_find(s, ino, 1);
@@ -308,7 +311,7 @@ static void walk_fds(struct scan *s, struct proc *p, int piddir)
 
 	if (dir < 0) {
 		if (errno != ENOENT)	/* gone: it exited after its pages were read */
-			note(s->dma, p->pid, -1, errno);
+			note(s->dma, p->pid, NULL, errno);
 		return;
 	}
 	while ((n = syscall(SYS_getdents64, dir, dents, sizeof(dents))) > 0)
@@ -327,7 +330,7 @@ static void walk_fds(struct scan *s, struct proc *p, int piddir)
 				drm_fd(s, p, piddir, d->d_name);
 		}
 	if (n < 0)
-		note(s->dma, p->pid, -1, errno);
+		note(s->dma, p->pid, NULL, errno);
 	close(dir);
 }
 

@@ -186,17 +186,17 @@ static int exporter_registered(void)
 	int pass;
 
 	for (pass = 0; pass < 2; pass++) {
-		char *w, *save;
-		size_t i;
+		const char *w = text;
+		size_t i, n;
 
 		if (read_small(AT_FDCWD, pass ? "/proc/misc" : "/proc/devices", text,
 			       sizeof(text)) < 0)
 			continue;
-		for (w = strtok_r(text, " \n", &save); w; w = strtok_r(NULL, " \n", &save)) {
-			if (strcmp(w, "Block") == 0)
+		for (; (n = strcspn(w += strspn(w, " \n"), " \n")) > 0; w += n) {
+			if (n == 5 && strncmp(w, "Block", 5) == 0)
 				break;	/* /proc/devices: the block devices follow */
 			for (i = 0; !pass && i < sizeof(majors) / sizeof(majors[0]); i++)
-				if (strcmp(w, majors[i]) == 0)
+				if (strlen(majors[i]) == n && strncmp(w, majors[i], n) == 0)
 					return i == 0 ? 2 : 1;
 			for (i = 0; pass && i < sizeof(misc) / sizeof(misc[0]); i++)
 				if (strncmp(w, misc[i], strlen(misc[i])) == 0)

@@ -245,9 +245,8 @@ static void summary(const struct scan *s, const struct opts *o)
 		outs("held by none         unknown: the kernel lists no buffers here (debugfs's "
 		     "dma_buf/bufinfo, as root)\n");
 	}
-	if (!t->walk)
-		outf("fds not read: %s\n", t->why);
-	if (s->unreadable)
+	outf("fds %s: %s\n", t->walk ? "read" : "not read", t->why);
+	if (s->unreadable && t->list)
 		outf("held by none holds those of the %u process%s that could not be read\n",
 		     s->unreadable, s->unreadable == 1 ? "" : "es");
 }

@@ -10,7 +10,8 @@
 # held: the procs and dmabuf views (all processes, and -p without the
 # workload's H, whose buffer then is held by no scanned process), a
 # capture, the ram view between two readings of meminfo, metrics, the
-# procs view with the fds left unread (EXMAP_DMABUF=0), bufinfo. Then a
+# procs view with the fds left unread (EXMAP_DMABUF=0), bufinfo, the
+# dmabuf view with debugfs unmounted (no list). Then a
 # pool that grows (dmabufwork grow: 256 KiB a second) under watch 1 for
 # DMABUF_WATCH samples (40), its log and the pool's own account.
 DMABUF_WATCH=${DMABUF_WATCH:-40}
@@ -57,6 +58,12 @@ dmabuf_guest() {
 	frame_cmd metrics "$X" metrics
 	frame_cmd procs_nowalk env EXMAP_DMABUF=0 "$X" -c procs
 	frame_file bufinfo /sys/kernel/debug/dma_buf/bufinfo
+	# no list: whether to read fds is the exporters' to say (/proc/devices,
+	# /proc/misc), and what no process holds is unknown
+	umount /sys/kernel/debug
+	frame_cmd dmabuf_nolist "$X" -c dmabuf
+	frame_cmd dmabuf_nolist_t "$X" dmabuf
+	mount -t debugfs debugfs /sys/kernel/debug
 	for p in $(awk '$1 == "proc" { print $3 }' /tmp/work.out); do
 		frame_cmd "fd-$p" ls -l "/proc/$p/fd"
 		# a DRM device's fds: what their fdinfo says of the client
