@@ -351,9 +351,10 @@ void dmabuf_proc(struct scan *s, struct proc *p, int piddir)
 		b = dmabuf_find(s, m->inode, 1);
 		if (!b->name[0] && m->path[8])
 			b->name = m->path + 8;
-		/* its size, until something says it: at least what is mapped */
-		if (!(b->flags & DB_SIZED) && m->offset + (m->end - m->start) > b->size)
-			b->size = m->offset + (m->end - m->start);
+		/* its size, until something says it: at least what is mapped (not
+		 * from the offset: a DRM export's mapping has a fake one) */
+		if (!(b->flags & DB_SIZED) && m->end - m->start > b->size)
+			b->size = m->end - m->start;
 		dmabuf_hold(s, p, b)->maps++;
 		maps_one = 1;
 	}

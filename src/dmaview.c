@@ -147,8 +147,9 @@ static void buffer_row(const struct scan *s, const struct opts *o, const struct 
 	put_text(b->exp[0] ? b->exp : "?", 12, 1);
 	outs(" ");
 	put_text(b->name[0] ? b->name : "-", 16, 1);
-	outf(" %*s%s %5u ", fig_width(o) - 1, size, b->flags & DB_SIZED ? "" : "+", b->nholder);
-	used = 10 + 1 + 12 + 1 + 16 + (size_t)fig_width(o) + !(b->flags & DB_SIZED) + 7;
+	/* "+": at least, its size unknown but for its mappings */
+	outf(" %*s%s%5u ", fig_width(o) - 1, size, b->flags & DB_SIZED ? " " : "+", b->nholder);
+	used = 10 + 1 + 12 + 1 + 16 + (size_t)fig_width(o) + 7;
 	holders(s, b, who, path_room(used) + 1 < sizeof(who) ? path_room(used) + 1 : sizeof(who));
 	outs(b->nholder ? who : "-");
 	outs("\n");

@@ -154,13 +154,21 @@ m = re.search(r"^the kernel's total +(\d+) buffers? ", t, re.M)
 check("dmabuf text: the kernel's total is bufinfo's count (%d)" % total[0],
       m and int(m.group(1)) == total[0], t[-400:])
 t = text("dmabuf_nolist_t")
-check("no list (debugfs unmounted): the same buffers and holders, fds read by the exporters' say",
+# the mapped buffer, no fd to it left: its exporter unknown, its size its mapping's
+want = [r if not r.startswith("dmabuf,%d," % bufs["mapped"]["ino"]) else
+        re.sub(r"^(dmabuf,\d+),[^,]*,", r"\1,,", r)
+        for r in text("dmabuf").splitlines() if r.startswith("dmabuf,")]
+check("no list (debugfs unmounted): the same buffers and holders (the mapped one's exporter "
+      "unknown), fds read by the exporters' say",
       sorted(r for r in text("dmabuf_nolist").splitlines() if r.startswith("dmabuf,")) ==
-      sorted(r for r in text("dmabuf").splitlines() if r.startswith("dmabuf,")) and
+      sorted(want) and
       re.search(r"^fds read: a (DRM device|device that exports dma-bufs) is registered$", t, re.M),
       t[-400:])
 check("no list: what none holds is said unknown, no kernel's total",
       re.search(r"^held by none +unknown", t, re.M) and "the kernel's total" not in t, t[-400:])
+check("no list: the mapped buffer is said to be at least its mapping",
+      re.search(r"^dma-buf: inode %d: mapped, with no fd and no list to size it: at least 3.0M" %
+                bufs["mapped"]["ino"], t, re.M), t[-400:])
 pt_inos = set(int(x) for x in re.findall(r"^ *(\d+) ", text("dmabuf_pt"), re.M))
 check("-P P: the buffers P holds, and no other",
       pt_inos == {b["ino"] for n, b in bufs.items() if P in holds.get(n, ())}, str(pt_inos))
