@@ -75,9 +75,9 @@ ifeq ($(BROWSE),0)
 SRCS := $(filter-out src/browse.c src/term.c,$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_BROWSE
 endif
-# DMABUF=0: without dma-bufs and DRM clients (dmabuf.c, dmalist.c,
-# dmaview.c, dmacap.c, dmadiff.c): no fd is read, no dmabuf view, no
-# dma-buf columns.
+# DMABUF=0: without dma-bufs, DRM clients and CMA's areas (dmabuf.c,
+# dmalist.c, dmaview.c, dmacap.c, dmadiff.c): no fd is read, no dmabuf
+# view, no dma-buf columns; arm64's and riscv64's default (their budgets).
 DMABUF ?= 1
 ifeq ($(DMABUF),0)
 SRCS := $(filter-out src/dmabuf.c src/dmalist.c src/dmaview.c src/dmacap.c src/dmadiff.c,$(SRCS))
@@ -198,6 +198,7 @@ test: setup
 		$(BUILD)/wlogdump trend-deps
 	for a in arm arm64 mipsel riscv64; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped build/arm/tools/leakwork
+	$(MAKE) ARCH=arm64 BUILD=build/arm64-dmabuf DMABUF=1 build/arm64-dmabuf/exmap-mini
 	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
 	$(MAKE) ARCH=mips BUILD=build/mips-load LOAD=1 build/mips-load/exmap-mini
 	$(MAKE) BUILD=build/x86_64 LOAD=0 PICTURES=0 build/x86_64/exmap-mini

@@ -111,7 +111,9 @@ static const struct {
 	{ "trend", V_TREND, 0, 0, "" },
 	{ "watch", V_WATCH, 1, 2, " interval [count] [metrics]" },
 	{ "metrics", V_METRICS, 0, 0, "" },
+#ifndef EXMAP_NO_DMABUF
 	{ "dmabuf", V_DMABUF, 0, 0, "" },
+#endif
 };
 
 /* A view asked for wrongly: what is wrong, then the one usage line for it. */
@@ -165,7 +167,7 @@ static void parse_view(struct opts *o, char **argv, int argc)
 			break;
 	if (k == sizeof(views) / sizeof(views[0]))
 		die("%s: not a view (procs files maps sections symbols elf dump diff browse ram "
-		    "folded html captures watch trend metrics dmabuf)\n"
+		    "folded html captures watch trend metrics" DMABUF_WORD ")\n"
 		    "usage: see exmap-mini -h", argv[0]);
 	/* watch 60 metrics: each sample is the metrics view, not a log */
 	if (views[k].view == V_WATCH && n > 1 && strcmp(argv[n], "metrics") == 0)
@@ -190,11 +192,6 @@ static void parse_view(struct opts *o, char **argv, int argc)
 	case V_BROWSE:
 #ifdef EXMAP_NO_BROWSE
 		die("browse: left out of this build (made with BROWSE=0)");
-#endif
-		break;
-	case V_DMABUF:
-#ifdef EXMAP_NO_DMABUF
-		die("dmabuf: left out of this build (made with DMABUF=0)");
 #endif
 		break;
 	case V_DIFF:

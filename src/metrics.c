@@ -33,9 +33,11 @@ static const struct {
 	{ "exmap_process_sole_bytes", "Unique set size (USS) by process name." },
 	{ "exmap_process_resident_bytes", "Resident set size (RSS) by process name." },
 	{ "exmap_process_swap_bytes", "Swapped out memory by process name." },
+#ifndef EXMAP_NO_DMABUF
 	{ "exmap_process_dmabuf_bytes", "The dma-bufs held, whole, by process name." },
 	{ "exmap_process_eff_dmabuf_bytes", "Each dma-buf held shared among its holders, "
 	  "by process name." },
+#endif
 };
 
 /* The length of the valid UTF-8 sequence at s (n bytes left); 0 if none starts there. */
@@ -223,6 +225,7 @@ static void put_files(struct scan *s, const struct opts *o)
 	sample(other, (int64_t)rest);
 }
 
+#ifndef EXMAP_NO_DMABUF
 /* CMA: all areas' pages and those in use (meminfo), each area's where sysfs says. */
 static void put_cma(struct scan *s, const struct ramsrc *r)
 {
@@ -241,6 +244,7 @@ static void put_cma(struct scan *s, const struct ramsrc *r)
 						"\",kind=\"used", 0), (int64_t)r->cma_used.top[j].bytes);
 	}
 }
+#endif
 
 static void ram_part(void *arg, const struct ram_line *l)
 {
@@ -289,6 +293,8 @@ void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
 	}
 	family("exmap_ram_bytes", "The ram view's parts of MemTotal.");
 	ram_parts(s, r, ram_part, s->arena);
+#ifndef EXMAP_NO_DMABUF
 	if (r->mi[MI_CMATOTAL])
 		put_cma(s, r);
+#endif
 }

@@ -167,6 +167,7 @@ static void build(const struct scan *s, const struct ramsrc *r)
 		add(3, L_RESERVED, "cma free (within MemTotal)", NULL, (int64_t)mi[MI_CMAFREE], "meminfo");
 		add(3, L_RESERVED, "cma used (within MemTotal)", NULL, less(mi[MI_CMATOTAL],
 		    mi[MI_CMAFREE]), "meminfo");
+#ifndef EXMAP_NO_DMABUF	/* read with dma-bufs */
 		for (i = 0; i < r->cma.n; i++) {	/* each area: its pages, those given out */
 			uint32_t j;
 
@@ -177,6 +178,7 @@ static void build(const struct scan *s, const struct ramsrc *r)
 					add(4, L_RESERVED, "cma area allocated (within MemTotal)",
 					    r->cma.top[i].name, (int64_t)r->cma_used.top[j].bytes, "sysfs");
 		}
+#endif
 	}
 
 	add(1, L_HEAD, "MemTotal", NULL, (int64_t)mi[MI_TOTAL], "meminfo");

@@ -434,6 +434,9 @@ static void read_zram(struct ramsrc *r)
 	}
 }
 
+#ifdef EXMAP_NO_DMABUF	/* left out with dma-bufs: meminfo's CMA alone */
+#define read_cma(r, page_size)	((void)(r))
+#else
 /* Each CMA area's pages and those given out, where sysfs says (total_pages
  * and available_pages, from 6.15); else meminfo's CmaTotal and CmaFree alone. */
 static void read_cma(struct ramsrc *r, uint64_t page_size)
@@ -464,6 +467,7 @@ static void read_cma(struct ramsrc *r, uint64_t page_size)
 		}
 	close(dir);
 }
+#endif
 
 /* Every frame counted: by kpageflags or the module (-b), where either is there. */
 static void read_census(struct ramsrc *r, const char *how, int page_shift)

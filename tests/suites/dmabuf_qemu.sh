@@ -15,8 +15,10 @@
 #         (CONFIG_DMABUF_HEAPS unset), so no cma heap to allocate from:
 #         udmabuf's buffers, and the ram view's CMA held to meminfo.
 # usage: tests/suites/dmabuf_qemu.sh [CASE...]   (default: heap vgem cma).
-# Needs make all build/host/dmabufwork and make ARCH=arm64 all
-# build/arm64/tools/dmabufwork. Work dir build/qemu/dmabuf/CASE;
+# Needs make all build/host/dmabufwork, make ARCH=arm64
+# build/arm64/tools/dmabufwork and, since arm64's board build leaves
+# dma-bufs out (toolchain/arm64.mk), make ARCH=arm64 BUILD=build/arm64-dmabuf
+# DMABUF=1 build/arm64-dmabuf/exmap-mini. Work dir build/qemu/dmabuf/CASE;
 # DMABUF_JOBS guests at once (2). Last line: N passed, N failed.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -32,7 +34,7 @@ prepare() {
 	case $c in
 	heap)	dist=trixie arch=amd64 bin=build tools=build/host src=heap:system extra=udmabuf mods=vgem ;;
 	vgem)	dist=bookworm arch=amd64 bin=build tools=build/host src=vgem extra= mods=vgem ;;
-	cma)	dist=trixie arch=arm64 bin=build/arm64 tools=build/arm64/tools src=udmabuf extra= ;;
+	cma)	dist=trixie arch=arm64 bin=build/arm64-dmabuf tools=build/arm64/tools src=udmabuf extra= ;;
 	*)	no "$c: not a case (heap vgem cma)"; return 1 ;;
 	esac
 	for f in "$bin/exmap-mini" "$tools/dmabufwork"; do
