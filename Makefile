@@ -201,7 +201,7 @@ test: setup
 	$(MAKE) ARCH=arm64 BUILD=build/arm64-dmabuf DMABUF=1 build/arm64-dmabuf/exmap-mini
 	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
 	$(MAKE) ARCH=mips BUILD=build/mips-load LOAD=1 build/mips-load/exmap-mini
-	$(MAKE) BUILD=build/x86_64 LOAD=0 PICTURES=0 build/x86_64/exmap-mini
+	$(MAKE) BUILD=build/x86_64 LOAD=0 PICTURES=0 DMABUF=0 build/x86_64/exmap-mini
 	tests/run $(BUILD)
 
 # The module on our own kernels without pagemap, x86_64 and an OpenWrt-like
