@@ -274,6 +274,7 @@ static void dump_absent(const struct scan *s)
 		w_line();
 		n++;
 	}
+	dmabuf_dump_scan(s, w_ram_line);
 	fmt_snprintf(what, sizeof(what), "unreadable=%u", n);
 	w_end_chunk(what);
 }

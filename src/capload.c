@@ -398,13 +398,15 @@ static void flush_line(struct loader *L)
 		parse_counts(L, pend, L->nlogical == 1);
 	} else if (kind == CK_BID) {
 		parse_bid(L, pend);
+	} else if ((kind == CK_ABSENT || kind == CK_RAM) && pend[0] == 'a') {
+		if (!L->stray && dmacap_table(L->s, L->opened, kind == CK_ABSENT, pend) < 0)
+			chunk_fail(L, "a dma-buf line is malformed");
 	} else if (kind == CK_ABSENT) {
 		parse_absent(L, pend);
 	} else if (kind == CK_RAM) {
 		if (L->stray)
 			;	/* a second copy of a chunk that loaded */
-		else if (pend[0] == 'a' ? dmacap_table(L->s, L->opened, pend) < 0 :
-			 ram_parse(L->cap->ram, pend, L->s->arena) < 0)
+		else if (ram_parse(L->cap->ram, pend, L->s->arena) < 0)
 			chunk_fail(L, "a ram line is malformed");
 	} else if (pend[0] == 'p' && pend[1] == ' ') {
 		parse_proc(L, pend + 2);

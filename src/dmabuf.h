@@ -88,6 +88,7 @@ struct dmatab {
 	uint64_t list_bytes;	/* bytes */
 	struct dmanote note[DMA_NOTE_MAX];
 	uint32_t nnote, note_lost;
+	int lost;		/* a capture's buffers (chunk 2) were lost */
 };
 
 #ifdef EXMAP_NO_DMABUF
@@ -98,8 +99,9 @@ struct dmatab {
 #define dmabuf_shown(s, o)	0
 #define dmabuf_notes(s, o)	((void)(s))
 #define dmabuf_dump(s, line)	((void)(s))
+#define dmabuf_dump_scan(s, line)	((void)(s))
 #define dmabuf_dump_proc(p, line)	((void)(p))
-#define dmacap_table(s, k, l)	(-1)
+#define dmacap_table(s, k, c1, l)	(-1)
 #define dmacap_proc(s, p, l)	(-1)
 #define dmabuf_csv_head(o)	((void)(o))
 #define dmabuf_ram(s, parts, fn)	((void)(s), (void)(fn))
@@ -117,11 +119,12 @@ void dmabuf_index(struct arena *a, struct dmatab *t);
 int drm_line(struct scan *s, struct drmuse **u, const char *line, uint64_t client,
 	     const char *driver);
 /* dmacap.c: capture lines; chunk 2's (the buffers), a process chunk's */
+void dmabuf_dump_scan(const struct scan *s, void (*line)(const char *, size_t));
 void dmabuf_dump(const struct scan *s, void (*line)(const char *, size_t));
 void dmabuf_dump_proc(const struct proc *p, void (*line)(const char *, size_t));
-int dmacap_table(struct scan *s, uint64_t chunk, char *line);
+int dmacap_table(struct scan *s, uint64_t chunk, int chunk1, char *line);
 int dmacap_proc(struct scan *s, struct proc *p, char *line);
-void dmacap_take(struct scan *s, int whole);
+void dmacap_take(struct scan *s, int whole1, int whole2);
 /* dmaview.c: the dmabuf view; the procs view's columns and notes */
 void view_dmabuf(struct scan *s, const struct opts *o);
 int dmabuf_shown(const struct scan *s, const struct opts *o);

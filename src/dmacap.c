@@ -1,13 +1,14 @@
 /* Captures: the dma-bufs as lines (chunk 2's a lines, a process's f and e lines), and back. */
 /*
- * Chunk 2, after the ram view's lines: "a scan WALK LIST COUNT BYTES WHY"
- * (the fds were read or not, and why; the kernel's list, "%" none, and its
- * own total), then "a INODE SIZE FLAGS EXPORTER NAME" a buffer (hex; FLAGS
- * DB_*), "a note PID FD WHY" (FD -1: the process's fds unreadable). A
- * process's chunk, after its mappings: "f INODE FDS MAPS" a hold, "e CLIENT
- * HAVE TOTAL RESIDENT SHARED DRIVER REGION" a DRM client's region (HAVE:
- * which figures the driver gave). Loading keeps chunk 2's table only if
- * the chunk is whole; a hold names its buffer by inode until then.
+ * Chunk 1, after the unreadable processes: "a scan WALK LIST COUNT BYTES
+ * WHY" (the fds were read or not, and why; the kernel's list, "%" none, and
+ * its own total), "a note PID FD WHY" (FD -1: the process's fds
+ * unreadable). Chunk 2, after the ram view's lines: "a INODE SIZE FLAGS
+ * EXPORTER NAME" a buffer (hex; FLAGS DB_*). A process's chunk, after its
+ * mappings: "f INODE FDS MAPS" a hold, "e CLIENT HAVE TOTAL RESIDENT SHARED
+ * DRIVER REGION" a DRM client's region (HAVE: which figures the driver
+ * gave). Loading keeps each chunk's part only if it is whole; a hold names
+ * its buffer by inode until then.
  */
 #include <stdarg.h>
 #include <string.h>
@@ -36,26 +37,36 @@ static const char *esc(char *buf, size_t len, const char *s)
 	return buf;
 }
 
+/* Chunk 1's: how the fds were read, the kernel's list, the notes. */
+void dmabuf_dump_scan(const struct scan *s, void (*line)(const char *, size_t))
+{
+	const struct dmatab *t = s->dma;
+	static char e[3 * 256 + 8];
+	uint32_t i;
+
+	if (!t)
+		return;
+	emit(line, "a scan %d %s %x %llx %s", t->walk, t->list ? t->list : "%", t->list_count,
+	     (unsigned long long)t->list_bytes, esc(e, sizeof(e), t->why));
+	for (i = 0; i < t->nnote; i++)
+		emit(line, "a note %d %d %s", (int)t->note[i].pid, t->note[i].fd,
+		     esc(e, sizeof(e), t->note[i].why));
+}
+
+/* Chunk 2's: the buffers. */
 void dmabuf_dump(const struct scan *s, void (*line)(const char *, size_t))
 {
 	const struct dmatab *t = s->dma;
 	static char e1[3 * 256 + 8], e2[3 * 256 + 8];
 	uint32_t i;
 
-	if (!t)
-		return;
-	emit(line, "a scan %d %s %x %llx %s", t->walk, t->list ? t->list : "%", t->list_count,
-	     (unsigned long long)t->list_bytes, esc(e1, sizeof(e1), t->why));
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; t && i < t->n; i++) {
 		const struct dmabuf *b = t->sorted[i];
 
 		emit(line, "a %llx %llx %x %s %s", (unsigned long long)b->ino,
 		     (unsigned long long)b->size, b->flags & DB_FLAGS, esc(e1, 256, b->exp),
 		     esc(e2, sizeof(e2), b->name));
 	}
-	for (i = 0; i < t->nnote; i++)
-		emit(line, "a note %d %d %s", (int)t->note[i].pid, t->note[i].fd,
-		     esc(e1, sizeof(e1), t->note[i].why));
 }
 
 void dmabuf_dump_proc(const struct proc *p, void (*line)(const char *, size_t))
@@ -75,8 +86,16 @@ void dmabuf_dump_proc(const struct proc *p, void (*line)(const char *, size_t))
 
 /* ---- loading (host builds) ---- */
 
-static struct dmatab *loading;	/* chunk 2's table, while its chunk is read */
-static uint64_t loading_chunk;	/* the log line that chunk opened at */
+/* While a capture loads: chunk 1's table (its summary and notes) and chunk
+ * 2's buffers, each with the log line its chunk opened at (a copy of a
+ * chunk begins its own); kept once the capture is whole, if their chunk is. */
+static struct {
+	struct dmatab *t;
+	uint64_t t_chunk;
+	struct dmabuf *first, **tail;
+	uint32_t n;
+	uint64_t b_chunk;
+} ld;
 
 /* Up to max words of line (after its letter) into w: how many, or -1 if more. */
 static int words(char *line, char **w, int max)
@@ -100,13 +119,12 @@ static const char *text_of(struct arena *a, const char *w, size_t max)
 	return arena_strdup(a, buf, n);
 }
 
-/* An "a" line of chunk 2 (which opened at log line chunk): 0, or -1 malformed. */
-int dmacap_table(struct scan *s, uint64_t chunk, char *line)
+/* "a scan ..." or "a note ..." (chunk 1, opened at log line chunk). */
+static int scan_line(struct scan *s, uint64_t chunk, char **w, int n)
 {
-	struct dmatab *t = loading_chunk == chunk ? loading : NULL;
-	uint64_t v[4];
-	char *w[6];
-	int n = words(line, w, 6);
+	struct dmatab *t = ld.t_chunk == chunk ? ld.t : NULL;
+	uint64_t v[3];
+	int64_t fd;
 
 	if (n == 6 && strcmp(w[0], "scan") == 0) {
 		t = arena_alloc(s->arena, sizeof(*t), 8);
@@ -119,44 +137,51 @@ int dmacap_table(struct scan *s, uint64_t chunk, char *line)
 		t->list = strcmp(w[2], "%") == 0 ? NULL : text_of(s->arena, w[2], 16);
 		t->list_count = (uint32_t)v[1];
 		t->list_bytes = v[2];
-		loading = t;
-		loading_chunk = chunk;
+		ld.t = t;
+		ld.t_chunk = chunk;
 		return 0;
 	}
-	if (!t)
-		return -1;	/* before its scan line */
-	if (n == 4 && strcmp(w[0], "note") == 0) {
-		struct dmanote *x = &t->note[t->nnote];
-		int64_t fd;
+	if (n != 4 || strcmp(w[0], "note") != 0 || !t || t->nnote == DMA_NOTE_MAX ||
+	    parse_u64(w[1], INT32_MAX, &v[0]) < 0 ||
+	    (strcmp(w[2], "-1") != 0 && parse_u64(w[2], INT32_MAX, &v[1]) < 0))
+		return -1;	/* a note before its scan line, or malformed */
+	fd = strcmp(w[2], "-1") == 0 ? -1 : (int64_t)v[1];
+	t->note[t->nnote] = (struct dmanote){ (pid_t)v[0], (int)fd,
+					      fd < 0 ? text_of(s->arena, w[3], 200) : NULL };
+	return fd < 0 && !t->note[t->nnote++].why ? -1 : 0;
+}
 
-		if (t->nnote == DMA_NOTE_MAX || parse_u64(w[1], INT32_MAX, &v[0]) < 0 ||
-		    (strcmp(w[2], "-1") != 0 && parse_u64(w[2], INT32_MAX, &v[1]) < 0))
-			return -1;
-		fd = strcmp(w[2], "-1") == 0 ? -1 : (int64_t)v[1];
-		x->pid = (pid_t)v[0];
-		x->fd = (int)fd;
-		x->why = fd < 0 ? text_of(s->arena, w[3], 200) : NULL;
-		if (fd < 0 && !x->why)
-			return -1;
-		t->nnote++;
-		return 0;
-	}
-	if (n == 5 && hex_parse(w[0], UINT64_MAX, &v[0]) == 0 &&
-	    hex_parse(w[1], UINT64_MAX, &v[1]) == 0 && hex_parse(w[2], DB_FLAGS, &v[2]) == 0) {
-		struct dmabuf *b = arena_alloc(s->arena, sizeof(*b), 8);
+/* An "a" line of chunk 1 (chunk1) or chunk 2, which opened at log line
+ * chunk: 0, or -1 malformed. */
+int dmacap_table(struct scan *s, uint64_t chunk, int chunk1, char *line)
+{
+	struct dmabuf *b;
+	uint64_t v[3];
+	char *w[6];
+	int n = words(line, w, 6);
 
-		memset(b, 0, sizeof(*b));
-		b->ino = v[0];
-		b->size = v[1];
-		b->flags = (uint32_t)v[2];
-		if (!(b->exp = text_of(s->arena, w[3], 255)) || !(b->name = text_of(s->arena, w[4], 255)))
-			return -1;
-		*t->tail = b;
-		t->tail = &b->next;
-		t->n++;
-		return 0;
+	if (chunk1)
+		return scan_line(s, chunk, w, n);
+	if (n != 5 || hex_parse(w[0], UINT64_MAX, &v[0]) < 0 || hex_parse(w[1], UINT64_MAX, &v[1]) < 0 ||
+	    hex_parse(w[2], DB_FLAGS, &v[2]) < 0)
+		return -1;
+	if (ld.b_chunk != chunk) {	/* this copy's buffers, not an earlier one's */
+		ld.first = NULL;
+		ld.tail = &ld.first;
+		ld.n = 0;
+		ld.b_chunk = chunk;
 	}
-	return -1;
+	b = arena_alloc(s->arena, sizeof(*b), 8);
+	memset(b, 0, sizeof(*b));
+	b->ino = v[0];
+	b->size = v[1];
+	b->flags = (uint32_t)v[2];
+	if (!(b->exp = text_of(s->arena, w[3], 255)) || !(b->name = text_of(s->arena, w[4], 255)))
+		return -1;
+	*ld.tail = b;
+	ld.tail = &b->next;
+	ld.n++;
+	return 0;
 }
 
 /* An "f" or "e" line of process p's chunk: 0, or -1 malformed. */
@@ -205,34 +230,43 @@ int dmacap_proc(struct scan *s, struct proc *p, char *line)
 }
 
 /*
- * The capture loaded: its table (chunk 2's, if whole) as the scan's, each
- * hold's buffer found by its inode (one chunk 2 did not name: its size
+ * The capture loaded: chunk 1's table, if whole, as the scan's, with chunk
+ * 2's buffers if that is whole (else the holders' figures are not known);
+ * each hold's buffer found by its inode (one chunk 2 did not name: its size
  * unknown). None at all: a capture from before dma-bufs were read.
  */
-void dmacap_take(struct scan *s, int whole)
+void dmacap_take(struct scan *s, int whole1, int whole2)
 {
-	struct dmatab *t = whole ? loading : NULL;
+	struct dmatab *t = whole1 ? ld.t : NULL;
 	struct dmahold *h;
 	struct proc *p;
 	int holds = 0;
 
-	loading = NULL;
-	loading_chunk = 0;
 	for (p = s->first; p; p = p->next)
 		holds |= p->dma != NULL;
-	if (!t && !holds)
-		return;
-	if (!t) {
-		t = arena_alloc(s->arena, sizeof(*t), 8);
-		memset(t, 0, sizeof(*t));
+	if (t || holds || (whole2 && ld.n)) {
+		if (!t) {
+			t = arena_alloc(s->arena, sizeof(*t), 8);
+			memset(t, 0, sizeof(*t));
+			t->walk = 1;
+			t->why = "the capture's chunk 1, which says how they were read, was lost";
+		}
 		t->tail = &t->first;
-		t->walk = 1;
-		t->why = "the capture's chunk 2, its dma-bufs, was lost";
+		if (whole2 && ld.b_chunk) {
+			t->first = ld.first;
+			t->tail = ld.n ? ld.tail : &t->first;
+			t->n = ld.n;
+		}
+		t->lost = !whole2;
+		s->dma = t;
+		dmabuf_index(s->arena, t);
+		for (p = s->first; p; p = p->next) {
+			for (h = p->dma ? p->dma->hold : NULL; h; h = h->next)
+				if (h->buf->flags & DB_REF)
+					h->buf = dmabuf_find(s, h->buf->ino, 1);
+			if (t->lost && p->dma && p->dma->hold)
+				p->dma->err = 1;	/* its buffers' sizes went with chunk 2 */
+		}
 	}
-	s->dma = t;
-	dmabuf_index(s->arena, t);
-	for (p = s->first; p; p = p->next)
-		for (h = p->dma ? p->dma->hold : NULL; h; h = h->next)
-			if (h->buf->flags & DB_REF)
-				h->buf = dmabuf_find(s, h->buf->ino, 1);
+	memset(&ld, 0, sizeof(ld));
 }

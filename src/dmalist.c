@@ -350,7 +350,7 @@ void dmabuf_settle(struct scan *s)
 	int pass;
 
 	if (s->cap)
-		dmacap_take(s, s->cap->ram && !s->cap->ram_lost);
+		dmacap_take(s, !s->cap->absent_lost, s->cap->ram && !s->cap->ram_lost);
 	if (!(t = s->dma))
 		return;
 	if (!s->cap) {

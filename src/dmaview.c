@@ -307,6 +307,9 @@ void dmabuf_notes(const struct scan *s, const struct opts *o)
 
 	if (!t)
 		return;
+	if (t->lost)
+		say(o, "dma-buf: the capture's chunk 2, which sized its buffers, was lost: the "
+		    "holders' figures are not known");
 	for (i = 0; i < t->nnote; i++) {
 		const struct dmanote *x = &t->note[i];
 
