@@ -155,7 +155,8 @@ static void hold_fd(struct scan *s, struct proc *p, int piddir, int fddir, const
 	char *v;
 	int sized = 0;
 
-	if (fstatat(fddir, fd, &st, 0) < 0) {
+	/* another file by now (the fd closed and reused): not the buffers' device */
+	if (fstatat(fddir, fd, &st, 0) < 0 || (s->dma->dev && s->dma->dev != st.st_dev + 1)) {
 		note(s->dma, p->pid, fd, 0);
 		return;
 	}
@@ -180,6 +181,7 @@ static void hold_fd(struct scan *s, struct proc *p, int piddir, int fddir, const
 			note(s->dma, p->pid, fd, 0);
 			return;
 		}
+		s->dma->dev = st.st_dev + 1;
 		b = dmabuf_find(s, ino, 1);
 		b->size = size;
 		b->flags |= DB_SIZED;

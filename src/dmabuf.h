@@ -79,6 +79,7 @@ struct dmatab {
 	struct dmabuf **slot;	/* by inode: open addressing, at most 7/8 full */
 	uint32_t mask;
 	struct dmabuf **sorted;	/* after dmabuf_settle: by inode */
+	uint64_t dev;		/* the dma-buf files' device, once one is seen (+1) */
 	int walk;		/* every process's fds read (else its mappings';
 				   a process mapping one has its fds read too) */
 	int never;		/* EXMAP_DMABUF=0: no fd read, not even those */

@@ -293,3 +293,16 @@ if len(g) > 10:
     check("trend names dmabufwork's dma-bufs growing %s/h, within 10%% of the pool's %.0f/h" %
           (slope, rate), slope is not None and abs(slope - rate) <= rate / 10 and d[0]["grows"] == "1",
           "exit %d %s %s" % (rc, err[-200:], d))
+
+# ---- the html page of the capture: its dma-buf table's data ----
+rc, page, err = run("-l", os.path.join(out, "dump"), "html")
+m = re.search(r"^D\.dmabuf = (\[.*?\]);\nD\.dmaprocs = (\[.*?\]);$", page, re.M | re.S)
+try:
+    import json
+    got = {b[0]: (b[1], b[2], b[3], b[5]) for b in json.loads(m.group(1))} if m else None
+except ValueError as e:
+    got = str(e)
+want = {int(x["id"]): (x["exporter"], x["name"], int(x["size"]), x["holders"])
+        for x in rows(text("dmabuf")) if x["kind"] == "dmabuf"}
+check("html: the page's dma-bufs are the dmabuf view's, holders and all", rc in (0, 1) and
+      got == want, "exit %d %s: %s, want %s" % (rc, err[-200:], got, want))
