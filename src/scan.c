@@ -547,7 +547,7 @@ static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 			break;
 	}
 	s->src->close(s->src);
-	if (o == P_OK)	/* read whole: its dma-bufs and DRM clients */
+	if (o == P_OK)	/* read whole: its dma-bufs and DRM clients (dmabuf.h) */
 		dmabuf_proc(s, p, piddir);
 	return o;
 }
@@ -620,14 +620,12 @@ void scan_procs(struct scan *s, const pid_t *pids, size_t n)
 	size_t i;
 
 	s->total = n;
-	dmabuf_start(s);
 	if (s->progress)
 		s->t0 = now_ms();
 	for (i = 0; i < n; i++, s->done++)
 		if (pids[i] != self)
 			scan_one(s, pids[i]);
 	scan_settle(s);
-	dmabuf_settle(s);
 	progress_clear();
 	if (s->unreadable)
 		exit_at_least(EX_PARTIAL);
