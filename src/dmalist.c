@@ -51,6 +51,7 @@ static int bufinfo_read(int (*fn)(struct scan *, char **), struct scan *s,
 	int fd = openat(AT_FDCWD, BUFINFO, O_RDONLY | O_CLOEXEC);
 	size_t have = 0;
 	ssize_t r;
+	int skip = 0;		/* the rest of a line too long for text: not a line */
 
 	if (fd < 0)
 		return -errno;
@@ -71,6 +72,10 @@ static int bufinfo_read(int (*fn)(struct scan *, char **), struct scan *s,
 			int k;
 
 			*nl = '\0';
+			if (skip) {
+				skip = 0;
+				continue;
+			}
 			if (strncmp(line, "Total ", 6) == 0 && dec_at(&q, &v) == 0 &&
 			    strncmp(q, " objects, ", 10) == 0 && (q += 10, dec_at(&q, bytes) == 0)) {
 				*n = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
@@ -91,7 +96,7 @@ static int bufinfo_read(int (*fn)(struct scan *, char **), struct scan *s,
 		have = strlen(line);
 		memmove(text, line, have);
 		if (have == sizeof(text) - 1)
-			have = 0;	/* not one of its lines: dropped */
+			have = 0, skip = 1;	/* not one of its lines: dropped, to its end */
 	}
 	close(fd);
 	return r < 0 ? -errno : 0;
