@@ -87,6 +87,14 @@ ifeq ($(BROWSE),0)
 SRCS := $(filter-out src/browse.c src/term.c,$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_BROWSE
 endif
+# DMABUF=0: without dma-bufs, DRM clients and CMA's areas (dmabuf.c,
+# dmalist.c, dmaview.c, dmacap.c, dmadiff.c): no fd is read, no dmabuf
+# view, no dma-buf columns; arm64's and riscv64's default (their budgets).
+DMABUF ?= 1
+ifeq ($(DMABUF),0)
+SRCS := $(filter-out src/dmabuf.c src/dmalist.c src/dmaview.c src/dmacap.c src/dmadiff.c,$(SRCS))
+XM_CFLAGS += -DEXMAP_NO_DMABUF
+endif
 # LOAD=0: without what a host does with a board's captures (-l, diff, -S:
 # capload.c, caplog.c, capcheck.c, caplist.c, diff.c, sysroot.c; reading a
 # watch log back, wlog.c), for a board whose flash is tight; dump and watch stay.
@@ -149,7 +157,7 @@ $(BUILD)/floor: tests/bench/floor.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 # (tests/bench/NAME.c), static: for this machine in build/host/ (glibc), for
 # the target in BUILD/tools/ (musl). Those on the workload library
 # (tests/work/wl.c) link it.
-WL_USERS := workload benchwork thpwork hugework readfault leakwork oddnames
+WL_USERS := workload benchwork thpwork hugework readfault leakwork oddnames dmabufwork
 $(foreach d,build/host $(BUILD)/tools,$(WL_USERS:%=$(d)/%)): tests/work/wl.c tests/work/wl.h
 
 build/host/%: tests/work/%.c | build/host
@@ -191,7 +199,7 @@ run:
 
 # What the tests run in a guest or on a board, by name (tests/work/NAME.c): for
 # this machine in build/host/ (glibc, static), for a board in BUILD/tools/.
-GUEST_TOOLS := workload churn runas twice thpwork readfault afterprobe hugework
+GUEST_TOOLS := workload churn runas twice thpwork readfault afterprobe hugework dmabufwork
 host_tools = $(GUEST_TOOLS:%=build/host/%)
 board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)/tools/%) \
 	build/$(1)/tools/censusdump
@@ -202,9 +210,10 @@ test: setup
 		$(BUILD)/wlogdump trend-deps
 	for a in arm arm64 mipsel riscv64; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped build/arm/tools/leakwork
+	$(MAKE) ARCH=arm64 BUILD=build/arm64-dmabuf DMABUF=1 build/arm64-dmabuf/exmap-mini
 	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
 	$(MAKE) ARCH=mips BUILD=build/mips-load LOAD=1 build/mips-load/exmap-mini
-	$(MAKE) BUILD=build/x86_64 LOAD=0 PICTURES=0 LTO=1 build/x86_64/exmap-mini
+	$(MAKE) BUILD=build/x86_64 LOAD=0 PICTURES=0 DMABUF=0 LTO=1 build/x86_64/exmap-mini
 	tests/run $(BUILD)
 
 # The module on our own kernels without pagemap, x86_64 and an OpenWrt-like

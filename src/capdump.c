@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "dmabuf.h"
 #include "ramsrc.h"
 
 
@@ -137,6 +138,8 @@ static void w_run(const struct run *r, uint32_t *hwm)
 		*hwm = r->id + n;
 }
 
+static void w_ram_line(const char *s, size_t n);
+
 static void dump_proc(const struct scan *s, const struct proc *p, uint32_t *hwm)
 {
 	const struct mapping *m;
@@ -165,6 +168,7 @@ static void dump_proc(const struct scan *s, const struct proc *p, uint32_t *hwm)
 		if (W.len)
 			w_line();
 	}
+	dmabuf_dump_proc(p, w_ram_line);
 	fmt_snprintf(what, sizeof(what), "pid=%d", (int)p->pid);
 	w_end_chunk(what);
 }
@@ -270,6 +274,7 @@ static void dump_absent(const struct scan *s)
 		w_line();
 		n++;
 	}
+	dmabuf_dump_scan(s, w_ram_line);
 	fmt_snprintf(what, sizeof(what), "unreadable=%u", n);
 	w_end_chunk(what);
 }
@@ -288,6 +293,7 @@ static void dump_ram(const struct scan *s)
 	ram_read(&r, strcmp(s->source, "kmod") == 0 ? "kmod" : "auto", s->page_size);
 	w_begin_chunk();
 	ram_dump(&r, w_ram_line);
+	dmabuf_dump(s, w_ram_line);
 	w_end_chunk("ram");
 }
 

@@ -152,6 +152,7 @@ struct proc {
 	struct fig rfig;	/* the mappings the report shows (-P, -F) */
 	int shown;		/* in the report */
 	uint32_t files_gone;	/* files not read: it exited after the scan (said once) */
+	struct dmaproc *dma;	/* its dma-bufs and DRM clients (dmabuf.h); NULL: none */
 };
 
 struct file {
@@ -435,6 +436,7 @@ struct scan {
 	struct file *files;	/* the file table, once built (files_build) */
 	uint32_t nfile;
 	const char *source;	/* the page source's name: its own, or the capture's */
+	struct dmatab *dma;	/* the dma-bufs (dmabuf.h); NULL: not read */
 };
 static inline struct run *scan_run(const struct scan *s, uint64_t i)
 {
@@ -466,7 +468,7 @@ int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
 /* table.c: rows of figures, as text or CSV, sorted and cut, for every view */
 enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF, V_BROWSE, V_RAM,
-	    V_FOLDED, V_HTML, V_CAPTURES, V_WATCH, V_TREND, V_METRICS };
+	    V_FOLDED, V_HTML, V_CAPTURES, V_WATCH, V_TREND, V_METRICS, V_DMABUF };
 struct opts {
 	enum view view;
 	pid_t view_pid;

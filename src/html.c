@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "dmabuf.h"
 #include "page.h"
 #include "tree.h"
 
@@ -160,6 +161,52 @@ static void js_cmdline(const struct proc *p)
 	js_str(buf, p->cmdline ? n : 0);
 }
 
+/* The dma-bufs, [inode, exporter, name, size, holders, "PID:fm ..."], and each
+ * holder's [pid, name, held, share]: none where the scan has none. */
+static void js_dmabuf(const struct scan *s)
+{
+#ifndef EXMAP_NO_DMABUF
+	const struct dmatab *t = s->dma;
+	const struct dmahold *h;
+	const struct proc *p;
+	uint32_t i, k = 0;
+	const char *sep;
+
+	outs("D.dmabuf = [");
+	for (i = 0; t && i < t->n; i++) {
+		const struct dmabuf *b = t->sorted[i];
+
+		if (b->flags & DB_GONE)
+			continue;
+		outf("%s[%llu,", k++ ? ",\n" : "", (unsigned long long)b->ino);
+		js_cstr(b->exp);
+		outs(",");
+		js_cstr(b->name);
+		outf(",%llu,%u,\"", (unsigned long long)b->size, b->nholder);
+		for (sep = "", p = s->first; p; p = p->next)
+			for (h = p->dma ? p->dma->hold : NULL; h; h = h->next)
+				if (h->buf == b) {
+					outf("%s%d:%s%s", sep, (int)p->pid, h->fds ? "f" : "",
+					     h->maps ? "m" : "");
+					sep = " ";
+				}
+		outs("\"]");
+	}
+	outs("];\nD.dmaprocs = [");
+	for (k = 0, p = s->first; p; p = p->next)
+		if (p->shown && p->dma && p->dma->hold) {
+			outf("%s[%d,", k++ ? "," : "", (int)p->pid);
+			js_cstr(p->name);
+			outf(",%llu,%llu]", (unsigned long long)p->dma->held,
+			     (unsigned long long)eff_bytes(&p->dma->share));
+		}
+	outs("];\n");
+#else
+	(void)s;
+	outs("D.dmabuf = [];\nD.dmaprocs = [];\n");
+#endif
+}
+
 void view_html(struct scan *s, const struct totals *t, const struct opts *o,
 	       const char *census_how)
 {
@@ -212,6 +259,7 @@ void view_html(struct scan *s, const struct totals *t, const struct opts *o,
 	outs("D.ram = ");
 	js_ram(s, census_how);
 	outs(";\n");
+	js_dmabuf(s);
 	if (s->unreadable)
 		warnx("%u process%s could not be read: figures are partial", s->unreadable,
 		      s->unreadable == 1 ? "" : "es");

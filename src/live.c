@@ -1,7 +1,7 @@
 /* A scan of this machine: the arena sized for it, the processes listed, read. */
 #include <unistd.h>
 
-#include "exmap.h"
+#include "dmabuf.h"
 
 /* Count the processes: a first pass over /proc, for sizing. */
 static int count_one(pid_t pid, void *arg)
@@ -109,5 +109,7 @@ void scan_live(struct scan *s, struct arena *arena, const struct opts *o, const 
 	s->want_start = o->view == V_WATCH;
 	/* On a terminal only, and never beside CSV or a capture. */
 	s->progress = !o->csv && o->view != V_DUMP && o->view != V_WATCH && is_terminal(2);
+	dmabuf_start(s);	/* whether fds are read, before the processes are */
 	scan_procs(s, pids, npid);
+	dmabuf_settle(s);
 }

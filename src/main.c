@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "dmabuf.h"
 #include "ram.h"
 #include "wlog.h"
 #ifdef EXMAP_NO_LOAD
@@ -49,7 +50,7 @@ static void parse_pids(int c, const char *arg, pid_t *list, size_t *n)
 static int valid_sort(enum view v, int f)
 {
 	if (f < 0 || v == V_DUMP || v == V_RAM || v == V_FOLDED || v == V_CAPTURES || v == V_WATCH ||
-	    v == V_TREND || v == V_METRICS)
+	    v == V_TREND || v == V_METRICS || v == V_DMABUF)
 		return 0;
 	if (f < NFIGS)
 		return 1;
@@ -80,6 +81,7 @@ static const char *sort_fields(enum view v)
 	case V_TREND: return "none (by slope, the largest first)";
 	case V_WATCH: return "none (a log of samples)";
 	case V_METRICS: return "none (a fixed order)";
+	case V_DMABUF: return "none (by size, the largest first)";
 	case V_HTML: return FIGS_;
 	default: return FIGS_ " address name";
 	}
@@ -109,6 +111,9 @@ static const struct {
 	{ "trend", V_TREND, 0, 0, "" },
 	{ "watch", V_WATCH, 1, 2, " interval [count] [metrics]" },
 	{ "metrics", V_METRICS, 0, 0, "" },
+#ifndef EXMAP_NO_DMABUF
+	{ "dmabuf", V_DMABUF, 0, 0, "" },
+#endif
 };
 
 /* A view asked for wrongly: what is wrong, then the one usage line for it. */
@@ -162,7 +167,7 @@ static void parse_view(struct opts *o, char **argv, int argc)
 			break;
 	if (k == sizeof(views) / sizeof(views[0]))
 		die("%s: not a view (procs files maps sections symbols elf dump diff browse ram "
-		    "folded html captures watch trend metrics)\n"
+		    "folded html captures watch trend metrics" DMABUF_WORD ")\n"
 		    "usage: see exmap-mini -h", argv[0]);
 	/* watch 60 metrics: each sample is the metrics view, not a log */
 	if (views[k].view == V_WATCH && n > 1 && strcmp(argv[n], "metrics") == 0)
@@ -561,6 +566,9 @@ int main(int argc, char **argv)
 	case V_PROCS: view_procs(&scan, &t, &o); break;
 	case V_FILES: view_files(&scan, &o); break;
 	case V_MAPS: view_maps(&scan, &o); break;
+#ifndef EXMAP_NO_DMABUF
+	case V_DMABUF: view_dmabuf(&scan, &o); break;
+#endif
 	default: view_elf_items(&scan, &o); break;	/* sections, symbols */
 	}
 	report_notes(&scan, &t, &o);

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "capture.h"
+#include "dmabuf.h"
 #include "ram.h"
 #include "ramsrc.h"
 
@@ -23,17 +24,23 @@
 /* One series' labels, as written between the braces, and its figures. */
 struct series {
 	const char *key;
-	uint64_t v[4];		/* eff_resident, sole, resident, swap; a file's: v[0] */
+	uint64_t v[6];		/* eff_resident, sole, resident, swap, dmabuf,
+				   eff_dmabuf; a file's: v[0] */
 	uint32_t n;		/* processes */
 };
 
 static const struct {
 	const char *name, *help;
-} proc_family[4] = {
+} proc_family[6] = {
 	{ "exmap_process_eff_resident_bytes", "Proportional set size (PSS) by process name." },
 	{ "exmap_process_sole_bytes", "Unique set size (USS) by process name." },
 	{ "exmap_process_resident_bytes", "Resident set size (RSS) by process name." },
 	{ "exmap_process_swap_bytes", "Swapped out memory by process name." },
+#ifndef EXMAP_NO_DMABUF
+	{ "exmap_process_dmabuf_bytes", "The dma-bufs held, whole, by process name." },
+	{ "exmap_process_eff_dmabuf_bytes", "Each dma-buf held shared among its holders, "
+	  "by process name." },
+#endif
 };
 
 /* The length of the valid UTF-8 sequence at s (n bytes left); 0 if none starts there. */
@@ -116,7 +123,7 @@ static size_t merge(struct series *t, size_t n)
 	sort(t, n, sizeof(*t), by_key);
 	for (i = 0; i < n; i++) {
 		if (m && strcmp(t[m - 1].key, t[i].key) == 0) {
-			for (int k = 0; k < 4; k++)
+			for (int k = 0; k < 6; k++)
 				t[m - 1].v[k] += t[i].v[k];
 			t[m - 1].n += t[i].n;
 		} else {
@@ -264,6 +271,8 @@ static size_t procs_table(struct scan *s, struct series **out, int pids)
 		t[i].v[1] = p->fig.sole;
 		t[i].v[2] = p->fig.resident;
 		t[i].v[3] = p->fig.swap;
+		t[i].v[4] = p->dma ? p->dma->held : 0;
+		t[i].v[5] = p->dma ? eff_bytes(&p->dma->share) : 0;
 		t[i].n = 1;
 	}
 	*out = t;
@@ -274,12 +283,13 @@ static void put_procs(struct scan *s, const struct opts *o)
 {
 	struct series *by_name, *each;
 	size_t nn = procs_table(s, &by_name, 0), ne = nn, i;
-	int k;
+	/* the dma-buf families where one can exist: fds read, or one held */
+	int k, nk = s->dma && (s->dma->walk || s->dma->n) ? 6 : 4;
 
 	each = by_name;
 	if (o->pids)
 		ne = procs_table(s, &each, 1);
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < nk; k++) {
 		family(proc_family[k].name, proc_family[k].help);
 		for (i = 0; i < ne; i++)
 			sample(each[i].key, (int64_t)each[i].v[k]);
@@ -318,6 +328,27 @@ static void put_files(struct scan *s, const struct opts *o)
 	}
 	sample(other, (int64_t)rest);
 }
+
+#ifndef EXMAP_NO_DMABUF
+/* CMA: all areas' pages and those in use (meminfo), each area's where sysfs says. */
+static void put_cma(struct scan *s, const struct ramsrc *r)
+{
+	uint32_t i, j;
+
+	family("exmap_cma_bytes", "CMA areas: their pages (total) and those in use (used: "
+	       "CmaTotal - CmaFree for all; given out by cma_alloc for an area).");
+	sample("area=\"all\",kind=\"total\"", (int64_t)r->mi[MI_CMATOTAL]);
+	sample("area=\"all\",kind=\"used\"", (int64_t)(r->mi[MI_CMATOTAL] - r->mi[MI_CMAFREE]));
+	for (i = 0; i < r->cma.n; i++) {
+		sample(key_make(s->arena, "area", r->cma.top[i].name, "\",kind=\"total", 0),
+		       (int64_t)r->cma.top[i].bytes);
+		for (j = 0; j < r->cma_used.n; j++)
+			if (strcmp(r->cma_used.top[j].name, r->cma.top[i].name) == 0)
+				sample(key_make(s->arena, "area", r->cma.top[i].name,
+						"\",kind=\"used", 0), (int64_t)r->cma_used.top[j].bytes);
+	}
+}
+#endif
 
 static void ram_part(void *arg, const struct ram_line *l)
 {
@@ -368,4 +399,8 @@ void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
 	}
 	family("exmap_ram_bytes", "The ram view's parts of MemTotal.");
 	ram_parts(s, r, ram_part, s->arena);
+#ifndef EXMAP_NO_DMABUF
+	if (r->mi[MI_CMATOTAL])
+		put_cma(s, r);
+#endif
 }

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "exmap.h"
+#include "dmabuf.h"
 
 static char line[LINE_MAX_MAPS];
 static struct linebuf maps_lb;
@@ -547,6 +547,8 @@ static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 			break;
 	}
 	s->src->close(s->src);
+	if (o == P_OK)	/* read whole: its dma-bufs and DRM clients (dmabuf.h) */
+		dmabuf_proc(s, p, piddir);
 	return o;
 }
 

@@ -66,8 +66,8 @@ static struct trow *row_new(int kind, const char *name, const char *cmd, uint32_
 	return r;
 }
 
-/* The row of a key, made when first met (the page's walk makes none). */
-static struct trow *row(int kind, const char *name, const char *cmd, uint32_t cmdlen)
+/* The row of a key, made when first met if make (the page's walk makes none). */
+static struct trow *row_at(int kind, const char *name, const char *cmd, uint32_t cmdlen, int make)
 {
 	uint32_t h = key_hash(kind, name, cmd, cmdlen) & T.mask;
 	struct trow *r;
@@ -76,13 +76,18 @@ static struct trow *row(int kind, const char *name, const char *cmd, uint32_t cm
 		if (r->kind == kind && strcmp(r->name, name) == 0 && r->cmdlen == cmdlen &&
 		    (!cmd || memcmp(r->cmd, cmd, cmdlen) == 0))
 			return r;
-	if (T.pass == 2)
+	if (T.pass == 2 || !make)
 		return NULL;
 	if (T.n == T.most)
 		die("trend: more than %u rows (processes by name and command line, files, "
 		    "parts): raise the working memory with -m SIZE", T.most);
 	T.n++;
 	return T.slot[h] = row_new(kind, name, cmd, cmdlen);
+}
+
+static struct trow *row(int kind, const char *name, const char *cmd, uint32_t cmdlen)
+{
+	return row_at(kind, name, cmd, cmdlen, 1);
 }
 
 /* A row's value at this sample, added to what its other processes gave. */
@@ -208,6 +213,13 @@ void trend_proc(int32_t pid, uint64_t start, const char *name, const char *cmd,
 	for (i = 0; T.pass == 1 && i < T.to->nbudget; i++)
 		if (names_proc(&T.to->budgets[i], name))
 			add(&T.sum.budget[2 * i], eff, sole, known);
+}
+
+/* A process's dma-bufs' share: its row made once it holds one. */
+void trend_dmabuf(const char *name, const char *cmd, uint32_t cmdlen, uint64_t eff, int known)
+{
+	if (!T.in_warmup)
+		add(row_at(TK_DMABUF, name, cmd ? cmd : "", cmd ? cmdlen : 0, eff > 0), eff, 0, known);
 }
 
 void trend_file(const char *path, uint64_t eff, int known)
@@ -345,6 +357,8 @@ static void on_value(void *arg, const struct wl_value *v)
 		trend_proc(p->pid, p->start, p->name, p->cmdline, p->cmdlen,
 			   (uint64_t)v->v[WL_EFF_RESIDENT], (uint64_t)v->v[WL_SOLE],
 			   (v->known & 3) == 3);
+		trend_dmabuf(p->name, p->cmdline, p->cmdlen, (uint64_t)v->v[WL_EFF_DMABUF],
+			     (v->known >> WL_EFF_DMABUF) & 1);
 		break;
 	case WL_FILE:
 		trend_file(v->file->path, (uint64_t)v->v[0], v->known & 1);

@@ -18,7 +18,9 @@
  * has its floor's envelope (and a process its sole's), and, for the page,
  * its series (SERIES_POINTS buckets, each a window's least and most).
  */
-enum { TK_PROC, TK_FILE, TK_PART, TK_BUDGET_PROC, TK_BUDGET_FILE };
+enum { TK_PROC, TK_FILE, TK_PART, TK_BUDGET_PROC, TK_BUDGET_FILE, TK_DMABUF };
+/* TK_DMABUF: a process's dma-bufs' share (eff_dmabuf), by name and command
+ * line, from the first sample it held one */
 
 #define SERIES_POINTS	240
 
@@ -89,6 +91,7 @@ void trend_begin(struct arena *a, const struct trend_opts *to);
 void trend_sample(int64_t t, uint64_t realtime);
 void trend_proc(int32_t pid, uint64_t start, const char *name, const char *cmd,
 		uint32_t cmdlen, uint64_t eff, uint64_t sole, int known);
+void trend_dmabuf(const char *name, const char *cmd, uint32_t cmdlen, uint64_t eff, int known);
 void trend_file(const char *path, uint64_t eff, int known);
 void trend_part(int32_t pid, uint64_t start, const char *name, const char *part,
 		uint64_t eff, int known);

@@ -53,7 +53,9 @@ static void fmt_signed(const struct opts *o, char *buf, size_t len, int64_t v, i
 	fmt_snprintf(buf, len, "%s%s", v > 0 ? "+" : v < 0 ? "-" : "", num);
 }
 
-static const char *const kind_name[] = { "process", "file", "part" };
+static const char *const kind_name[] = {
+	[TK_PROC] = "process", [TK_FILE] = "file", [TK_PART] = "part", [TK_DMABUF] = "dmabuf",
+};
 
 /* Where the arguments start in a command line's text: after its first word
  * when that is the program the name already says (its path, or the name). */
@@ -120,7 +122,7 @@ static void put_name(const struct trow *r, size_t room)
 static void put_text_row(const struct opts *o, const struct shown *s)
 {
 	const struct trow *r = s->r;
-	int proc = r->kind == TK_PROC, w = o->kib ? W_SIZE + 2 : W_SIZE;
+	int proc = r->kind == TK_PROC || r->kind == TK_DMABUF, w = o->kib ? W_SIZE + 2 : W_SIZE;
 	char buf[32];
 	uint64_t v[4] = { r->first, r->last, r->min, r->max };
 	int k;
@@ -128,9 +130,11 @@ static void put_text_row(const struct opts *o, const struct shown *s)
 	outs(s->grows ? "*" : " ");
 	fmt_signed(o, buf, sizeof(buf), s->f.slope, 1);
 	outf("%*s", W_SLOPE, buf);
-	if (proc) {
+	if (r->kind == TK_PROC) {
 		fmt_signed(o, buf, sizeof(buf), s->fs.slope, s->fs.known);
 		outf("%*s", W_SLOPE, buf);
+	} else if (proc) {
+		outf("%*s", W_SLOPE, "");
 	}
 	outf(" %6u", r->e_eff.samples);
 	for (k = 0; k < 4; k++) {
@@ -141,7 +145,9 @@ static void put_text_row(const struct opts *o, const struct shown *s)
 	put_name(r, path_room(1 + W_SLOPE * (proc ? 2 : 1) + 7 + 4 * (size_t)w + 1));
 }
 
-static const char *const kind_plural[] = { "processes", "files", "parts" };
+static const char *const kind_plural[] = {
+	[TK_PROC] = "processes", [TK_FILE] = "files", [TK_PART] = "parts", [TK_DMABUF] = "dma-buf rows",
+};
 
 /* The brief rows of a table, apart: how many, the largest peak, the longest life. */
 static void put_brief(const struct opts *o, const struct shown *v, uint32_t n, int kind)
@@ -171,12 +177,14 @@ static void put_table(const struct opts *o, int kind, const char *title)
 	for (judged = 0; judged < n && !v[judged].brief; judged++)
 		;
 	shown = (uint32_t)rows_shown(o, o->csv ? n : judged);
+	if (kind == TK_DMABUF && !n)
+		return;	/* no process held a dma-buf */
 	if (!o->csv && !o->noheader) {
-		outf("%s\n %*s", title, W_SLOPE, "SLOPE/h");
-		if (kind == TK_PROC)
-			outf("%*s", W_SLOPE, "SOLE/h");
+		outf("%s%s\n %*s", kind == TK_DMABUF ? "\n" : "", title, W_SLOPE, "SLOPE/h");
+		if (kind == TK_PROC || kind == TK_DMABUF)
+			outf("%*s", W_SLOPE, kind == TK_PROC ? "SOLE/h" : "");
 		outf(" %6s %*s %*s %*s %*s %s\n", "SAMPL", w - 1, "FIRST", w - 1, "LAST",
-		     w - 1, "MIN", w - 1, "MAX", kind == TK_PROC ? "NAME COMMAND" :
+		     w - 1, "MIN", w - 1, "MAX", kind != TK_FILE && kind != TK_PART ? "NAME COMMAND" :
 		     kind == TK_FILE ? "PATH" : "PART");
 	}
 	for (i = 0; i < shown; i++) {
@@ -305,6 +313,7 @@ void trend_report(const struct opts *o, const struct trend_opts *to)
 		if (!o->csv && !o->noheader)
 			outs("\n");
 		put_table(o, TK_FILE, "files, by slope:");
+		put_table(o, TK_DMABUF, "dma-bufs held (each one's share, eff_dmabuf), by slope:");
 	}
 	if (!o->csv && !o->noheader)
 		outf("\n* grows: the floor rose %lluK or more, and steadily (most windows above "

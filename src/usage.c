@@ -70,6 +70,10 @@ static const char usage_text[] =
 "                         until SIGINT or SIGTERM): what changed, as a log\n"
 "                         between two captures (-l log, diff log@1 log@2);\n"
 "                         with metrics, -o's file rewritten each sample\n"
+#ifndef EXMAP_NO_DMABUF
+"  dmabuf                 one row per dma-buf: inode, exporter, name, size, the\n"
+"                         processes holding it; what none holds; DRM clients\n"
+#endif
 "options:\n"
 "  -b source  where page information comes from: auto (the default: the\n"
 "             module if loaded, else pagemap), kmod or pagemap\n"
@@ -128,6 +132,9 @@ static const char usage_text[] =
 "  SOLE  sole          pages nothing else maps\n"
 "  WRITE writable      pages in RAM the process has written\n"
 "  SWAP  swap          pages swapped out\n"
+#ifndef EXMAP_NO_DMABUF
+"  EFDMA eff_dmabuf    (procs) its dma-bufs, each shared among its holders\n"
+#endif
 "exit status: 0 ok, 1 partial (some processes unreadable), 2 usage or fatal,\n"
 "             3 a budget exceeded, 4 a damaged capture (what it lost is named);\n"
 "             when several apply, the highest\n";

@@ -188,7 +188,8 @@ static int define_ram(char *it)
 
 /* ---- values ---- */
 
-/* p ID,MASK,VALUE...: the fields MASK names, eff_resident in bytes, the rest in pages */
+/* p ID,MASK,VALUE...: the fields MASK names, eff_resident and eff_dmabuf in
+ * bytes, the rest in pages */
 static int proc_values(char *it)
 {
 	char *f[2 + WL_NFIELD];
@@ -206,11 +207,13 @@ static int proc_values(char *it)
 		if (hex_parse(f[k++], UINT64_MAX / wlr.ps, &v) < 0)
 			return -1;
 		if (p->live) {
-			p->v[i] = (int64_t)(i == WL_EFF_RESIDENT ? v : v * wlr.ps);
+			p->v[i] = (int64_t)(i == WL_EFF_RESIDENT || i == WL_EFF_DMABUF ? v : v * wlr.ps);
 			p->known |= 1u << i;
 			p->changed |= 1u << i;
 		}
 	}
+	if (wlr.format == 1 && p->live)	/* written before dma-bufs were read */
+		p->v[WL_EFF_DMABUF] = 0, p->known |= 1u << WL_EFF_DMABUF;
 	p->seen |= p->live;
 	return (int)id;
 }
@@ -295,9 +298,10 @@ static int head(char *it)
 	for (i = 0; i < 12; i++)
 		if (hex_parse(f[i], UINT64_MAX, &v[i]) < 0)
 			return -1;
-	if (v[0] != WL_FORMAT)
-		die("%s: line %llu: a watch log in format %llu: this exmap-mini reads %d",
+	if (v[0] == 0 || v[0] > WL_FORMAT)
+		die("%s: line %llu: a watch log in format %llu: this exmap-mini reads 1 to %d",
 		    wlr.file_now, (unsigned long long)wlr.at, (unsigned long long)v[0], WL_FORMAT);
+	wlr.format = (uint32_t)v[0];
 	for (i = 6; i < 10; i++)
 		if (v[i] == 0 || v[i] > (i == 9 ? WL_RAM_MAX : WL_CAP_MAX))
 			return -1;

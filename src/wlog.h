@@ -17,7 +17,7 @@
 
 #include "exmap.h"
 
-#define WL_FORMAT	1	/* h's first field */
+#define WL_FORMAT	2	/* h's first field; 1 (no eff_dmabuf) is read too */
 #define WL_LINE_MAX	256	/* a watch line, "XM w " and newline in */
 #define WL_SEQ_MOD	4096	/* SEQ counts lines modulo this */
 #define WL_KEYFRAME	60	/* samples from a keyframe to the next */
@@ -32,7 +32,8 @@ enum wl_class {
 extern const char wl_class_char[WC_N + 1];	/* "hRFPpqfrxte" */
 
 /* A process's figures, in p's MASK order. */
-enum wl_field { WL_EFF_RESIDENT, WL_SOLE, WL_RESIDENT, WL_SWAP, WL_WRITABLE, WL_NFIELD };
+enum wl_field { WL_EFF_RESIDENT, WL_SOLE, WL_RESIDENT, WL_SWAP, WL_WRITABLE, WL_EFF_DMABUF,
+	       WL_NFIELD };	/* eff_dmabuf: its dma-bufs' share (dmabuf.h), in bytes */
 extern const char *const wl_field_name[WL_NFIELD];
 
 /* What a process's memory is split into (q's PART). */
@@ -101,7 +102,7 @@ struct wl_value {
 	enum wl_part part;		/* WL_PARTOF */
 	const char *ram;		/* WL_RAM: the part's name in the ram view */
 	int ram_depth;
-	int64_t v[WL_NFIELD];		/* bytes; WL_PROC all five, the rest v[0] */
+	int64_t v[WL_NFIELD];		/* bytes; WL_PROC all six, the rest v[0] */
 	uint32_t known;			/* a bit per field known at this sample */
 	uint32_t changed;		/* a bit per field written in this sample */
 };

@@ -65,6 +65,7 @@ struct wlread {
 	struct arena a;
 	/* the run */
 	uint64_t id, ps, ivl;
+	uint32_t format;	/* 1: no process has eff_dmabuf (it is 0) */
 	uint32_t np, nf, nq, nr;
 	int have_run, synced;
 	uint64_t last_n;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "dmabuf.h"
 #include "ram.h"
 #include "ramsrc.h"
 #include "wlog.h"
@@ -30,7 +31,7 @@ struct wproc {			/* a process, by (pid, start) */
 	struct went k;
 	int32_t pid;
 	uint64_t start;
-	uint64_t v[WL_NFIELD];	/* eff_resident in bytes, the rest in pages */
+	uint64_t v[WL_NFIELD];	/* eff_resident and eff_dmabuf in bytes, the rest in pages */
 	struct proc *p;		/* while merging */
 };
 
@@ -232,6 +233,7 @@ static void procs_now(struct scan *s)
 		c[i].v[WL_RESIDENT] = p->fig.resident / W.page_size;
 		c[i].v[WL_SWAP] = p->fig.swap / W.page_size;
 		c[i].v[WL_WRITABLE] = p->fig.writable / W.page_size;
+		c[i].v[WL_EFF_DMABUF] = p->dma ? eff_bytes(&p->dma->share) : 0;
 	}
 	W.proc.cur = (char *)c;
 	merge(s, &W.proc, s->nproc, sizeof(*c), proc_cmp);

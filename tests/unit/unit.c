@@ -16,6 +16,7 @@
 
 #include "capture.h"
 #include "census.h"
+#include "dmabuf.h"
 #include "trend.h"
 #include "wlog.h"
 #ifndef EXMAP_NO_PICTURES
@@ -947,6 +948,64 @@ static void test_wldef(void)
 	check(!bad, "wl_def: a long definition on an open line", bad ? esc : NULL);
 }
 
+#ifndef EXMAP_NO_DMABUF
+/* A DRM client's fdinfo lines (Documentation/gpu/drm-usage-stats.rst's keys)
+ * into regions: each figure where its key and unit say, others ignored. */
+static void test_drm_lines(void)
+{
+	static const struct {
+		const char *line;
+		int ret;
+	} lines[] = {
+		{ "drm-total-memory:	4 KiB", 1 }, { "drm-resident-memory:	1 MiB", 1 },
+		{ "drm-memory-vram:	2048 KiB", 1 },	/* before drm-resident-: resident */
+		{ "drm-shared-system:	123", 1 }, { "drm-engine-gfx:	12345 ns", 0 },
+		{ "drm-purgeable-memory:	4 KiB", 0 }, { "drm-client-id:	7", 0 },
+		{ "drm-total-:	5", -1 }, { "drm-total-memory:	5 GiB", -1 },
+		{ "drm-total-memory:	x", -1 }, { "drm-shared-memory:	99999999999999999999", -1 },
+	};
+	static const struct {
+		const char *region;
+		uint64_t total, resident, shared;
+		uint32_t have;
+	} want[] = {
+		{ "memory", 4096, 1 << 20, 0, DRM_TOTAL | DRM_RESIDENT },
+		{ "vram", 0, 2 << 20, 0, DRM_RESIDENT },
+		{ "system", 0, 0, 123, DRM_SHARED },
+	};
+	static struct arena a;
+	static struct scan s;
+	struct drmuse *u = NULL, *d;
+	char why[160];
+	size_t i, n = 0;
+
+	if (arena_init(&a, 1 << 20) < 0) {
+		check(0, "drm lines: an arena", NULL);
+		return;
+	}
+	s.arena = &a;
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		int r = drm_line(&s, &u, lines[i].line, 7, "xe");
+
+		fmt_snprintf(why, sizeof(why), "%s: %d, want %d", lines[i].line, r, lines[i].ret);
+		check(r == lines[i].ret, "drm lines: what each line is", why);
+	}
+	for (d = u; d; d = d->next, n++) {
+		for (i = 0; i < 3 && strcmp(want[i].region, d->region) != 0; i++)
+			;
+		fmt_snprintf(why, sizeof(why), "%s: %llu %llu %llu have %x", d->region,
+			     (unsigned long long)d->total, (unsigned long long)d->resident,
+			     (unsigned long long)d->shared, d->have);
+		check(i < 3 && d->client == 7 && strcmp(d->driver, "xe") == 0 &&
+		      d->total == want[i].total && d->resident == want[i].resident &&
+		      d->shared == want[i].shared && d->have == want[i].have,
+		      "drm lines: a region's figures", why);
+	}
+	check(n == 3, "drm lines: three regions", NULL);
+	arena_release(&a);
+}
+#endif
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -971,6 +1030,9 @@ int main(void)
 	test_trend();
 #endif
 	test_wldef();
+#ifndef EXMAP_NO_DMABUF
+	test_drm_lines();
+#endif
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
