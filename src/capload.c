@@ -410,6 +410,9 @@ static void flush_line(struct loader *L)
 		parse_map(L, pend + 2);
 	} else if (pend[0] == 'r' && pend[1] == ' ') {
 		parse_runs(L, pend + 2);
+	} else if (pend[0] == 'y' && pend[1] == ' ') {
+		if (!L->p || L->p->cg || L->m || cap_cgroup_parse(pend + 2, L->s->arena, &L->p->cg) < 0)
+			chunk_fail(L, "a cgroup line is malformed or out of place");
 	} else {
 		chunk_fail(L, "a line of an unknown kind");
 	}

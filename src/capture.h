@@ -162,6 +162,10 @@ uint32_t cap_first_proc(const struct cap_header *h);
 uint32_t cap_nchunks(const struct cap_header *h);
 size_t cap_header_text(char *buf, size_t len, const struct cap_header *h);
 int cap_parse_header(const char *text, struct cap_header *h, int *version);
+struct cgcharge;
+struct cgproc;
+size_t cap_cgroup_text(char *buf, size_t room, const char *path, const struct cgcharge *c);
+int cap_cgroup_parse(char *p, struct arena *a, struct cgproc **out);
 
 /* ---- capram.c: the ram view's figures as a chunk's lines, and back ---- */
 
