@@ -142,19 +142,21 @@ int cg_hierarchy(const char **dir)
 }
 
 /*
- * Process p's cgroup, from its /proc directory: 1, 0 when the file was
- * empty (it exited), or -errno. On v1 the memory controller's line, on v2
- * (and with no mount) the 0:: line; with no mount, the memory line first.
+ * Process p's cgroup, from its /proc directory: 1, or -errno. On v1 the
+ * memory controller's line, on v2 (and with no mount) the 0:: line; with no
+ * mount, the memory line first. A kernel shows no line before a hierarchy
+ * is first mounted (not even 0::): every process is then in the root.
  */
 int cg_read(struct arena *a, struct proc *p, int piddir)
 {
-	ssize_t n = read_small(piddir, "cgroup", text, sizeof(text));
-	const char *line, *pick = NULL;
+	ssize_t n;
+	const char *line, *pick;
 
-	if (n <= 0)
-		return (int)n;
 	probe();
-	for (line = text; *line; ) {
+	if ((n = read_small(piddir, "cgroup", text, sizeof(text))) < 0)
+		return (int)n;
+	pick = n == 0 ? "0::/" : NULL;
+	for (line = text; n && *line; ) {
 		const char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 		const char *end = strchr(line, '\n');
 

@@ -171,8 +171,8 @@ static void notes(const struct scan *s, struct cgroup **rows, uint32_t n)
 			note("charge: not known for %u cgroups, %s: %s, ...", count[st],
 			     state_why[st], first[st]);
 	if (nested)
-		note("charge: %u cgroup%s below another row, in its charge too (counted once "
-		     "in the total)", nested, nested == 1 ? "" : "s");
+		note("charge: %u cgroup%s below another row: the total counts %s charge once",
+		     nested, nested == 1 ? "" : "s", nested == 1 ? "its" : "their");
 	note("charge: a page is charged whole to the cgroup that first touched it");
 	if (s->vanished)
 		note("vanished: %u process%s exited before or while being read", s->vanished,
