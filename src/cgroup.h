@@ -65,7 +65,8 @@ void cg_charge(const char *path, struct cgcharge *c);
 size_t cg_name(const char *path, char *buf, size_t len);
 struct cgroup *cgroups_build(struct scan *s, uint32_t *n);
 
-/* cgview.c */
+/* cgview.c; diff_cgroups: s[0] and s[1], two captures (diff.c) */
 void view_cgroups(struct scan *s, const struct opts *o);
+void diff_cgroups(struct scan *s, const struct opts *o, struct arena *a);
 
 #endif

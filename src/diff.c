@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "cgroup.h"
 #include "ram.h"
 #ifndef EXMAP_NO_PICTURES
 #include "page.h"
@@ -328,6 +329,7 @@ void diff_captures(struct arena *a, const struct capfile *cfa, const struct capf
 	if (!o->csv)
 		outs("\n");
 	put_rows(&files, a, o, 0);
+	diff_cgroups(s, o, a);
 	diff_ram(&s[0], &s[1], o, a);
 	out_flush();
 }
