@@ -14,11 +14,12 @@
 
 /*
  * trend.c: the rows. A process by its name and command line, a file by its
- * path, a part of the processes -P picks; budgets' rows of their own. Each
+ * path, a part of the processes -P picks, a cgroup by its path (its
+ * processes summed); budgets' rows of their own. Each
  * has its floor's envelope (and a process its sole's), and, for the page,
  * its series (SERIES_POINTS buckets, each a window's least and most).
  */
-enum { TK_PROC, TK_FILE, TK_PART, TK_BUDGET_PROC, TK_BUDGET_FILE };
+enum { TK_PROC, TK_FILE, TK_PART, TK_CGROUP, TK_BUDGET_PROC, TK_BUDGET_FILE };
 
 #define SERIES_POINTS	240
 
@@ -86,6 +87,7 @@ void trend_proc(int32_t pid, uint64_t start, const char *name, const char *cmd,
 void trend_file(const char *path, uint64_t eff, int known);
 void trend_part(int32_t pid, uint64_t start, const char *name, const char *part,
 		uint64_t eff, int known);
+void trend_cgroup(const char *path, int doubt, uint64_t eff, uint64_t sole, int known);
 void trend_sample_end(void);
 int parse_duration(const char *s, int64_t *ms);
 void cmd_words(const struct trow *r, char *buf, size_t len);

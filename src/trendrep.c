@@ -53,7 +53,7 @@ static void fmt_signed(const struct opts *o, char *buf, size_t len, int64_t v, i
 	fmt_snprintf(buf, len, "%s%s", v > 0 ? "+" : v < 0 ? "-" : "", num);
 }
 
-static const char *const kind_name[] = { "process", "file", "part" };
+static const char *const kind_name[] = { "process", "file", "part", "cgroup" };
 
 /* Where the arguments start in a command line's text: after its first word
  * when that is the program the name already says (its path, or the name). */
@@ -89,7 +89,7 @@ static void put_csv(const struct opts *o, const struct shown *s)
 	if (s->f.known)
 		outf("%lld", (long long)s->f.slope);
 	outs(",");
-	if (s->r->kind == TK_PROC && s->fs.known)
+	if ((s->r->kind == TK_PROC || s->r->kind == TK_CGROUP) && s->fs.known)
 		outf("%lld", (long long)s->fs.slope);
 	outf(",%d\n", env_grows(&s->f));
 }
@@ -102,6 +102,7 @@ static void put_text_row(const struct opts *o, const struct shown *s)
 	static char cmd[CMDLINE_MAX + 1], line[NAME_MAX_COMM + CMDLINE_MAX + 2];
 	const struct envelope *e = &s->r->e_eff;
 	int proc = s->r->kind == TK_PROC, w = o->kib ? W_SIZE + 2 : W_SIZE;
+	int sole = proc || s->r->kind == TK_CGROUP;
 	char buf[32];
 	size_t used, room;
 	uint64_t v[4] = { e->first.v, e->last.v, e->min, e->max };
@@ -110,7 +111,7 @@ static void put_text_row(const struct opts *o, const struct shown *s)
 	outs(env_grows(&s->f) ? "*" : " ");
 	fmt_signed(o, buf, sizeof(buf), s->f.slope, s->f.known);
 	outf("%*s", W_SLOPE, buf);
-	if (proc) {
+	if (sole) {
 		fmt_signed(o, buf, sizeof(buf), s->fs.slope, s->fs.known);
 		outf("%*s", W_SLOPE, buf);
 	}
@@ -119,7 +120,7 @@ static void put_text_row(const struct opts *o, const struct shown *s)
 		fmt_size(o, buf, sizeof(buf), v[k]);
 		outf(" %*s", w - 1, buf);
 	}
-	used = 1 + W_SLOPE * (proc ? 2 : 1) + 7 + 4 * (size_t)w + 1;
+	used = 1 + W_SLOPE * (sole ? 2 : 1) + 7 + 4 * (size_t)w + 1;
 	room = path_room(used);
 	outs(" ");
 	if (!proc) {		/* a path: cut from the left, as files and maps do */
@@ -146,11 +147,11 @@ static void put_table(const struct opts *o, int kind, const char *title)
 	shown = (uint32_t)rows_shown(o, n);
 	if (!o->csv && !o->noheader) {
 		outf("%s\n %*s", title, W_SLOPE, "SLOPE/h");
-		if (kind == TK_PROC)
+		if (kind == TK_PROC || kind == TK_CGROUP)
 			outf("%*s", W_SLOPE, "SOLE/h");
 		outf(" %6s %*s %*s %*s %*s %s\n", "SAMPL", w - 1, "FIRST", w - 1, "LAST",
 		     w - 1, "MIN", w - 1, "MAX", kind == TK_PROC ? "NAME COMMAND" :
-		     kind == TK_FILE ? "PATH" : "PART");
+		     kind == TK_FILE ? "PATH" : kind == TK_CGROUP ? "CGROUP" : "PART");
 	}
 	for (i = 0; i < shown; i++) {
 		if (o->csv)
@@ -224,6 +225,7 @@ void trend_report(const struct opts *o, const struct trend_opts *to)
 {
 	const struct trend_sum *S = trend_summary();
 	char a[40], b[40], span[24], w[24];
+	uint32_t ncg;
 	size_t i;
 
 	if (!o->csv && !o->noheader) {
@@ -262,6 +264,12 @@ void trend_report(const struct opts *o, const struct trend_opts *to)
 		if (!o->csv && !o->noheader)
 			outs("\n");
 		put_table(o, TK_FILE, "files, by slope:");
+		trend_rows(TK_CGROUP, &ncg);	/* a log before cgroups were written: none */
+		if (ncg) {
+			if (!o->csv && !o->noheader)
+				outs("\n");
+			put_table(o, TK_CGROUP, "cgroups (their processes summed), by slope:");
+		}
 	}
 	if (!o->csv && !o->noheader)
 		outf("\n* grows: the floor rose %lluK or more, and steadily (most windows above "

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "cgroup.h"
 #include "ram.h"
 #include "ramsrc.h"
 #include "wlog.h"
@@ -398,6 +399,16 @@ static void write_defs(struct scan *s, const struct ramnow *r, int key)
 		n += cap_escape(head + n, sizeof(head) - n, w->p->name, strlen(w->p->name));
 		n += fmt_snprintf(head + n, sizeof(head) - n, ",%x", w->p->cmdlen);
 		wl_def(WC_PROCDEF, head, n, w->p->cmdline ? w->p->cmdline : "", w->p->cmdlen);
+	}
+	for (i = 0; i < W.proc.cap; i++) {	/* G: each one's cgroup, after the P lines */
+		const struct wproc *w;
+
+		if (W.proc.at[i] == NEW || !(key || W.proc.fresh[i]) || !cp[W.proc.at[i]].p->cg)
+			continue;
+		w = &cp[W.proc.at[i]];
+		wl_def(WC_CGDEF, head, fmt_snprintf(head, sizeof(head), "%x,%zx", i,
+						    strlen(w->p->cg->path)),
+		       w->p->cg->path, strlen(w->p->cg->path));
 	}
 }
 
