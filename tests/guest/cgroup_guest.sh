@@ -17,9 +17,11 @@
 # smaps_rollup before and after. Then the faults, each made at a known
 # point of a scan by stopat: a process (alone in v.CASE) killed as its
 # cgroup is being read, and g.CASE removed (its process killed) as its
-# charge is about to be read.
+# charge is about to be read. Then (v2, v1) growth per cgroup: a watch
+# while a heap grows in one group (tests/work/leakwork.c) and a steady
+# process sits in another; its log goes back, trend reads it on the host.
 CG_X=/test/exmap-mini
-CG_KIB=${CG_KIB:-8192}
+CG_KIB=${CG_KIB:-8192} CG_RATE=${CG_RATE:-64} CG_COUNT=${CG_COUNT:-40}
 
 # cg_ready FILE: "ready PID" in FILE within 60 s; the pid
 cg_ready() {
@@ -31,15 +33,22 @@ cg_ready() {
 	sed -n 's/^ready \([0-9]*\).*/\1/p' "$1"
 }
 
-# cg_start DIR OUT ARGS...: cgwork ARGS in the cgroup at DIR (a child of this
-# shell, which reaps it), its stdout in OUT; the pid in CG_PID. OUT's page
-# is written here first: its charge is not the cgroup's (OUT is in a tmpfs)
-cg_start() {
+# cg_run DIR OUT CMD...: CMD in the cgroup at DIR (a child of this shell,
+# which reaps it), its stdout in OUT; the pid it says ready in CG_PID.
+# OUT's page is written here first: its charge is not the cgroup's (OUT is
+# in a tmpfs)
+cg_run() {
 	_d=$1 _o=$2
 	shift 2
 	echo start >"$_o"
-	sh -c 'echo $$ >"$0/cgroup.procs" && exec /test/cgwork "$@"' "$_d" "$@" >>"$_o" 2>&1 &
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$_d" "$@" >>"$_o" 2>&1 &
 	CG_PID=$(cg_ready "$_o")
+}
+# cg_start DIR OUT ARGS...: cgwork ARGS so
+cg_start() {
+	_d=$1 _o=$2
+	shift 2
+	cg_run "$_d" "$_o" /test/cgwork "$@"
 }
 
 # cg_gone PID: until its /proc directory is gone (reaped), 10 s at most
@@ -112,6 +121,30 @@ cg_faults() {
 	rmdir "$_m/v.$_c" 2>/dev/null
 }
 
+# cg_growth CASE MNT: growth per cgroup: a heap that grows CG_RATE KiB/s in
+# l.CASE, a steady process in s.CASE, while watch samples every second
+# CG_COUNT times; the log, and the leaker's Pss and the uptime before and
+# after it
+cg_growth() {
+	_c=$1 _m=$2
+	mkdir "$_m/l.$_c" "$_m/s.$_c"
+	cg_run "$_m/l.$_c" /tmp/cg.l /test/leakwork -r "$CG_RATE" -s 65536 heap
+	_l=$CG_PID
+	cg_run "$_m/s.$_c" /tmp/cg.s /test/leakwork -s 2048 steady
+	_s=$CG_PID
+	frame_text "cg.$_c.growers" "$_l $_s"
+	frame_cmd "cg.$_c.pss_l0" sh -c "awk '/^Pss:/ { print \$2 }' /proc/$_l/smaps_rollup; cut -d' ' -f1 /proc/uptime"
+	"$CG_X" watch 1 "$CG_COUNT" >/tmp/cg.watch 2>/tmp/cg.watch.err
+	frame_text "cg.$_c.watch_rc" $?
+	frame_cmd "cg.$_c.pss_l1" sh -c "awk '/^Pss:/ { print \$2 }' /proc/$_l/smaps_rollup; cut -d' ' -f1 /proc/uptime"
+	frame_file "cg.$_c.watch" /tmp/cg.watch
+	frame_file "cg.$_c.watch_err" /tmp/cg.watch.err
+	kill "$_l" "$_s"
+	cg_gone "$_l"
+	cg_gone "$_s"
+	rmdir "$_m/l.$_c" "$_m/s.$_c"
+}
+
 # cg_end CASE MNT: the case's processes ended, its groups and file removed
 cg_end() {
 	kill "$CG_A" "$CG_B" "$CG_B2" 2>/dev/null
@@ -135,7 +168,8 @@ cgroup_guest() {
 			frame_cmd cg.v2.controllers cat /sys/fs/cgroup/cgroup.subtree_control
 			cg_share v2 /sys/fs/cgroup
 			cg_faults v2 /sys/fs/cgroup
-			cg_end v2 /sys/fs/cgroup ;;
+			cg_end v2 /sys/fs/cgroup
+			cg_growth v2 /sys/fs/cgroup ;;
 		hybrid)
 			mkdir -p /mnt/unified /mnt/memcg
 			mount -t cgroup2 none /mnt/unified
@@ -151,7 +185,8 @@ cgroup_guest() {
 			umount /mnt/memcg /mnt/unified 2>/dev/null
 			cg_share v1 /sys/fs/cgroup/memory
 			cg_faults v1 /sys/fs/cgroup/memory
-			cg_end v1 /sys/fs/cgroup/memory ;;
+			cg_end v1 /sys/fs/cgroup/memory
+			cg_growth v1 /sys/fs/cgroup/memory ;;
 		esac
 	done
 }

@@ -5,6 +5,9 @@
   cgroup_check.py guest DIR CASE KIB EXMAP
       what tests/guest/cgroup_guest.sh sent back for CASE (DIR/cg.CASE.*):
       nomount, v2, hybrid, v1; EXMAP (this machine's) loads the guest's dump
+  cgroup_check.py trend DIR CASE RATE COUNT
+      trend -c of the guest's watch log (DIR/cg.CASE.trend) for its cgroups:
+      l.CASE's heap grew RATE KiB/s, s.CASE held still
   cgroup_check.py host CSV BEFORE AFTER MOUNT SELF
       this machine's -c cgroups against memory.stat, read before and after
       it (BEFORE, AFTER: "PATH KEY VALUE" lines) under MOUNT, the memory
@@ -255,6 +258,33 @@ def faults(case, f, rc, mount):
           err.strip().count("\n") == 0, text + err)
 
 
+def trend(d, case, rate, count):
+    def f(name):
+        return read(os.path.join(d, f"cg.{case}.{name}"))
+
+    check(f"{case}: watch ran ({count} samples), exit 0", (f("watch_rc") or "").strip() == "0",
+          f("watch_err"))
+    rs = {r["name"]: r for r in rows(f("trend")) if r["kind"] == "cgroup"}
+    built = rate * KIB * 3600
+    l, s = rs.get(f"/l.{case}"), rs.get(f"/s.{case}")
+    k0 = (f("pss_l0") or "0 0").split()
+    k1 = (f("pss_l1") or "0 0").split()
+    pss_rate = (int(k1[0]) - int(k0[0])) * KIB / (float(k1[1]) - float(k0[1])) * 3600 \
+        if len(k0) == 2 and len(k1) == 2 and float(k1[1]) > float(k0[1]) else 0
+    if not l or not s:
+        fail(f"{case}: trend has a row for /l.{case} and /s.{case}", repr(sorted(rs)))
+        return
+    slope = int(l["slope"] or 0)
+    check(f"{case}: trend: /l.{case}'s slope ({slope}/h) is the rate built ({built}/h) within 10%",
+          abs(slope - built) <= built // 10, repr(l))
+    check(f"{case}: trend: ... and the leaker's Pss's ({pss_rate:.0f}/h) within 10%",
+          pss_rate and abs(slope - pss_rate) <= pss_rate / 10, repr(l))
+    check(f"{case}: trend: /l.{case} is marked growing, {l['samples']} samples of {count}",
+          l["grows"] == "1" and int(l["samples"]) >= count - 2, repr(l))
+    check(f"{case}: trend: /s.{case}, steady, not marked; its slope under 64 KiB over the log",
+          s["grows"] == "0" and abs(int(s["slope"] or 0)) < 64 * KIB * 3600 // count, repr(s))
+
+
 def host(csv_path, before, after, mount, me):
     cg = rows(read(csv_path))
     check(f"host: -c cgroups gives rows ({len(cg)})", cg, read(csv_path))
@@ -281,6 +311,8 @@ def host(csv_path, before, after, mount, me):
 def main():
     if len(sys.argv) == 6 and sys.argv[1] == "guest":
         guest(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
+    elif len(sys.argv) == 6 and sys.argv[1] == "trend":
+        trend(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
     elif len(sys.argv) == 7 and sys.argv[1] == "host":
         host(*sys.argv[2:])
     else:

@@ -79,6 +79,14 @@ def main(d, n):
               r["name"].endswith("/libxmleak.so"))
     near("libxmleak.so (its .bss, dirtied by the family): the slope against the rate built",
          slope(lib), BUILT["fam"])
+    # the cgroups: the workloads' (this test's own, the machine's others beside
+    # it) grows at least as their leaks do, summed
+    cgs = [r for r in rs if r["kind"] == "cgroup"]
+    top = max(cgs, key=lambda r: slope(r) or 0) if cgs else None
+    check(f"cgroups: {len(cgs)} rows; the workloads' own, {top and top['name']}, grows at least "
+          f"at their leaks' rate summed ({sum(BUILT.values())}/h), flagged",
+          top is not None and top["grows"] == "1" and (slope(top) or 0) >= 0.9 * sum(BUILT.values()),
+          str(top))
     h = growers["heap"]
     if h:
         check(f"heap: {h['samples']} samples of {n}", int(h["samples"]) >= n - 2, str(h))
@@ -161,8 +169,13 @@ def board(csvfile, out, rate, count, ivl):
           procs and procs[0] is leak, str(procs[:2]))
     heap = one(rs, "the board's [heap] file row", lambda r: r["kind"] == "file" and r["name"] == "[heap]")
     near("the board's [heap] (every heap, the leak's) against the rate built", slope(heap), built)
+    # no cgroup mount on the board: every process in /, which grows as the leak
+    root = one(rs, "the board's one cgroup, /", lambda r: r["kind"] == "cgroup")
+    if root:
+        check("the board's one cgroup is /", root["name"] == "/", str(root))
+        near("the board's cgroup / (its processes summed) against the rate built", slope(root), built)
     others = [(r["kind"], r["name"], r["slope"]) for r in rs
-              if r["grows"] == "1" and r is not leak and r is not heap]
+              if r["grows"] == "1" and r is not leak and r is not heap and r is not root]
     check(f"nothing else on the board grows ({len(rs)} rows)", not others and len(rs) > 5, str(others))
 
 

@@ -13,16 +13,18 @@
 # group's eff_resident is its processes' Pss, every steady process's
 # eff_resident its Pss; the charges are memory.stat's), the dump loaded here,
 # and the faults: a process killed, and a cgroup removed, at a known point
-# of a scan (tests/work/stopat.c), each one line, nothing made up.
+# of a scan (tests/work/stopat.c), each one line, nothing made up; on v2 and
+# v1, a watch while a heap grows CG_RATE KiB/s in one group: trend's row for
+# that cgroup grows at the rate (and the Pss's), the steady group's not.
 # usage: tests/suites/cgroup_qemu.sh [TARGET...]   (default: trixie bookworm)
-# Needs make all build/host/cgwork build/host/stopat. Work dir
+# Needs make all build/host/cgwork build/host/stopat build/host/leakwork. Work dir
 # build/qemu/cgroup/TARGET; CG_JOBS guests at once (2).
 # Last line: N passed, N failed.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 . tests/lib/lib.sh
 targets=${*:-trixie bookworm}
-CG_KIB=8192 MEM_MIB=512
+CG_KIB=8192 CG_RATE=64 CG_COUNT=40 MEM_MIB=512
 EXMAP=build/exmap-mini
 
 prepare() {
@@ -33,15 +35,16 @@ prepare() {
 	bookworm) cases="nomount hybrid v1" ;;
 	*) no "$t: not a target (trixie bookworm)"; return 1 ;;
 	esac
-	for f in $EXMAP build/host/cgwork build/host/stopat; do
-		[ -x "$f" ] || { no "$f is not built (make all build/host/cgwork build/host/stopat)"; return 1; }
+	for f in $EXMAP build/host/cgwork build/host/stopat build/host/leakwork; do
+		[ -x "$f" ] || { no "$f is not built (make all build/host/cgwork build/host/stopat build/host/leakwork)"; return 1; }
 		cp "$f" "$w/test/" || return 1
 	done
 	toolchain/kernel fetch $t amd64 >"$w/fetch.log" 2>&1 ||
 		{ cat "$w/fetch.log"; no "kernel fetch"; return 1; }
 	eval "$(toolchain/kernel path $t amd64)"
 	cp tests/guest/cgroup_guest.sh "$w/test/" || return 1
-	printf 'CG_CASES="%s" CG_KIB=%s\n' "$cases" $CG_KIB >"$w/test/params"
+	printf 'CG_CASES="%s" CG_KIB=%s CG_RATE=%s CG_COUNT=%s\n' "$cases" $CG_KIB $CG_RATE $CG_COUNT \
+		>"$w/test/params"
 	cat >"$w/test/run.sh" <<'EOF'
 . /test/frame.sh
 . /test/params
@@ -73,6 +76,12 @@ run_target() {
 		run_checks "$c: the checks ran" env TEST_PREFIX="$TEST_PREFIX" \
 			python3 tests/lib/cgroup_check.py guest "$w/out" "$c" $CG_KIB \
 			"$EXMAP"
+		[ -s "$w/out/cg.$c.watch" ] || continue
+		"$EXMAP" -l "$w/out/cg.$c.watch" -c trend >"$w/out/cg.$c.trend" 2>"$w/out/cg.$c.trend.err"
+		echo "--- $t, $c: exmap-mini trend's cgroups"
+		"$EXMAP" -l "$w/out/cg.$c.watch" trend 2>/dev/null | sed -n '/^cgroups/,/^$/p'
+		run_checks "$c: the trend checks ran" env TEST_PREFIX="$TEST_PREFIX" \
+			python3 tests/lib/cgroup_check.py trend "$w/out" "$c" $CG_RATE "$CG_COUNT"
 	done
 }
 
