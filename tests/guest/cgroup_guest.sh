@@ -9,14 +9,17 @@
 #   v1       the same memory hierarchy, now at /sys/fs/cgroup/memory, the
 #            cgroup2 mount gone.
 # /test holds exmap-mini, cgwork and stopat. tests/lib/cgroup_checks.sh
-# checks on the host what comes back, blocks named cg.CASE.*: in each case
-# with a mount, charge against share: a process in cgroup a.CASE writes a
-# tmpfs file of CG_KIB KiB first (its pages are charged there), a process
-# in b.CASE, and another, map it and read it all; exmap-mini's cgroups view (CSV, text,
-# a dump), each group's memory.stat and charge, every process's
-# smaps_rollup before and after. Then the faults, each made at a known
-# point of a scan by stopat: a process (alone in v.CASE) killed as its
-# cgroup is being read, and g.CASE removed (its process killed) as its
+# checks on the host what comes back, blocks named cg.CASE.*. The groups are
+# named as systemd and podman name theirs: a service's
+# /system.slice/NAME-CASE.service, a container's
+# /machine.slice/libpod-ID.scope (ID 64 hex digits). In each case with a
+# mount, charge against share: a process in writer-CASE.service writes a
+# tmpfs file of CG_KIB KiB first (its pages are charged there), two in the
+# container map it and read it all; exmap-mini's cgroups view (CSV, text, a
+# dump), each group's memory.stat and charge, every process's smaps_rollup
+# before and after. Then the faults, each made at a known point of a scan
+# by stopat: a process (alone in victim-CASE.service) killed as its cgroup
+# is being read, and gone-CASE.service removed (its process killed) as its
 # charge is about to be read. Then (v2, v1) growth per cgroup: a watch
 # while a heap grows in one group (tests/work/leakwork.c) and a steady
 # process sits in another; its log goes back, trend reads it on the host.
@@ -69,34 +72,47 @@ cg_rollups() {
 	frame_file "$1" "/tmp/cg.$1"
 }
 
+# cg_slices CASE MNT: system.slice and machine.slice (v2: the memory
+# controller enabled below them), and the groups' paths: CG_GA (the
+# writer), CG_GB (the container)
+cg_slices() {
+	mkdir -p "$2/system.slice" "$2/machine.slice"
+	if [ -f "$2/cgroup.subtree_control" ]; then
+		echo +memory >"$2/system.slice/cgroup.subtree_control"
+		echo +memory >"$2/machine.slice/cgroup.subtree_control"
+	fi
+	_id=$(echo "$1" | md5sum | cut -c1-32)$(echo "$1-2" | md5sum | cut -c1-32)
+	CG_GA=/system.slice/writer-$1.service CG_GB=/machine.slice/libpod-$_id.scope
+}
+
 # cg_share CASE MNT: charge against share
 cg_share() {
 	_c=$1 _m=$2
 	mkdir -p /mnt/shm && mount -t tmpfs -o size=$((CG_KIB * 4))k cgshm /mnt/shm 2>/dev/null
-	mkdir "$_m/a.$_c" "$_m/b.$_c"
-	cg_start "$_m/a.$_c" /tmp/cg.a "/mnt/shm/f.$_c" "$CG_KIB" w
+	cg_slices "$_c" "$_m"
+	mkdir "$_m$CG_GA" "$_m$CG_GB"
+	cg_start "$_m$CG_GA" /tmp/cg.a "/mnt/shm/f.$_c" "$CG_KIB" w
 	CG_A=$CG_PID
-	cg_start "$_m/b.$_c" /tmp/cg.b "/mnt/shm/f.$_c" "$CG_KIB" r
+	cg_start "$_m$CG_GB" /tmp/cg.b "/mnt/shm/f.$_c" "$CG_KIB" r
 	CG_B=$CG_PID
-	cg_start "$_m/b.$_c" /tmp/cg.b2 "/mnt/shm/f.$_c" "$CG_KIB" r
+	cg_start "$_m$CG_GB" /tmp/cg.b2 "/mnt/shm/f.$_c" "$CG_KIB" r
 	CG_B2=$CG_PID
+	frame_text "cg.$_c.groups" "$CG_GA" "$CG_GB"
 	frame_text "cg.$_c.pids" "$CG_A" "$CG_B $CG_B2"
 	frame_file "cg.$_c.mountinfo" /proc/self/mountinfo
 	for _p in $CG_A $CG_B $CG_B2; do
 		frame_file "cg.$_c.cgroup_$_p" "/proc/$_p/cgroup"
 	done
-	for _g in a b; do
-		frame_file "cg.$_c.stat0_$_g" "$_m/$_g.$_c/memory.stat"
-	done
+	frame_file "cg.$_c.stat0_a" "$_m$CG_GA/memory.stat"
+	frame_file "cg.$_c.stat0_b" "$_m$CG_GB/memory.stat"
 	cg_rollups "cg.$_c.pss0"
 	frame_cmd "cg.$_c.csv" "$CG_X" -c cgroups
 	frame_cmd "cg.$_c.procs" "$CG_X" -c procs
 	cg_rollups "cg.$_c.pss1"
-	for _g in a b; do
-		frame_file "cg.$_c.stat_$_g" "$_m/$_g.$_c/memory.stat"
-		frame_cmd "cg.$_c.charge_$_g" cat "$_m/$_g.$_c/memory.current" \
-			"$_m/$_g.$_c/memory.usage_in_bytes"
-	done
+	frame_file "cg.$_c.stat_a" "$_m$CG_GA/memory.stat"
+	frame_file "cg.$_c.stat_b" "$_m$CG_GB/memory.stat"
+	frame_cmd "cg.$_c.charge_a" cat "$_m$CG_GA/memory.current" "$_m$CG_GA/memory.usage_in_bytes"
+	frame_cmd "cg.$_c.charge_b" cat "$_m$CG_GB/memory.current" "$_m$CG_GB/memory.usage_in_bytes"
 	frame_cmd "cg.$_c.text" "$CG_X" cgroups
 	frame_cmd "cg.$_c.dump" "$CG_X" dump
 }
@@ -105,32 +121,34 @@ cg_share() {
 # removed as its charge is about to be read
 cg_faults() {
 	_c=$1 _m=$2
-	mkdir "$_m/v.$_c" "$_m/g.$_c"
-	cg_start "$_m/v.$_c" /tmp/cg.v "/mnt/shm/v.$_c" 64 w
+	_vg=$_m/system.slice/victim-$_c.service _gg=$_m/system.slice/gone-$_c.service
+	mkdir "$_vg" "$_gg"
+	cg_start "$_vg" /tmp/cg.v "/mnt/shm/v.$_c" 64 w
 	_v=$CG_PID
 	frame_cmd "cg.$_c.exits" /test/stopat -a "/proc/$_v" cgroup \
 		"kill -9 $_v; i=0; while [ -d /proc/$_v ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done" \
 		"$CG_X" cgroups
 	frame_text "cg.$_c.exits_pid" "$_v"
-	cg_start "$_m/g.$_c" /tmp/cg.g "/mnt/shm/g.$_c" 64 w
+	cg_start "$_gg" /tmp/cg.g "/mnt/shm/g.$_c" 64 w
 	_g=$CG_PID
-	frame_cmd "cg.$_c.removed" /test/stopat "$_m/g.$_c" \
-		"kill -9 $_g; i=0; while [ -d /proc/$_g ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done; rmdir $_m/g.$_c" \
+	frame_cmd "cg.$_c.removed" /test/stopat "$_gg" \
+		"kill -9 $_g; i=0; while [ -d /proc/$_g ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done; rmdir $_gg" \
 		"$CG_X" cgroups
-	frame_cmd "cg.$_c.removed_after" sh -c "test -d $_m/g.$_c && echo still there || echo removed"
-	rmdir "$_m/v.$_c" 2>/dev/null
+	frame_cmd "cg.$_c.removed_after" sh -c "test -d $_gg && echo still there || echo removed"
+	rmdir "$_vg" 2>/dev/null
 }
 
 # cg_growth CASE MNT: growth per cgroup: a heap that grows CG_RATE KiB/s in
 # l.CASE, a steady process in s.CASE, while watch samples every second
-# CG_COUNT times; the log, and the leaker's Pss and the uptime before and
-# after it
+# CG_COUNT times (leak-CASE.service, steady-CASE.service); the log, and the
+# leaker's Pss and the uptime before and after it
 cg_growth() {
 	_c=$1 _m=$2
-	mkdir "$_m/l.$_c" "$_m/s.$_c"
-	cg_run "$_m/l.$_c" /tmp/cg.l /test/leakwork -r "$CG_RATE" -s 65536 heap
+	_lg=$_m/system.slice/leak-$_c.service _sg=$_m/system.slice/steady-$_c.service
+	mkdir -p "$_lg" "$_sg"
+	cg_run "$_lg" /tmp/cg.l /test/leakwork -r "$CG_RATE" -s 65536 heap
 	_l=$CG_PID
-	cg_run "$_m/s.$_c" /tmp/cg.s /test/leakwork -s 2048 steady
+	cg_run "$_sg" /tmp/cg.s /test/leakwork -s 2048 steady
 	_s=$CG_PID
 	frame_text "cg.$_c.growers" "$_l $_s"
 	frame_cmd "cg.$_c.pss_l0" sh -c "awk '/^Pss:/ { print \$2 }' /proc/$_l/smaps_rollup; cut -d' ' -f1 /proc/uptime"
@@ -142,7 +160,7 @@ cg_growth() {
 	kill "$_l" "$_s"
 	cg_gone "$_l"
 	cg_gone "$_s"
-	rmdir "$_m/l.$_c" "$_m/s.$_c"
+	rmdir "$_lg" "$_sg"
 }
 
 # cg_end CASE MNT: the case's processes ended, its groups and file removed
@@ -151,7 +169,7 @@ cg_end() {
 	cg_gone "$CG_A"
 	cg_gone "$CG_B"
 	cg_gone "$CG_B2"
-	rmdir "$2/a.$1" "$2/b.$1" 2>/dev/null
+	rmdir "$2$CG_GA" "$2$CG_GB" 2>/dev/null
 	rm -f /mnt/shm/*
 }
 

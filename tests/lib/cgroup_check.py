@@ -127,7 +127,11 @@ def guest(d, case, kib, exmap):
         return
     a_pids, b_pids = [int(ids[0])], [int(p) for p in ids[1].split()]
     ok(f"{case}: the workload started (a: {a_pids}, b: {b_pids})")
-    ga, gb = f"/a.{case}", f"/b.{case}"
+    groups = (f("groups") or "").split()
+    if len(groups) != 2:
+        fail(f"{case}: the groups' paths came back", repr(f("groups")))
+        return
+    ga, gb = groups
     for g, pids in ((ga, a_pids), (gb, b_pids)):
         for p in pids:
             lines = (f(f"cgroup_{p}") or "").splitlines()
@@ -138,8 +142,8 @@ def guest(d, case, kib, exmap):
     if case == "hybrid":
         check("hybrid: the v2 tree holds no memory controller",
               "memory" not in (f("controllers") or "x memory"), f("controllers"))
-    st0 = {g: stat(f(f"stat0_{g[1]}")) for g in (ga, gb)}
-    st1 = {g: stat(f(f"stat_{g[1]}")) for g in (ga, gb)}
+    st0 = {ga: stat(f("stat0_a")), gb: stat(f("stat0_b"))}
+    st1 = {ga: stat(f("stat_a")), gb: stat(f("stat_b"))}
     shm = KEYS[hier][2]
     check(f"{case}: memory.stat {shm} of a is the file, {kib} KiB", st1[ga].get(shm) == kib * KIB,
           f"{st1[ga].get(shm)}")
@@ -168,7 +172,7 @@ def guest(d, case, kib, exmap):
             if st0[g].get(key) == st1[g].get(key):
                 check(f"{case}: {g}'s {col} is memory.stat's {key} ({st1[g].get(key)})",
                       num(r[col]) == st1[g].get(key), f"{r[col]}")
-        charge = [l for l in (f(f"charge_{g[1]}") or "").split() if l.isdigit()]
+        charge = [l for l in (f("charge_" + ("a" if g == ga else "b")) or "").split() if l.isdigit()]
         check(f"{case}: {g}'s charged is its {'memory.current' if hier == 'v2' else 'usage_in_bytes'}"
               f" ({charge}), within 64 KiB", charge and abs(num(r["charged"]) - int(charge[0])) <= 64 * KIB,
               f"{r['charged']}")
@@ -193,6 +197,13 @@ def guest(d, case, kib, exmap):
           any(l.startswith("charge: the kernel's") and l.endswith(where) for l in text.splitlines()),
           text)
     check(f"{case}: text within 80 columns", not wide(text), repr(wide(text)))
+    names = [l.split()[0] + (" " + l.split()[1] if l.startswith("podman ") else "")
+             for l in text.splitlines()[1:] if l and not l.split(" ", 1)[0].endswith(":")]
+    want = [f"writer-{case}.service", "podman " + gb.split("libpod-")[1][:12]]
+    check(f"{case}: text: the rows name the unit and the container ({want})",
+          all(w in names for w in want), repr(names))
+    check(f"{case}: CSV: the unit column says the same", cg.get(ga, {}).get("unit") == want[0] and
+          cg.get(gb, {}).get("unit") == want[1], repr((cg.get(ga), cg.get(gb))))
     if hier == "v2" and "/" in cg:
         check("v2: the root's charge is not known, said in one line",
               cg["/"]["charged"] == "" and len(note_lines(text, "root cgroup has no memory.current")) == 1,
@@ -244,13 +255,14 @@ def faults(case, f, rc, mount):
     check(f"{case}: ... said in one line, nothing else on stderr",
           len(note_lines(text, "vanished")) == 1 and "vanished: 1 process exited" in text and
           err.strip().count("\n") == 0, text + err)
-    check(f"{case}: ... its cgroup v.{case} (it alone) has no row", f"v.{case}" not in text, text)
+    check(f"{case}: ... its cgroup victim-{case}.service (it alone) has no row",
+          f"victim-{case}" not in text, text)
     text, err = f("removed") or "", f("removed.stderr") or ""
-    g = f"/g.{case}"
+    g = f"/system.slice/gone-{case}.service"
     check(f"{case}: a cgroup removed as its charge is read: stopped there, exit 0, removed",
           rc("removed") == "0" and f"stopat: stopped at {mount}{g}" in err and
           (f("removed_after") or "").strip() == "removed", rc("removed") + " " + err)
-    row = [l for l in text.splitlines() if l.startswith(g + " ")]
+    row = [l for l in text.splitlines() if l.startswith(f"gone-{case}.service ")]
     check(f"{case}: ... its row keeps its share, its charge is - (not made up)",
           len(row) == 1 and row[0].split()[-4:] == ["-"] * 4 and row[0].split()[2] != "-", repr(row))
     check(f"{case}: ... said in one line, nothing else on stderr",
@@ -266,22 +278,23 @@ def trend(d, case, rate, count):
           f("watch_err"))
     rs = {r["name"]: r for r in rows(f("trend")) if r["kind"] == "cgroup"}
     built = rate * KIB * 3600
-    l, s = rs.get(f"/l.{case}"), rs.get(f"/s.{case}")
+    lg, sg = f"/system.slice/leak-{case}.service", f"/system.slice/steady-{case}.service"
+    l, s = rs.get(lg), rs.get(sg)
     k0 = (f("pss_l0") or "0 0").split()
     k1 = (f("pss_l1") or "0 0").split()
     pss_rate = (int(k1[0]) - int(k0[0])) * KIB / (float(k1[1]) - float(k0[1])) * 3600 \
         if len(k0) == 2 and len(k1) == 2 and float(k1[1]) > float(k0[1]) else 0
     if not l or not s:
-        fail(f"{case}: trend has a row for /l.{case} and /s.{case}", repr(sorted(rs)))
+        fail(f"{case}: trend has a row for {lg} and {sg}", repr(sorted(rs)))
         return
     slope = int(l["slope"] or 0)
-    check(f"{case}: trend: /l.{case}'s slope ({slope}/h) is the rate built ({built}/h) within 10%",
+    check(f"{case}: trend: {lg}'s slope ({slope}/h) is the rate built ({built}/h) within 10%",
           abs(slope - built) <= built // 10, repr(l))
     check(f"{case}: trend: ... and the leaker's Pss's ({pss_rate:.0f}/h) within 10%",
           pss_rate and abs(slope - pss_rate) <= pss_rate / 10, repr(l))
-    check(f"{case}: trend: /l.{case} is marked growing, {l['samples']} samples of {count}",
+    check(f"{case}: trend: {lg} is marked growing, {l['samples']} samples of {count}",
           l["grows"] == "1" and int(l["samples"]) >= count - 2, repr(l))
-    check(f"{case}: trend: /s.{case}, steady, not marked; its slope under 64 KiB over the log",
+    check(f"{case}: trend: {sg}, steady, not marked; its slope under 64 KiB over the log",
           s["grows"] == "0" and abs(int(s["slope"] or 0)) < 64 * KIB * 3600 // count, repr(s))
 
 
