@@ -66,7 +66,8 @@ STRIP := $(if $(CROSS_COMPILE),$(CROSS_COMPILE)strip,strip)
 PREFIX ?= /usr/local
 
 SRCS := $(wildcard src/*.c)
-LOADSRCS := src/capload.c src/caplog.c src/capcheck.c src/caplist.c src/diff.c src/sysroot.c \
+LOADSRCS := src/capload.c src/caplog.c src/capcheck.c src/caplist.c src/diff.c src/cgdiff.c \
+	src/sysroot.c \
 	src/wlog.c src/wlstate.c src/slope.c src/trend.c src/trendrep.c src/trendpage.c
 # BROWSE=0: without the full-screen view (browse.c, term.c), for a board
 # with no terminal to run it on; make bench says what it costs.
@@ -74,6 +75,15 @@ BROWSE ?= 1
 ifeq ($(BROWSE),0)
 SRCS := $(filter-out src/browse.c src/term.c,$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_BROWSE
+endif
+# CGROUPS=0: without the cgroups view and each process's cgroup in captures,
+# watch logs and metrics (cgroup.c, cgview.c, cgdiff.c), for a board short
+# of room (arm64 and riscv64 until their builds have the 8.5 KiB it takes)
+CGROUPS ?= 1
+ifeq ($(CGROUPS),0)
+SRCS := $(filter-out src/cgroup.c src/cgview.c src/cgdiff.c,$(SRCS))
+LOADSRCS := $(filter-out src/cgdiff.c,$(LOADSRCS))
+XM_CFLAGS += -DEXMAP_NO_CGROUPS
 endif
 # LOAD=0: without what a host does with a board's captures (-l, diff, -S:
 # capload.c, caplog.c, capcheck.c, caplist.c, diff.c, sysroot.c; reading a
@@ -193,7 +203,7 @@ test: setup
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped build/arm/tools/leakwork
 	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
 	$(MAKE) ARCH=mips BUILD=build/mips-load LOAD=1 build/mips-load/exmap-mini
-	$(MAKE) BUILD=build/x86_64 LOAD=0 PICTURES=0 build/x86_64/exmap-mini
+	$(MAKE) BUILD=build/x86_64 LOAD=0 PICTURES=0 CGROUPS=0 build/x86_64/exmap-mini
 	tests/run $(BUILD)
 
 # The module on our own kernels without pagemap, x86_64 and an OpenWrt-like

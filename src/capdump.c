@@ -149,11 +149,13 @@ static void dump_proc(const struct scan *s, const struct proc *p, uint32_t *hwm)
 	w_add(" ", 1);
 	w_esc(p->cmdline ? p->cmdline : "", p->cmdlen);
 	w_line();
+#ifndef EXMAP_NO_CGROUPS
 	if (p->cg) {
 		W.len = cap_cgroup_text(W.buf, sizeof(W.buf), p->cg->path,
 					&s->cgroups[p->cg->row].charge);
 		w_line();
 	}
+#endif
 	for (m = p->map; m; m = m->next) {
 		char perms[5] = {
 			m->flags & MF_READ ? 'r' : '-', m->flags & MF_WRITE ? 'w' : '-',

@@ -208,6 +208,11 @@ int cap_parse_header(const char *text, struct cap_header *h, int *version)
 	return 0;
 }
 
+#ifndef EXMAP_NO_CGROUPS
+const char *const cg_state_word[CG_NSTATE] = {
+	"ok", "root", "nomem", "gone", "outside", "nomount", "unreadable",
+};
+
 /*
  * "y HIER STATE CHARGED ANON FILE SHMEM PATH": a process's cgroup, in its
  * chunk after its p line, with that cgroup's charge at the dump (bytes in
@@ -262,3 +267,4 @@ int cap_cgroup_parse(char *p, struct arena *a, struct cgproc **out)
 	*out = c;
 	return 0;
 }
+#endif

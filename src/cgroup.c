@@ -18,10 +18,6 @@
 
 #define CG_FILE_MAX	16384	/* /proc/PID/cgroup, memory.stat: more is an error */
 
-const char *const cg_state_word[CG_NSTATE] = {
-	"ok", "root", "nomem", "gone", "outside", "nomount", "unreadable",
-};
-
 static struct {
 	int probed;
 	int hier;		/* enum cg_hier; -1: the kernel has no cgroups */

@@ -4,6 +4,7 @@
  *			mountinfo), a process's cgroup in it, a cgroup's charge;
  *			the table of the cgroups that hold scanned processes
  *	cgview.c	the cgroups view: each one's fair share beside its charge
+ *	cgdiff.c	diff's cgroups (hosts: LOAD=1)
  */
 #ifndef CGROUP_H
 #define CGROUP_H
@@ -25,7 +26,7 @@ enum cg_state {
 	CG_UNREADABLE,		/* its files could not be read (said when read) */
 	CG_NSTATE
 };
-extern const char *const cg_state_word[CG_NSTATE];	/* as a capture writes them */
+extern const char *const cg_state_word[CG_NSTATE];	/* as a capture writes them (capwire.c) */
 
 /* The kernel's charge: memory.current and memory.stat's anon, file, shmem
  * (v2), or memory.usage_in_bytes and memory.stat's total_rss, total_cache,
@@ -58,6 +59,35 @@ struct cgroup {
 	int nested;		/* a row above it holds it: its charge is in that one's */
 };
 
+#ifdef EXMAP_NO_CGROUPS
+/* CGROUPS=0: no cgroups read, none in captures, logs or metrics; the view says so */
+static inline int cg_hierarchy(const char **dir) { (void)dir; return -1; }
+static inline int cg_read(struct arena *a, struct proc *p, int piddir)
+{
+	(void)a, (void)p, (void)piddir;
+	return -1;
+}
+static inline size_t cg_name(const char *path, char *buf, size_t len)
+{
+	(void)path, (void)len;
+	buf[0] = '\0';
+	return 0;
+}
+static inline struct cgroup *cgroups_build(struct scan *s, uint32_t *n)
+{
+	(void)s;
+	*n = 0;
+	return NULL;
+}
+static inline void view_cgroups(struct scan *s, const struct opts *o)
+{
+	(void)s, (void)o;	/* main.c refuses the view before any scan */
+}
+static inline void diff_cgroups(struct scan *s, const struct opts *o, struct arena *a)
+{
+	(void)s, (void)o, (void)a;
+}
+#else
 /* cgroup.c */
 int cg_hierarchy(const char **dir);
 int cg_read(struct arena *a, struct proc *p, int piddir);
@@ -65,8 +95,10 @@ void cg_charge(const char *path, struct cgcharge *c);
 size_t cg_name(const char *path, char *buf, size_t len);
 struct cgroup *cgroups_build(struct scan *s, uint32_t *n);
 
-/* cgview.c; diff_cgroups: s[0] and s[1], two captures (diff.c) */
+/* cgview.c */
 void view_cgroups(struct scan *s, const struct opts *o);
+/* cgdiff.c: s[0] and s[1], two captures (diff.c) */
 void diff_cgroups(struct scan *s, const struct opts *o, struct arena *a);
+#endif
 
 #endif

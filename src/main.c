@@ -49,8 +49,10 @@ static void parse_pids(int c, const char *arg, pid_t *list, size_t *n)
 
 static int valid_sort(enum view v, int f)
 {
+#ifndef EXMAP_NO_CGROUPS
 	if (v == V_CGROUPS)
 		return f == F_EFF_RESIDENT || f == F_SOLE || f == F_SWAP || f >= F_CGROUP;
+#endif
 	if (f < 0 || v == V_DUMP || v == V_RAM || v == V_FOLDED || v == V_CAPTURES || v == V_WATCH ||
 	    v == V_TREND || v == V_METRICS)
 		return 0;
@@ -84,8 +86,10 @@ static const char *sort_fields(enum view v)
 	case V_WATCH: return "none (a log of samples)";
 	case V_METRICS: return "none (a fixed order)";
 	case V_HTML: return FIGS_;
+#ifndef EXMAP_NO_CGROUPS
 	case V_CGROUPS: return "eff_resident sole swap processes charged charged_anon "
 			       "charged_file charged_shmem cgroup";
+#endif
 	default: return FIGS_ " address name";
 	}
 #undef FIGS_
@@ -203,6 +207,12 @@ static void parse_view(struct opts *o, char **argv, int argc)
 		if (o->view != V_DIFF || o->html)
 			die("%s: left out of this build (made with PICTURES=0, for a board: a host "
 			    "draws the pictures from a capture)", o->view == V_FOLDED ? "folded" : "html");
+#endif
+		break;
+	case V_CGROUPS:
+#ifdef EXMAP_NO_CGROUPS
+		die("cgroups: left out of this build (made with CGROUPS=0, for a board short of "
+		    "room)");
 #endif
 		break;
 	case V_MAPS:

@@ -59,10 +59,12 @@ static const char usage_text[] =
 "                         until SIGINT or SIGTERM): what changed, as a log\n"
 "                         between two captures (-l log, diff log@1 log@2);\n"
 "                         with metrics, -o's file rewritten each sample\n"
+#ifndef EXMAP_NO_CGROUPS
 "  cgroups                one row per cgroup: its unit or container, its\n"
 "                         processes' eff_resident, sole and swap, beside the\n"
 "                         kernel's charge (memory.current or usage_in_bytes;\n"
 "                         memory.stat's anon, file, shmem)\n"
+#endif
 "options:\n"
 "  -b source  where page information comes from: auto (the default: the\n"
 "             module if loaded, else pagemap), kmod or pagemap\n"
@@ -78,9 +80,13 @@ static const char usage_text[] =
 "  -F file    report only this file's part (a path, a basename or a soname)\n"
 "  -s field   sort by: vm mapped resident eff_mapped eff_resident sole\n"
 "             writable swap, or pid name (procs), path nproc (files),\n"
+#ifndef EXMAP_NO_CGROUPS
 "             address path (maps), address name (sections, symbols),\n"
 "             processes charged charged_anon charged_file charged_shmem\n"
 "             cgroup (cgroups)\n"
+#else
+"             address path (maps), address name (sections, symbols)\n"
+#endif
 "  -n count   print only the first count rows\n"
 "  -m size    cap the working memory (the arena) at size bytes; K, M, G\n"
 "  -t pages   room in the page table for this many distinct shared pages\n"

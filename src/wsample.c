@@ -400,6 +400,7 @@ static void write_defs(struct scan *s, const struct ramnow *r, int key)
 		n += fmt_snprintf(head + n, sizeof(head) - n, ",%x", w->p->cmdlen);
 		wl_def(WC_PROCDEF, head, n, w->p->cmdline ? w->p->cmdline : "", w->p->cmdlen);
 	}
+#ifndef EXMAP_NO_CGROUPS
 	for (i = 0; i < W.proc.cap; i++) {	/* G: each one's cgroup, after the P lines */
 		const struct wproc *w;
 
@@ -410,6 +411,7 @@ static void write_defs(struct scan *s, const struct ramnow *r, int key)
 						    strlen(w->p->cg->path)),
 		       w->p->cg->path, strlen(w->p->cg->path));
 	}
+#endif
 }
 
 /* q: the parts that differ from the table's, both lists in key order; a part

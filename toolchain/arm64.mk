@@ -18,3 +18,6 @@ TARGET_CFLAGS := -fomit-frame-pointer
 # A board dumps; loading captures (-l, diff, -S) is a host's work: left out
 # of board builds, as on every cross target (LOAD=1 puts it in).
 LOAD ?= 0
+# The cgroups view and each process's cgroup (8.5 KiB here) stay out until the
+# build has that room within its 128 KiB; CGROUPS=1 puts them in.
+CGROUPS ?= 0

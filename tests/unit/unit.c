@@ -538,6 +538,7 @@ static void test_capwire(void)
 	      "cap_parse_header: chunks that do not add up are refused", line);
 }
 
+#ifndef EXMAP_NO_CGROUPS
 /* What a cgroup's path names; a y line written and read back, and refused. */
 static void test_cgroups(void)
 {
@@ -594,6 +595,7 @@ static void test_cgroups(void)
 	arena_release(&a);
 #undef ID64
 }
+#endif
 
 /* A console log: which capture lines come out of it, joined, and from which line. */
 static void test_caplog(void)
@@ -1000,7 +1002,9 @@ int main(void)
 	test_ptab_run();
 	test_arena();
 	test_capwire();
+#ifndef EXMAP_NO_CGROUPS
 	test_cgroups();
+#endif
 	test_caplog();
 	test_census_infer();
 	test_census_settle();
