@@ -71,9 +71,12 @@ static void mount_line(char *line, size_t len, int *have)
 
 	if (!dash)
 		return;
-	for (i = 0, f[0] = line; i < 5; i++)
-		if (!(f[i + 1] = strchr(f[i], ' ')) || f[i + 1] > dash || (*f[i + 1]++ = '\0', 0))
+	for (i = 0, f[0] = line; i < 5; i++) {	/* id, parent, dev, root, mount point */
+		if (!(e = strchr(f[i], ' ')) || e >= dash)
 			return;
+		*e = '\0';
+		f[i + 1] = e + 1;
+	}
 	fs = dash + 3;
 	if (!(e = strchr(fs, ' ')))
 		return;
