@@ -23,7 +23,7 @@ __asm__(".pushsection .rodata.trend_script,\"a\"\n"
 	".popsection\n");
 extern const char trend_script[];
 
-static const char *const kind_js[] = { "process", "file", "part" };
+static const char *const kind_js[] = { "process", "file", "part", "cgroup" };
 
 static void js_i64(int64_t v)
 {
@@ -69,7 +69,7 @@ static void js_row(const struct shown *s)
 	outs(",");
 	js_slope(&s->f);
 	outs(",");
-	if (s->r->kind == TK_PROC)
+	if (s->r->kind == TK_PROC || s->r->kind == TK_CGROUP)
 		js_slope(&s->fs);
 	else
 		outs("null");
@@ -104,7 +104,7 @@ static void js_series(const struct shown *s, int64_t t0)
 
 void trend_page(const struct opts *o)
 {
-	static const int kinds[] = { TK_PROC, TK_FILE };
+	static const int kinds[] = { TK_PROC, TK_FILE, TK_CGROUP };	/* growers: the first two */
 	const struct trend_sum *S = trend_summary();
 	uint32_t k, i, n, nser = 0, b, nb = S->nbucket;
 
@@ -121,11 +121,11 @@ void trend_page(const struct opts *o)
 	outf(",\"runs\":%llu,\"lost\":%llu,\"unknown\":%llu,\"grow_min\":%u};\nD.rows = [",
 	     (unsigned long long)S->runs, (unsigned long long)S->lost,
 	     (unsigned long long)S->unknown, (unsigned)GROW_MIN_BYTES);
-	for (k = 0; k < 2; k++) {
+	for (k = 0, b = 0; k < 3; k++) {
 		struct shown *v = trend_rows(kinds[k], &n);
 
 		for (i = 0; i < n; i++) {
-			outs(k || i ? ",\n" : "");
+			outs(b++ ? ",\n" : "");
 			js_row(&v[i]);
 		}
 	}
