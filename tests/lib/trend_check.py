@@ -6,6 +6,8 @@ pid two rows that never mix, -P's parts, -w, the text's width. One
 
 usage: trend_check.py DIR SAMPLES
        trend_check.py --board CSV OUTDIR RATE COUNT INTERVAL
+TREND_CGROUP (env) names the test's own cgroup: its row grows at least as
+the leaks built, summed.
 DIR holds trend.csv, trend.txt, trend-w.csv, parts-heap.csv, parts-fam.csv
 and, for heap, file and fam, NAME.pss0 and NAME.pss1 ("bytes seconds").
 --board: the emulated board's trend (CSV) of its console log, against its
