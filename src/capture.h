@@ -91,6 +91,11 @@ struct capfile {
 	uint32_t place, ncap;	/* its place among the log's captures, from 1 */
 	int chosen;		/* the place was given (LOG@N) */
 	int begin_bad;		/* the end line stands in */
+	/* a watch log's last sample, the place after its captures when no whole
+	 * capture came after it (the watch was killed): diff reads it (wlast.c),
+	 * from the samples after log line sample_after */
+	int sample;
+	uint64_t sample_after;
 };
 
 /* One capture of a log, as listing them finds it (the captures view). */
@@ -116,9 +121,14 @@ struct capsum {
 	uint64_t checked;	/* begin, end and chunk-end lines that check out */
 	uint64_t stray;		/* capture lines that no capture holds */
 	uint64_t watch;		/* a watch's sample lines ("XM w"), not capture lines */
+	uint64_t watch_last;	/* the log line of the last of them */
+	uint64_t whole_last;	/* the last line of the last whole capture */
 	int newer;		/* the highest version a begin or end line names */
 	uint32_t ncap;
 };
+/* Watch lines after the last whole capture: the log's last sample is a place
+ * of its own, after the captures (LOG@N, N = ncap + 1), if the reader finds one. */
+#define CAPSUM_SAMPLES(sum)	((sum)->watch_last > (sum)->whole_last)
 
 uint64_t capture_open(const char *path, struct capfile *cf);
 int capture_reopen(const struct capfile *cf);

@@ -605,16 +605,32 @@ struct budget;
 void view_trend(const char *log, const struct opts *o, const char *pick, const char *warmup,
 		const struct budget *b, size_t nbudget, uint64_t cap_mem);
 #endif
-/* metrics.c: the Prometheus text format; scan_ns, how long the scan took (live) */
+/* metrics.c: the Prometheus text format; scan_ns, how long the scan took (live);
+ * --label NAME=VALUE on every series (checked, kept; a host's: a capture's
+ * series carry their board's host), and how many were given */
 void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns);
+#ifdef EXMAP_NO_LOAD
+#define metrics_label(arg)	die("%s: not an option (exmap-mini -h lists them)", "--label")
+#define metrics_labels()	0
+#else
+void metrics_label(const char *arg);
+size_t metrics_labels(void);
+#endif
 
 /* budget.c: --budget NAME=SIZE against eff_resident */
+enum { BN_ANY, BN_PROC, BN_FILE, BN_RAM };	/* what a budget's name says it is */
 struct budget {
-	const char *name;	/* a process name, or a file's path (has a '/') */
+	const char *name;	/* as given, for messages */
+	const char *target;	/* the name without proc:, file: or ram: */
+	int kind;		/* BN_ANY: processes of that name, else a file */
 	uint64_t size;
 	int per_hour;		/* NAME=SIZE/h: a slope, for the trend view */
 };
-int parse_budget(char *arg, struct budget *b);
+void parse_budget(char *arg, struct budget *b);
+/* A budget's figure and its limit as text, alike unless rounding makes them
+ * so: then both in bytes. */
+void budget_texts(const struct opts *o, const struct budget *b, int64_t used, int sign,
+		  char *got, char *lim, size_t len);
 void check_budgets(struct scan *s, const struct budget *b, size_t n,
 		   const struct opts *o);
 

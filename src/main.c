@@ -345,15 +345,19 @@ int main(int argc, char **argv)
 					die("--max: not a size of at least 16K: %s", arg ? arg : "");
 				continue;
 			}
+			if (kl == 5 && strncmp(a + 2, "label", 5) == 0) {
+				if (!(arg = a[7] == '=' ? a + 8 : argv[++i]))
+					die("--label: give NAME=VALUE");
+				metrics_label(arg);
+				continue;
+			}
 			if (kl != 6 || strncmp(a + 2, "budget", 6) != 0)
 				die("%s: not an option (exmap-mini -h lists them)", a);
 			if (!(arg = a[8] == '=' ? a + 9 : argv[++i]))
 				die("--budget: give NAME=SIZE");
 			if (nbudget == BUDGET_MAX)
 				die("--budget: more than %d budgets", BUDGET_MAX);
-			if (parse_budget((char *)arg, &budgets[nbudget++]) < 0)
-				die("--budget: not NAME=SIZE or NAME=SIZE/h (SIZE in bytes, or with K, M, G): %s",
-				    arg);
+			parse_budget((char *)arg, &budgets[nbudget++]);
 			continue;
 		}
 		/* -ckq: flags together; -n5 or -n 5: an option's argument */
@@ -442,8 +446,8 @@ int main(int argc, char **argv)
 		die("--budget: checked on a scan or a capture, not with the %s view",
 		    o.view == V_DUMP ? "dump" : o.view == V_DIFF ? "diff" : "elf");
 	metrics = o.view == V_METRICS || wmetrics;
-	if (o.pids && !metrics)
-		die("--pids: for the metrics view only");
+	if ((o.pids || metrics_labels()) && !metrics)
+		die("--%s: for the metrics view only", o.pids ? "pids" : "label");
 	if (metrics && (o.csv || o.kib || o.noheader || o.all || nrpid_list || o.rfile || nbudget))
 		die("metrics: in Prometheus's format, of the whole scan: no -c, -k, -q, -a, -P, -F "
 		    "or --budget");

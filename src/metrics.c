@@ -7,6 +7,9 @@
  * A label value is written with \, " and newline escaped, and every byte
  * that is not part of valid UTF-8 as the text \xNN (lowercase), so that
  * Prometheus takes it; names that come out the same are one series.
+ * Every series made from a capture carries the board it came from: a host
+ * label, the node name its uname recorded (--label host=NAME sets it), so
+ * that boards' files and the host's own share one textfile directory.
  */
 #include <string.h>
 #include <time.h>
@@ -132,13 +135,114 @@ static void family(const char *name, const char *help)
 	fam = name;
 }
 
+#ifdef EXMAP_NO_LOAD
+/* A board's own series: its exporter's instance says which board. */
+#define common	""
+#define common_labels(a, host, file)	((void)0)
+#else
+#define LABELS_MAX	8	/* --label options */
+
+/* --label NAME=VALUE, as given; and every series' labels, written once */
+static const char *label_arg[LABELS_MAX];
+static size_t nlabel;
+static const char *common;	/* NAME="VALUE",... or "" */
+
+/* --label NAME=VALUE: checked as Prometheus takes a label name, and kept. */
+void metrics_label(const char *arg)
+{
+	static const char *const ours[] = { "name", "path", "part", "pid", "source", "from",
+					    "version" };
+	size_t n = strcspn(arg, "="), i;
+
+	if (!arg[n] || !n)
+		die("--label %s: give NAME=VALUE", arg);
+	for (i = 0; i < n; i++)
+		if (!(arg[i] == '_' || ((arg[i] | 0x20) >= 'a' && (arg[i] | 0x20) <= 'z') ||
+		      (i && arg[i] >= '0' && arg[i] <= '9')))
+			die("--label %s: a label's name is letters, digits and _, not starting with a "
+			    "digit", arg);
+	if (n > 1 && arg[0] == '_' && arg[1] == '_')
+		die("--label %s: names starting with __ are Prometheus's own", arg);
+	for (i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)
+		if (strlen(ours[i]) == n && strncmp(arg, ours[i], n) == 0)
+			die("--label %s: %s is a label of exmap-mini's own series", arg, ours[i]);
+	for (i = 0; i < nlabel; i++)
+		if (strncmp(label_arg[i], arg, n + 1) == 0)
+			die("--label %s: the label %.*s given twice", arg, (int)n, arg);
+	if (nlabel == LABELS_MAX)
+		die("--label %s: more than %d labels", arg, LABELS_MAX);
+	label_arg[nlabel++] = arg;
+}
+
+size_t metrics_labels(void)
+{
+	return nlabel;
+}
+
+/* A capture's board: the node name, its uname's third word; NULL if cut or none. */
+static const char *capture_host(const char *uname)
+{
+	const char *p = strchr(uname, ' ');
+	size_t n;
+
+	if (!p || !(p = strchr(p + 1, ' ')) || !*++p)
+		return NULL;
+	n = strlen(p);
+	return n >= 3 && strcmp(p + n - 3, "...") == 0 ? NULL : p;
+}
+
+/* NAME="VALUE" after what p ends, a comma between: the new end. */
+static char *put_label(char *p, const char *start, const char *name, size_t n, const char *v)
+{
+	if (p != start)
+		*p++ = ',';
+	memcpy(p, name, n);
+	p += n;
+	*p++ = '=';
+	*p++ = '"';
+	p += label_value(p, v, strlen(v));
+	*p++ = '"';
+	*p = '\0';
+	return p;
+}
+
+/* Every series' labels: --label's, and a capture's host unless --label says it. */
+static void common_labels(struct arena *a, const char *host, const char *file)
+{
+	size_t i, room = 1;
+	char *start, *p;
+	int add_host = file != NULL;
+
+	for (i = 0; i < nlabel; i++) {
+		room += label_value(NULL, label_arg[i], strlen(label_arg[i])) + 4;
+		add_host &= strncmp(label_arg[i], "host=", 5) != 0;
+	}
+	if (add_host && !host)
+		die("%s: its uname names no whole host (cut short, or none): give the board's name "
+		    "with --label host=NAME", file);
+	if (add_host)
+		room += label_value(NULL, host, strlen(host)) + 8;
+	common = start = p = arena_alloc(a, room, 1);
+	*p = '\0';
+	for (i = 0; i < nlabel; i++) {
+		size_t n = strcspn(label_arg[i], "=");
+
+		p = put_label(p, start, label_arg[i], n, label_arg[i] + n + 1);
+	}
+	if (add_host)
+		put_label(p, start, "host", 4, host);
+}
+#endif
+
 /* A sample of the family: key, its labels (NULL: none), and its value. */
 static void sample(const char *key, int64_t v)
 {
 	outs(fam);
-	if (key) {
+	if (key || *common) {
 		outs("{");
-		outs(key);
+		outs(common);
+		outs(key && *common ? "," : "");
+		outs(key ? key : "");
 		outs("}");
 	}
 	if (v < 0)
@@ -284,16 +388,18 @@ void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
 	/* the ram view's figures: a v1 capture has none, a damaged one lost them */
 	const struct ramsrc *r = !cap ? &live : cap->ram_lost ? NULL : cap->ram;
 
+	common_labels(s->arena, cap ? capture_host(cap->uname) : NULL, cap ? cap->file : NULL);
 	if (!cap)	/* what the parts need and no more: no census */
 		ram_read_parts(&live, s->page_size);
 	family("exmap_build_info", "exmap-mini's version. Always 1.");
 	sample("version=\"" EXMAP_VERSION "\"", 1);
 	family("exmap_scan_info", "The page source; live or a capture's. Always 1.");
-	outf("exmap_scan_info{%s,from=\"%s\"} 1\n", key_make(s->arena, "source", s->source, "", 0),
-	     cap ? "capture" : "live");
+	outf("exmap_scan_info{%s%s%s,from=\"%s\"} 1\n", common, *common ? "," : "",
+	     key_make(s->arena, "source", s->source, "", 0), cap ? "capture" : "live");
 	if (!cap) {
 		family("exmap_scan_duration_seconds", "How long the scan took.");
-		outf("exmap_scan_duration_seconds %llu.%03llu\n",
+		outf(*common ? "exmap_scan_duration_seconds{%s} %llu.%03llu\n" :
+		     "exmap_scan_duration_seconds%s %llu.%03llu\n", common,
 		     (unsigned long long)(scan_ns / 1000000000u),
 		     (unsigned long long)(scan_ns / 1000000u % 1000));
 	}

@@ -7,11 +7,16 @@
 static const char usage_text[] =
 "usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-P pid[,pid...]]\n"
 "                  [-F file] [-s field] [-n count] [-m size] [-t pages]\n"
+#ifndef EXMAP_NO_LOAD
+"                  [-o file] [--pids] [--label name=value]...\n"
+"                  [--budget name=size]... [view]\n"
+#else
 "                  [-o file] [--pids] [--budget name=size]... [view]\n"
+#endif
 #ifndef EXMAP_NO_LOAD
 "       exmap-mini -l capture [-ckq] [-S sysroot] [-P pid[,pid...]] [-F file]\n"
 "                  [-s field] [-n count] [-m size] [-o file]\n"
-"                  [--budget name=size]... [view]\n"
+"                  [--label name=value]... [--budget name=size]... [view]\n"
 "       exmap-mini -l log [-cq] [-n count] captures\n"
 "       exmap-mini -l log [-ckq] [-w duration] [-P name|pid] [-n count] [-m size]\n"
 "                  [-o file] [--budget name=size[/h]]... trend|html\n"
@@ -19,7 +24,12 @@ static const char usage_text[] =
 "                  [html]\n"
 #endif
 "       exmap-mini [-b source] [-p pid[,pid...]] [-m size] [-t pages]\n"
+#ifndef EXMAP_NO_LOAD
+"                  [-o file [--max size]] [--label name=value]...\n"
+"                  watch interval [count] [metrics]\n"
+#else
 "                  [-o file [--max size]] watch interval [count] [metrics]\n"
+#endif
 "       exmap-mini -h | -V\n"
 "views:\n"
 "  procs                  one row per process, with totals (the default)\n"
@@ -47,11 +57,12 @@ static const char usage_text[] =
 "  html                   one self-contained HTML page: a zoomable map, both\n"
 "                         perspectives, tables, the ram view\n"
 "  captures               with -l: the captures a console log holds, one row\n"
-"                         each (its place N, for log@N)\n"
+"                         each (its place N, for log@N), and a watch's last\n"
+"                         sample when its closing capture never came\n"
 "  trend                  with -l: a watch log's processes (by name and command\n"
 "                         line), files and cgroups, how fast each one's floor\n"
-"                         rose (bytes an hour, largest first); with -P, its\n"
-"                         parts\n"
+"                         rose (bytes an hour, largest first), those seen too\n"
+"                         briefly for a slope apart; with -P, its parts\n"
 #endif
 "  metrics                Prometheus's text format: processes by name, the -n\n"
 "                         (20) largest files and cgroups, the ram view's parts\n"
@@ -104,11 +115,17 @@ static const char usage_text[] =
 "  --max size with -o: file is renamed file.1 when it reaches size (K, M, G)\n"
 "             and a new file begun; -l file reads file.1 and file together\n"
 "  --pids     metrics: a series for each process (a pid label), not each name\n"
+#ifndef EXMAP_NO_LOAD
+"  --label name=value\n"
+"             metrics: a label on every series; a capture's carry host= (the\n"
+"             host name its uname records) unless --label host=name says it\n"
+#endif
 "  --budget name=size\n"
-"             exit 3 if eff_resident of name is over size (K, M, G): a mapped\n"
-"             file (a path, or a name as -F takes it), else the processes of\n"
-"             that name, summed; proc:name for those when a file is so named;\n"
-"             ram:name a line of the ram view (ram:slab, ram:unexplained);\n"
+"             exit 3 if eff_resident of name is over size (1.5M, 10MiB: K, M,\n"
+"             G binary): the processes of that name, summed, else a mapped\n"
+"             file (a path, or a name as -F takes it); proc:name the\n"
+"             processes, file:name the file, ram:name a line of the ram view\n"
+"             (ram:slab, ram:unexplained); a name matching nothing: exit 2;\n"
 #ifndef EXMAP_NO_LOAD
 "             name=size/h, with trend: exit 3 if its slope is over size an hour\n"
 #endif

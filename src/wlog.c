@@ -378,6 +378,7 @@ static void on_line(char *body)
 
 	if (wl_line_check(body, &seq, &cls, &items) < 0) {
 		wlr.w->st.bad++;
+		wlr.bad_run++;	/* one of the lines the next gap says were lost, or noise */
 		return;
 	}
 	wlr.w->st.lines++;
@@ -394,6 +395,7 @@ static void on_line(char *body)
 		uint32_t n = (seq - wlr.seq - 1) % WL_SEQ_MOD;
 
 		wlr.w->st.lost += n;
+		wlr.w->st.damaged += wlr.bad_run < n ? wlr.bad_run : n;
 		wlr.lost_here += n;
 		say_loss(n);
 		wlr.pend.cls = WC_N;	/* a definition's rest went with them */
@@ -401,6 +403,7 @@ static void on_line(char *body)
 			wlr.gap_from = wlr.prev_key;
 		wlr.gap_open = 1;
 	}
+	wlr.bad_run = 0;
 	wlr.seq = seq;
 	wlr.have_seq = 1;
 	wlr.lines++;
@@ -514,10 +517,18 @@ int wlog_read(struct wlog *w, const struct wl_ops *ops, void *arg)
 	if (!w->st.lines && !w->st.bad)
 		die("%s: no watch samples in it (no \"XM w\" line): take them with exmap-mini "
 		    "watch", w->path);
-	if (w->st.lost || w->st.bad)
-		warnx("%s: %llu watch line%s lost (%llu of them damaged): %llu sample%s given with "
-		      "values unknown", w->path, (unsigned long long)w->st.lost,
-		      w->st.lost == 1 ? "" : "s", (unsigned long long)w->st.bad,
+	/* damaged lines after the last whole one: lost, and no gap after them says so */
+	w->st.lost += wlr.bad_run;
+	w->st.damaged += wlr.bad_run;
+	if (w->st.lost)
+		warnx("%s: %llu watch line%s lost (%llu arrived damaged, %llu never arrived): %llu "
+		      "sample%s given with values unknown", w->path, (unsigned long long)w->st.lost,
+		      w->st.lost == 1 ? "" : "s", (unsigned long long)w->st.damaged,
+		      (unsigned long long)(w->st.lost - w->st.damaged),
 		      (unsigned long long)w->st.unknown, w->st.unknown == 1 ? "" : "s");
+	if (w->st.bad > w->st.damaged)
+		warnx("%s: %llu damaged watch line%s in no gap of the sequence (noise): left out",
+		      w->path, (unsigned long long)(w->st.bad - w->st.damaged),
+		      w->st.bad - w->st.damaged == 1 ? "" : "s");
 	return w->st.samples ? 0 : -1;
 }

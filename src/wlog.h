@@ -135,7 +135,8 @@ struct wl_ops {
 struct wl_stats {
 	uint64_t lines;		/* watch lines read whole */
 	uint64_t bad;		/* watch lines whose check failed */
-	uint64_t lost;		/* lines missing (SEQ gaps) */
+	uint64_t lost;		/* lines missing: SEQ gaps, and damaged lines at the end */
+	uint64_t damaged;	/* of the lost, those that arrived damaged (<= bad) */
 	uint64_t samples, keyframes, runs;
 	uint64_t skipped;	/* samples before the first keyframe, not given */
 	uint64_t unknown;	/* samples given with some value unknown */
@@ -148,6 +149,32 @@ struct wlog {
 	uint64_t size;		/* both files' bytes */
 	struct wl_stats st;
 };
+
+/* ---- wlast.c: a watch log's last sample, one side of a diff ---- */
+
+struct wl_lproc {
+	const char *name, *cmd;	/* cmd: the arguments, a NUL after each */
+	uint32_t cmdlen;
+	int64_t v[WL_NFIELD];
+};
+
+struct wl_lfile {
+	const char *path;
+	int64_t eff;		/* eff_resident */
+};
+
+struct wl_last {
+	struct wl_sample s;	/* which sample: its time, its t line */
+	uint32_t nproc, nfile;
+	struct wl_lproc *proc;
+	struct wl_lfile *file;
+};
+
+/* The last sample with every value known in the log at path (not FILE.1),
+ * after its log line after: find says which (L->s, its counts; -1 if none),
+ * wlog_last keeps its values in a's memory too (and dies if there is none). */
+int wlog_last_find(const char *path, uint64_t after, struct wl_last *L);
+void wlog_last(struct arena *a, const char *path, uint64_t after, struct wl_last *L);
 
 int wlog_holds(const char *path);
 /* The log at path (with FILE.1 beside it), checked to be a watch log; dies

@@ -81,6 +81,7 @@ struct wlread {
 	uint64_t prev_key, gap_from;
 	struct gap gaps[GAPS_MAX];
 	uint32_t ngap, lines, lost_here;
+	uint64_t bad_run;	/* damaged lines since the last whole one */
 	struct pend pend;
 	/* notes */
 	uint64_t unsynced;	/* watch lines read before the first keyframe */

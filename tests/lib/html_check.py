@@ -423,10 +423,14 @@ def trend(exmap, outdir, log, csvfile, pagefile):
     check("the trend's page loads nothing and breaks no policy",
           not R["resources"] and not R["csp"], f"{R['resources']} {R['csp']}")
     for kind in ("process", "file"):
-        want = [(x["name"], x["cmdline"]) for x in rows if x["kind"] == kind][:8]
+        want = [(x["name"], x["cmdline"]) for x in rows if x["kind"] == kind and x["brief"] == "0"][:8]
         got = [(g["name"], g.get("cmd")) for g in R["growers"] if g["kind"] == kind]
         check(f"the page's {kind} charts are the {len(want)} largest slopes of -c trend, in order",
               [n for n, _ in got] == [n for n, _ in want], f"{got[:3]} against {want[:3]}")
+        brief = sum(1 for x in rows if x["kind"] == kind and x["brief"] == "1")
+        said = [b for b in R.get("brief", []) if b["kind"] == kind]
+        check(f"the page says the {brief} brief {kind} rows of -c trend apart",
+              (said and int(said[0]["count"]) == brief) if brief else not said, str(said))
     by = {(x["kind"], x["name"], x["cmdline"]): x for x in rows}
     worst, bad = 0.0, []
     for g, z in zip(R["growers"], series):

@@ -127,6 +127,9 @@ addEventListener("load", function () {
 			}) };
 		var tr = document.getElementById("trows");
 		if (tr) R.trows = tr.querySelectorAll("tbody tr").length;
+		R.brief = Array.prototype.map.call(document.querySelectorAll("p.brief"), function (p) {
+			return { kind: p.dataset.kind, count: p.dataset.count, text: p.textContent };
+		});
 	}
 	R.resources = performance.getEntriesByType("resource").map(function (e) { return e.name; });
 	R.title = document.title;

@@ -22,6 +22,13 @@
       most and other, the ram view's parts, the scan's
   metrics_check.py pids FILE PID...
       FILE made with --pids: each PID has its series, exmap_processes none
+  metrics_check.py fleet URL JOB DIR HOST...
+      one textfile directory DIR holding HOST.prom for each HOST (metrics
+      of a capture taken there: host="HOST" on every series) and live.prom
+      (this machine's, no host label), read by a node_exporter that
+      Prometheus scrapes as JOB: node_exporter read them without error,
+      and each host's series (and the unlabelled ones) are its file's,
+      apart, value for value
 
 A label's expected value is computed here from the CSV's bytes on its own:
 UTF-8 as it is, every byte that is not part of valid UTF-8 as the text \\xNN
@@ -165,8 +172,18 @@ def by(series, family, key):
     return {dict(ls).get(key): v for ls, v in series.get(family, {}).items()}
 
 
+def without_host(what, series, host):
+    """Every series carries host="HOST" (a capture's board); the series without it."""
+    bad = [(f, sorted(ls)) for f, v in series.items() for ls in v if dict(ls).get("host") != host]
+    check(f"{what}: every series carries host=\"{host}\", the capture's node name", not bad,
+          f"{len(bad)} do not: {bad[:2]}")
+    return {f: {frozenset((k, x) for k, x in ls if k != "host"): val for ls, val in v.items()}
+            for f, v in series.items()}
+
+
 def compare(what, series, d, n):
     procs, files, ram, ram_total, kv = expected(d)
+    series = without_host(what, series, kv["host"])
     for fam, col in PROC_FAMILIES.items():
         got = by(series, fam, "name")
         want = {k: p[col] for k, p in procs.items()}
@@ -353,6 +370,33 @@ def cmd_pids(path, pids):
           all("pid" not in dict(ls) for ls in series.get("exmap_processes", {})), "a pid label")
 
 
+def cmd_fleet(url, job, d, hosts):
+    series = {}
+    for r in query(url, f'{{__name__=~"exmap_.+",job="{job}"}}'):
+        m = dict(r["metric"])
+        name = m.pop("__name__")
+        m.pop("job")
+        m.pop("instance")
+        series.setdefault(m.get("host", ""), {}).setdefault(name, {})[frozenset(m.items())] = \
+            float(r["value"][1])
+    what = f"Prometheus, job {job}"
+    err = query(url, f'node_textfile_scrape_error{{job="{job}"}}')
+    check(f"{what}: node_exporter read the directory's {len(hosts) + 1} files without error",
+          [r["value"][1] for r in err] == ["0"], f"{err}")
+    check(f"{what}: the series of {len(hosts)} boards and of this machine, apart",
+          sorted(series) == sorted(hosts + [""]), f"hosts {sorted(series)}")
+    for host in hosts + [""]:
+        file_series, _ = parse(f"{d}/{host or 'live'}.prom")
+        got = series.get(host, {})
+        diff = [(f, sorted(dict(ls).items())) for f in set(got) | set(file_series)
+                for ls in set(got.get(f, {})) ^ set(file_series.get(f, {}))]
+        diff += [(f, sorted(dict(ls).items())) for f in set(got) & set(file_series)
+                 for ls in set(got[f]) & set(file_series[f]) if got[f][ls] != file_series[f][ls]]
+        check(f"{what}: {'host=' + repr(host) if host else 'this machine (no host label)'}: "
+              f"its file's {sum(len(v) for v in file_series.values())} series, each value",
+              not diff, f"{len(diff)} differ: {diff[:3]}")
+
+
 def main(argv):
     cmd = argv[1]
     if cmd == "text":
@@ -367,6 +411,8 @@ def main(argv):
         cmd_count(*argv[2:])
     elif cmd == "pids":
         cmd_pids(argv[2], argv[3:])
+    elif cmd == "fleet":
+        cmd_fleet(argv[2], argv[3], argv[4], argv[5:])
     else:
         print(f"metrics_check.py: {cmd}: not a command", file=sys.stderr)
         return 2

@@ -491,15 +491,18 @@ for mode in live capture; do
 	else no "$mode: budget exceeded" "exit $rc: $(cat "$T/err")"; fi
 	# shellcheck disable=SC2086
 	"$EXMAP" $src --budget "nosuch=1M" >"$T/out" 2>"$T/err"; rc=$?
-	[ $rc -eq 1 ] && grep -q "budget nosuch: no process of that name" "$T/err" &&
-		ok "$mode: a budget for no process: exit 1, said" || no "$mode: budget nosuch" "exit $rc"
+	[ $rc -eq 2 ] && grep -q "budget nosuch: no process or mapped file of that name" "$T/err" &&
+		ok "$mode: a budget naming nothing: exit 2, said" || no "$mode: budget nosuch" "exit $rc: $(cat "$T/err")"
 done
 fres=$("$EXMAP" -l "$T/b.cap" -c files | awk -F, -v p="$T/bin/wls" '$1 == p { print $7 }')
-# One rule for names: wls is both the processes' name and their file's
-# basename, so a budget on it is refused, naming both; the file by basename
-"$EXMAP" -l "$T/b.cap" --budget "wls=1M" procs >/dev/null 2>"$T/err"; rc=$?
-check_eq "a budget on a name that is a process's and a file's: exit 2, both named" \
-	"$rc $(grep -c "the name of [0-9]* processes and of the mapped file $T/bin/wls: write proc:wls=SIZE" "$T/err")" "2 1" "$(cat "$T/err")"
+# wls is both the processes' name and their file's basename: a plain name is
+# the processes (proc:wls's line and figure), file:wls the file ($fres)
+"$EXMAP" -l "$T/b.cap" --budget "wls=$((eres - 1))" procs >"$T/out" 2>"$T/err"; rc=$?
+check_eq "a budget on a name that is a process's and a file's: the processes, exit 3" \
+	"$rc $(grep -c "budget wls exceeded: eff_resident is $eres bytes" "$T/err")" "3 1" "$(cat "$T/err")"
+"$EXMAP" -l "$T/b.cap" --budget "file:wls=$fres" procs >"$T/out" 2>"$T/err"; rc=$?
+check_eq "file:wls: the mapped file, at its figure: ok" \
+	"$rc $(grep -c '^budget file:wls: eff_resident .*: ok$' "$T/out")" "0 1" "$(cat "$T/err")"
 "$EXMAP" -l "$T/b.cap" --budget "$(basename "$(sed -n 's/^file //p' "$T/s.out")")=1G" procs >"$T/out" 2>"$T/err"; rc=$?
 check_eq "a budget on a data file's basename: the file's line (no process has that name)" \
 	"$rc $(grep -c '^budget workload\.[A-Za-z0-9]*: eff_resident' "$T/out")" "0 1" "$(cat "$T/err" "$T/out" | tail -3)"

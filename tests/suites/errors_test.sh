@@ -137,7 +137,19 @@ done <<EOF
 2|-l $T/notcap -a trend|exmap-mini: -a: not with the trend view (its rows are every one, by slope)
 2|-w 5m procs|exmap-mini: -w: a warm-up is left out of a watch log's trend: -l LOG -w DURATION trend
 2|--budget a=1M/h procs|exmap-mini: --budget a: a slope (SIZE/h) is checked on a watch log: -l LOG trend
-2|--budget a=xM/h procs|exmap-mini: --budget: not NAME=SIZE or NAME=SIZE/h (SIZE in bytes, or with K, M, G): a=xM/h
+2|--budget a=xM/h procs|exmap-mini: --budget a=xM/h: not a size (4096, 1.5M, 10MiB)
+# budgets: sizes as the reports print them; a decimal unit refused, said
+2|--budget a=1MB procs|exmap-mini: --budget a=1MB: a decimal unit: K, M, G are binary (1M is 1048576 bytes), as are KiB, MiB, GiB
+2|--budget a=1.5kB/h procs|exmap-mini: --budget a=1.5kB/h: a decimal unit: K, M, G are binary (1M is 1048576 bytes), as are KiB, MiB, GiB
+2|--budget a procs|exmap-mini: --budget a: give NAME=SIZE
+2|--budget proc:=1M procs|exmap-mini: --budget proc:: give a name after proc:
+# --label: metrics' alone, a name Prometheus takes and none of the series' own
+2|--label a=1 procs|exmap-mini: --label: for the metrics view only
+2|--label 1a=b metrics|exmap-mini: --label 1a=b: a label's name is letters, digits and _, not starting with a digit
+2|--label __a=b metrics|exmap-mini: --label __a=b: names starting with __ are Prometheus's own
+2|--label name=b metrics|exmap-mini: --label name=b: name is a label of exmap-mini's own series
+2|--label a metrics|exmap-mini: --label a: give NAME=VALUE
+2|--label a=1 --label a=2 metrics|exmap-mini: --label a=2: the label a given twice
 2|trend extra|usage: exmap-mini \[options\] trend
 EOF
 

@@ -92,8 +92,14 @@ static void test_parse_numbers(void)
 	};
 	static const struct { const char *s; int ok; uint64_t v; } sz[] = {
 		{ "1M", 0, 1 << 20 }, { "64k", 0, 65536 }, { "2G", 0, UINT64_C(2) << 30 },
-		{ "100", 0, 100 }, { "M", -1, 0 }, { "1T", -1, 0 }, { "1MB", -1, 0 },
-		{ "17179869184G", -1, 0 },
+		{ "100", 0, 100 }, { "M", -1, 0 }, { "1T", 0, UINT64_C(1) << 40 },
+		{ "1MB", -2, 0 }, { "1kB", -2, 0 }, { "17179869184G", -1, 0 },
+		/* as the reports print sizes, and with binary units spelled out */
+		{ "1.5M", 0, 1572864 }, { "4.0K", 0, 4096 }, { "512B", 0, 512 },
+		{ "0", 0, 0 }, { "10MiB", 0, 10 << 20 }, { "1.25GiB", 0, UINT64_C(5) << 28 },
+		{ "0.1K", 0, 102 }, { "1.5", -1, 0 }, { "1.", -1, 0 }, { ".5M", -1, 0 },
+		{ "1.0000001M", -1, 0 }, { "1Mi", -1, 0 }, { "1 M", -1, 0 }, { "1MiBs", -1, 0 },
+		{ "16777216T", -1, 0 }, { "18446744073709551615", 0, UINT64_MAX },
 	};
 	size_t i;
 
@@ -844,8 +850,9 @@ static void test_envelope(void)
  * The trend's rows (trend.c) from samples built here, 200 a second apart: a
  * leak (one value lost on the way), a family of three that leaks together,
  * a steady process restarted under a new pid, a pid reused by another
- * program, a file; and with -P the family's parts. The CSV rows must say
- * each one's samples and slope as built.
+ * program, a file, a process of 4 samples rising 100 MiB (brief: no slope),
+ * a second process joining a key (not growth), two with no command line
+ * (a row each, by pid); and with -P the family's parts. The CSV rows must say each one's samples and slope as built.
  */
 static void trend_feed(const void *arg)
 {
@@ -874,6 +881,14 @@ static void trend_feed(const void *arg)
 			trend_proc(400, 7, "first", "first", 5, 1u << 20, 0, 1);
 		else if (i > 100)
 			trend_proc(400, 110, "second", "second", 6, 5u << 20, 0, 1);
+		if (i >= 10 && i < 14)	/* brief: 4 samples, rising 100 MiB */
+			trend_proc(500, 9, "brief", "brief", 5, (25u << 20) * (i - 10), 0, 1);
+		/* no command line (read when it had exited): a row a pid */
+		if (i % 100 >= 20 && i % 100 < 24)
+			trend_proc(700 + i / 100, 11, "late", NULL, 0, 1u << 20, 0, 1);
+		/* one process, then two of one key: a join, not growth */
+		for (k = 0; k < 1 + (i >= 100); k++)
+			trend_proc(600 + k, 3 + k, "make", "make", 4, 1u << 20, 0, 1);
 		trend_file("/dev/shm/x", 4096u * i, 1);
 		trend_sample_end();
 	}
@@ -883,16 +898,22 @@ static void trend_feed(const void *arg)
 static void test_trend(void)
 {
 	static const struct { const char *pick, *row; } cases[] = {
-		{ NULL, "kind,name,cmdline,samples,first,last,min,max,slope,sole_slope,grows\n" },
-		{ NULL, "\nprocess,leaky,leaky -r,199,1048576,3086336,1048576,3086336,36864000,36864000,1\n" },
-		{ NULL, "\nfile,/dev/shm/x,,200,0,815104,0,815104,14745600,,1\n" },
-		{ NULL, "\nprocess,fam,fam,200,3145728,3757056,3145728,3757056,11059200,0,1\n" },
-		{ NULL, "\nprocess,steady,steady,199,2097152,2097152,2097152,2097152,0,0,0\n" },
-		{ NULL, "\nprocess,first,first,100,1048576,1048576,1048576,1048576,0,0,0\n" },
-		{ NULL, "\nprocess,second,second,99,5242880,5242880,5242880,5242880,0,0,0\n" },
-		{ "fam", "\npart,/lib/libx.so .data .bss,,200,0,611328,0,611328,11059200,,1\n" },
-		{ "fam", "\npart,[heap],,200,307200,307200,307200,307200,0,,0\n" },
-		{ "201", "\npart,[heap],,200,102400,102400,102400,102400,0,,0\n" },
+		{ NULL, "kind,name,cmdline,samples,first,last,min,max,slope,sole_slope,grows,life_ms,"
+			"brief\n" },
+		{ NULL, "\nprocess,leaky,leaky -r,199,1048576,3086336,1048576,3086336,36864000,36864000,1,"
+			"199000,0\n" },
+		{ NULL, "\nfile,/dev/shm/x,,200,0,815104,0,815104,14745600,,1,199000,0\n" },
+		{ NULL, "\nprocess,fam,fam,200,3145728,3757056,3145728,3757056,11059200,0,1,199000,0\n" },
+		{ NULL, "\nprocess,steady,steady,199,2097152,2097152,2097152,2097152,0,0,0,199000,0\n" },
+		{ NULL, "\nprocess,first,first,100,1048576,1048576,1048576,1048576,0,0,0,99000,0\n" },
+		{ NULL, "\nprocess,second,second,99,5242880,5242880,5242880,5242880,0,0,0,98000,0\n" },
+		{ NULL, "\nprocess,make,make,200,1048576,2097152,1048576,2097152,0,0,0,199000,0\n" },
+		{ NULL, "\nprocess,brief,brief,4,0,78643200,0,78643200,,,0,3000,1\n" },
+		{ NULL, "\nprocess,late,[pid 700],4,1048576,1048576,1048576,1048576,,,0,3000,1\n" },
+		{ NULL, "\nprocess,late,[pid 701],4,1048576,1048576,1048576,1048576,,,0,3000,1\n" },
+		{ "fam", "\npart,/lib/libx.so .data .bss,,200,0,611328,0,611328,11059200,,1,199000,0\n" },
+		{ "fam", "\npart,[heap],,200,307200,307200,307200,307200,0,,0,199000,0\n" },
+		{ "201", "\npart,[heap],,200,102400,102400,102400,102400,0,,0,199000,0\n" },
 	};
 	static char buf[8192];
 	size_t i;
