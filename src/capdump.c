@@ -9,6 +9,7 @@
 
 #include "capture.h"
 #include "dmabuf.h"
+#include "cgroup.h"
 #include "ramsrc.h"
 
 
@@ -151,6 +152,13 @@ static void dump_proc(const struct scan *s, const struct proc *p, uint32_t *hwm)
 	w_add(" ", 1);
 	w_esc(p->cmdline ? p->cmdline : "", p->cmdlen);
 	w_line();
+#ifndef EXMAP_NO_CGROUPS
+	if (p->cg) {
+		W.len = cap_cgroup_text(W.buf, sizeof(W.buf), p->cg->path,
+					&s->cgroups[p->cg->row].charge);
+		w_line();
+	}
+#endif
 	for (m = p->map; m; m = m->next) {
 		char perms[5] = {
 			m->flags & MF_READ ? 'r' : '-', m->flags & MF_WRITE ? 'w' : '-',
@@ -352,6 +360,7 @@ void dump_capture(struct scan *s)
 	outf("XM begin %s crc=%08x\n", text, cap_crc32(0, text, n));
 	dump_absent(s);
 	dump_ram(s);
+	cgroups_build(s, &i);	/* their charges, read now */
 	for (i = 0; i < s->pt.n; i += CAP_IDS_CHUNK)
 		dump_counts(s, i);
 	for (i = 0; i < s->nproc; i++)

@@ -417,6 +417,9 @@ static void flush_line(struct loader *L)
 	} else if ((pend[0] == 'f' || pend[0] == 'e') && pend[1] == ' ') {
 		if (dmacap_proc(L->s, L->p, pend) < 0)
 			chunk_fail(L, "a dma-buf line is malformed");
+	} else if (pend[0] == 'y' && pend[1] == ' ') {
+		if (!L->p || L->p->cg || L->m || cap_cgroup_parse(pend + 2, L->s->arena, &L->p->cg) < 0)
+			chunk_fail(L, "a cgroup line is malformed or out of place");
 	} else {
 		chunk_fail(L, "a line of an unknown kind");
 	}

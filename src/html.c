@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dmabuf.h"
+#include "cgroup.h"
 #include "page.h"
 #include "tree.h"
 
@@ -207,6 +208,29 @@ static void js_dmabuf(const struct scan *s)
 #endif
 }
 
+/* [path, name, charged, anon, file, shmem] a cgroup (null: not known), in
+ * the table's order; the processes name their row. */
+static void js_cgroups(struct scan *s)
+{
+	char name[PATH_BUF];
+	uint32_t n, i, k;
+	struct cgroup *rows = cgroups_build(s, &n);
+
+	for (i = 0; i < n; i++) {
+		outs(i ? ",\n[" : "[");
+		js_cstr(rows[i].path);
+		outs(",");
+		cg_name(rows[i].path, name, sizeof(name));
+		js_cstr(name);
+		for (k = 0; k < CH_N; k++)
+			if (rows[i].charge.known & 1u << k)
+				out_dec(',', rows[i].charge.v[k]);
+			else
+				outs(",null");
+		outs("]");
+	}
+}
+
 void view_html(struct scan *s, const struct totals *t, const struct opts *o,
 	       const char *census_how)
 {
@@ -218,6 +242,7 @@ void view_html(struct scan *s, const struct totals *t, const struct opts *o,
 
 	h.fidx = fidx;
 	h.all = o->all;
+	cgroups_build(s, &i);	/* each process's row, for D.procs */
 	page_begin();
 	outs("D.kind = \"scan\";\nD.head = ");
 	js_head(s);
@@ -237,7 +262,7 @@ void view_html(struct scan *s, const struct totals *t, const struct opts *o,
 		js_cmdline(p);
 		outf(",%d,", p->shown);
 		js_figs(&p->rfig);
-		outs("]");
+		outf(",%d]", p->cg ? (int)p->cg->row : -1);	/* its row in D.cgroups */
 	}
 	outs("];\nD.files = [");
 	for (i = 0; i < nf; i++) {
@@ -251,6 +276,8 @@ void view_html(struct scan *s, const struct totals *t, const struct opts *o,
 		js_figs(&files[i].rfig);
 		outs("]");
 	}
+	outs("];\nD.cgroups = [");
+	js_cgroups(s);
 	outs("];\nD.tree = [");
 	tree_walk(s, o, node, &h, &st);
 	flush_symbols(&h);

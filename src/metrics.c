@@ -16,10 +16,11 @@
 
 #include "capture.h"
 #include "dmabuf.h"
+#include "cgroup.h"
 #include "ram.h"
 #include "ramsrc.h"
 
-#define FILES_TOP	20	/* files named without -n */
+#define FILES_TOP	20	/* files and cgroups named without -n */
 
 /* One series' labels, as written between the braces, and its figures. */
 struct series {
@@ -350,6 +351,58 @@ static void put_cma(struct scan *s, const struct ramsrc *r)
 }
 #endif
 
+/*
+ * The largest cgroups by eff_resident (-n, 20), the rest as cgroup="other"
+ * (no path is so named); the charges of those named, where known: summed,
+ * the rest's would count a nested cgroup's twice.
+ */
+static void put_cgroups(struct scan *s, const struct opts *o)
+{
+	static const struct {
+		const char *name, *help;
+	} fams[4] = {
+		{ "exmap_cgroup_eff_resident_bytes", "PSS by cgroup: its processes' shares; the "
+		  "smaller ones as other." },
+		{ "exmap_cgroup_processes", "Processes in the cgroup." },
+		{ "exmap_cgroup_charged_bytes", "The kernel's charge (memory.current or "
+		  "memory.usage_in_bytes), where known." },
+		{ "exmap_cgroup_charged_shmem_bytes", "Its charge for shmem and tmpfs (memory.stat), "
+		  "where known." },
+	};
+	uint32_t n, i, k;
+	struct cgroup *rows = cgroups_build(s, &n);
+	struct series *t = arena_alloc(s->arena, ((size_t)n + 1) * sizeof(*t), 8);
+	uint64_t top = o->top ? o->top : FILES_TOP;
+
+	if (!n)
+		return;	/* no process's cgroup: a capture made before they were */
+	for (i = 0; i < n; i++) {
+		t[i].key = key_make(s->arena, "cgroup", rows[i].path, "", 0);
+		t[i].v[0] = eff_bytes(&rows[i].fig.eff_resident);
+		t[i].v[1] = i;
+		t[i].n = rows[i].nproc;
+	}
+	sort(t, n, sizeof(*t), by_size);
+	for (k = 0; k < 4; k++) {
+		uint64_t rest = 0;
+
+		family(fams[k].name, fams[k].help);
+		for (i = 0; i < n; i++) {
+			const struct cgcharge *c = &rows[t[i].v[1]].charge;
+			int which = k == 2 ? CH_CHARGED : CH_SHMEM;
+
+			if (i >= top)
+				rest += k == 0 ? t[i].v[0] : t[i].n;
+			else if (k < 2)
+				sample(t[i].key, (int64_t)(k == 0 ? t[i].v[0] : t[i].n));
+			else if (c->known & 1u << which)
+				sample(t[i].key, (int64_t)c->v[which]);
+		}
+		if (k < 2)
+			sample("cgroup=\"other\"", (int64_t)rest);
+	}
+}
+
 static void ram_part(void *arg, const struct ram_line *l)
 {
 	sample(key_make(arg, "part", l->label, "", 0), l->bytes);
@@ -393,6 +446,7 @@ void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
 	}
 	put_procs(s, o);
 	put_files(s, o);
+	put_cgroups(s, o);
 	if (!r) {
 		warnx("metrics: the capture holds no ram view (v1, or lost): no exmap_ram_bytes");
 		return;

@@ -34,6 +34,7 @@ static struct {
 	uint32_t mask, n, most;	/* most: the load limit */
 	struct trow *touched;	/* this sample's rows */
 	uint32_t sample;	/* samples begun */
+	int cg_doubt;		/* a process's cgroup is in doubt: no cgroup row this sample */
 	int64_t t, t0;		/* ms since boot: this sample's, the log's first */
 	int in_warmup;
 	int pass;		/* 2: the page's series */
@@ -152,6 +153,7 @@ void trend_sample(int64_t t, uint64_t realtime)
 {
 	T.sample++;
 	T.touched = NULL;
+	T.cg_doubt = 0;
 	T.t = t;
 	if (T.sample == 1)
 		T.t0 = t;
@@ -272,6 +274,17 @@ void trend_part(int32_t pid, uint64_t start, const char *name, const char *part,
 	add(row(TK_PART, part, NULL, 0), eff, 0, known);
 }
 
+/* A process's value added to its cgroup's row; doubt: its cgroup may have
+ * changed in a line the log lost, so no cgroup's sum at this sample is known. */
+void trend_cgroup(const char *path, int doubt, uint64_t eff, uint64_t sole, int known)
+{
+	if (T.in_warmup)
+		return;
+	T.cg_doubt |= doubt;
+	if (path)
+		add(row(TK_CGROUP, path, NULL, 0), eff, sole, known);
+}
+
 /* Pass 2: the value into the row's series: a point a bucket the row is in
  * (none for the buckets it is absent from). */
 static void to_series(struct series *s, int64_t t, uint64_t v)
@@ -300,7 +313,9 @@ void trend_sample_end(void)
 		return;
 	}
 	for (r = T.touched; r; r = r->next) {
-		if (r->lost)
+		uint32_t per = r->kind == TK_CGROUP ? 1 : r->count;	/* a cgroup's: the sum */
+
+		if (r->lost || (r->kind == TK_CGROUP && T.cg_doubt))
 			continue;
 		if (T.pass == 2) {
 			if (r->ser)
@@ -312,10 +327,10 @@ void trend_sample_end(void)
 		r->last = r->eff;
 		r->min = r->eff < r->min ? r->eff : r->min;
 		r->max = r->eff > r->max ? r->eff : r->max;
-		r->nlast = r->count;
-		env_add(&r->e_eff, T.t, (r->eff + r->count / 2) / r->count);
-		if (r->kind == TK_PROC || r->kind == TK_BUDGET_PROC)
-			env_add(&r->e_sole, T.t, (r->sole + r->count / 2) / r->count);
+		r->nlast = per;
+		env_add(&r->e_eff, T.t, (r->eff + per / 2) / per);
+		if (r->kind == TK_PROC || r->kind == TK_CGROUP || r->kind == TK_BUDGET_PROC)
+			env_add(&r->e_sole, T.t, (r->sole + per / 2) / per);
 	}
 	T.touched = NULL;
 }
@@ -359,6 +374,8 @@ static void on_value(void *arg, const struct wl_value *v)
 			   (v->known & 3) == 3);
 		trend_dmabuf(p->name, p->cmdline, p->cmdlen, (uint64_t)v->v[WL_EFF_DMABUF],
 			     (v->known >> WL_EFF_DMABUF) & 1);
+		trend_cgroup(p->cgroup, p->cgroup_doubt, (uint64_t)v->v[WL_EFF_RESIDENT],
+			     (uint64_t)v->v[WL_SOLE], (v->known & 3) == 3);
 		break;
 	case WL_FILE:
 		trend_file(v->file->path, (uint64_t)v->v[0], v->known & 1);

@@ -25,7 +25,10 @@ __asm__(".pushsection .rodata.trend_script,\"a\"\n"
 	".popsection\n");
 extern const char trend_script[];
 
-static const char *const kind_js[] = { "process", "file", "part" };
+static const char *const kind_js[] = {
+	[TK_PROC] = "process", [TK_FILE] = "file", [TK_PART] = "part", [TK_CGROUP] = "cgroup",
+	[TK_DMABUF] = "dmabuf",
+};
 
 static void js_i64(int64_t v)
 {
@@ -76,7 +79,7 @@ static void js_row(const struct shown *s)
 	else
 		js_slope(&s->f);
 	outs(",");
-	if (r->kind == TK_PROC && !s->brief)
+	if ((r->kind == TK_PROC || r->kind == TK_CGROUP) && !s->brief)
 		js_slope(&s->fs);
 	else
 		outs("null");
@@ -140,10 +143,11 @@ static void js_brief(const int *kinds, uint32_t nk)
 
 void trend_page(const struct opts *o, const struct trend_opts *to)
 {
-	static const int all[] = { TK_PROC, TK_FILE }, part[] = { TK_PART };
+	/* the table's rows: the cgroups' too (the growers' charts, the first two) */
+	static const int all[] = { TK_PROC, TK_FILE, TK_CGROUP }, part[] = { TK_PART };
 	const struct trend_sum *S = trend_summary();
 	const int *kinds = S->pick ? part : all;
-	uint32_t k, i, n, nser = 0, b, nb = S->nbucket, nk = S->pick ? 1 : 2;
+	uint32_t k, i, n, nser = 0, nrow = 0, b, nb = S->nbucket, nk = S->pick ? 1 : 3;
 
 	(void)o;
 	(void)to;
@@ -173,7 +177,7 @@ void trend_page(const struct opts *o, const struct trend_opts *to)
 		struct shown *v = trend_rows(kinds[k], &n);
 
 		for (i = 0; i < n; i++) {
-			outs(k || i ? ",\n" : "");
+			outs(nrow++ ? ",\n" : "");
 			js_row(&v[i]);
 		}
 	}

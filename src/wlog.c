@@ -56,6 +56,8 @@ static void proc_define(const struct pend *d, const char *cmd, size_t n)
 		memset(p->v, 0, sizeof(p->v));
 		p->known = 0;
 		p->started = 1;
+		p->pub.cgroup = NULL;
+		p->pub.cgroup_doubt = 0;
 	}
 	p->live = 1;
 	p->doubt = 0;
@@ -101,10 +103,19 @@ static void pend_done(void)
 	d->cls = WC_N;
 	if (wl_unescape(d->esc, d->elen, text, sizeof(text), &n) < 0 || n != d->want)
 		return;	/* not a definition: the id stays unknown */
-	if (cls == WC_PROCDEF)
+	if (cls == WC_PROCDEF) {
 		proc_define(d, text, n);
-	else
+	} else if (cls == WC_CGDEF) {
+		struct rproc *p = &wlr.proc[d->id];
+
+		if (!p->live)
+			return;	/* its P was lost */
+		memcpy(p->cg, text, n + 1);
+		p->pub.cgroup = p->cg;
+		p->pub.cgroup_doubt = 0;
+	} else {
 		file_define(d, text, n);
+	}
 }
 
 /* Escaped text for the definition waiting for it: applied once all of it is in. */
@@ -159,6 +170,23 @@ static int define(int cls, char *it)
 	d->elen = 0;
 	pend_add(f[k - 1]);
 	return (int)d->id;
+}
+
+/* G ID,LEN,PATH: process ID's cgroup */
+static int define_cg(char *it)
+{
+	struct pend *d = &wlr.pend;
+	char *f[3];
+	uint64_t id;
+
+	if (wl_fields(it, f, 3) != 3 || hex_parse(f[0], wlr.np - 1, &id) < 0 ||
+	    hex_parse(f[1], PATH_BUF - 1, &d->want) < 0)
+		return -1;
+	d->cls = WC_CGDEF;
+	d->id = (uint32_t)id;
+	d->elen = 0;
+	pend_add(f[2]);
+	return (int)id;
 }
 
 /* R ID,DEPTH,NAME */
@@ -336,6 +364,7 @@ static int one_item(int cls, char *it, int *sub)
 	switch (cls) {
 	case WC_RAMDEF: return define_ram(it);
 	case WC_FILEDEF: case WC_PROCDEF: return define(cls, it);
+	case WC_CGDEF: return define_cg(it);
 	case WC_PROC: return proc_values(it);
 	case WC_PART: return part_value(it);
 	case WC_FILE: case WC_RAM: return file_or_ram_value(cls, it);

@@ -26,10 +26,10 @@
 
 /* The classes of a sample's lines, in the order they come. */
 enum wl_class {
-	WC_HEAD, WC_RAMDEF, WC_FILEDEF, WC_PROCDEF, WC_PROC, WC_PART, WC_FILE, WC_RAM,
+	WC_HEAD, WC_RAMDEF, WC_FILEDEF, WC_PROCDEF, WC_CGDEF, WC_PROC, WC_PART, WC_FILE, WC_RAM,
 	WC_END, WC_TIME, WC_STOP, WC_N
 };
-extern const char wl_class_char[WC_N + 1];	/* "hRFPpqfrxte" */
+extern const char wl_class_char[WC_N + 1];	/* "hRFPGpqfrxte" */
 
 /* A process's figures, in p's MASK order. */
 enum wl_field { WL_EFF_RESIDENT, WL_SOLE, WL_RESIDENT, WL_SWAP, WL_WRITABLE, WL_EFF_DMABUF,
@@ -82,6 +82,8 @@ struct wl_proc {
 	const char *cmdline;	/* the arguments, a NUL after each */
 	uint32_t cmdlen;
 	int born;		/* it started during the watch (else it ran at its start) */
+	const char *cgroup;	/* its cgroup's path (G); NULL: none given */
+	int cgroup_doubt;	/* a G line that may have been its was lost */
 };
 
 struct wl_file {

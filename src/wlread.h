@@ -15,6 +15,7 @@
 struct rproc {
 	struct wl_proc pub;
 	char *cmd;		/* CMDLINE_MAX + 1 */
+	char *cg;		/* its cgroup: PATH_BUF */
 	int live, doubt;	/* defined; its definition may have been lost */
 	int64_t v[WL_NFIELD];
 	uint32_t known, changed;

@@ -13,7 +13,7 @@
 
 #define BODY_MAX	(WL_LINE_MAX - 5 - 10)	/* after "XM w ", before " CRC\n" */
 
-const char wl_class_char[WC_N + 1] = "hRFPpqfrxte";
+const char wl_class_char[WC_N + 1] = "hRFPGpqfrxte";
 const char *const wl_field_name[WL_NFIELD] = {
 	"eff_resident", "sole", "resident", "swap", "writable", "eff_dmabuf",
 };

@@ -12,6 +12,7 @@
 
 #include "capture.h"
 #include "dmabuf.h"
+#include "cgroup.h"
 #include "ram.h"
 #include "ramsrc.h"
 #include "wlog.h"
@@ -401,6 +402,18 @@ static void write_defs(struct scan *s, const struct ramnow *r, int key)
 		n += fmt_snprintf(head + n, sizeof(head) - n, ",%x", w->p->cmdlen);
 		wl_def(WC_PROCDEF, head, n, w->p->cmdline ? w->p->cmdline : "", w->p->cmdlen);
 	}
+#ifndef EXMAP_NO_CGROUPS
+	for (i = 0; i < W.proc.cap; i++) {	/* G: each one's cgroup, after the P lines */
+		const struct wproc *w;
+
+		if (W.proc.at[i] == NEW || !(key || W.proc.fresh[i]) || !cp[W.proc.at[i]].p->cg)
+			continue;
+		w = &cp[W.proc.at[i]];
+		wl_def(WC_CGDEF, head, fmt_snprintf(head, sizeof(head), "%x,%zx", i,
+						    strlen(w->p->cg->path)),
+		       w->p->cg->path, strlen(w->p->cg->path));
+	}
+#endif
 }
 
 /* q: the parts that differ from the table's, both lists in key order; a part

@@ -26,3 +26,6 @@ LTO ?= 1
 # with browse left out instead): left out until there is room; DMABUF=1
 # puts them in (a board with a display or a camera has the flash).
 DMABUF ?= 0
+# The cgroups view and each process's cgroup (8.5 KiB here) stay out until the
+# build has that room within its 128 KiB; CGROUPS=1 puts them in.
+CGROUPS ?= 0

@@ -312,6 +312,9 @@ runcase() {
 	while [ "$i" -lt "$ROUNDS" ]; do
 		run "$case.exmap" 1 "$EXMAP" $sel -c procs
 		[ "$case" = procs ] && run "$case.walk" 1 env EXMAP_DMABUF=1 "$EXMAP" -c procs
+		# what each process's /proc/PID/cgroup (and each cgroup's charge,
+		# once) adds: read only for the views that ask
+		[ "$case" = procs ] && run "$case.cgroups" 1 "$EXMAP" -c cgroups
 		[ "$floorruns" = all ] || [ "$i" -eq 0 ] &&
 			run "$case.floor" 0 "$FLOOR" $sel
 		[ "$scan" = yes ] && run "$case.scan" 0 "$FLOOR" -s $sel
@@ -348,6 +351,7 @@ runcase() {
 		printf '%-16s %12s\n' "floor -s" n/a
 	fi
 	row smem "$tmp/$case.smem"
+	[ "$case" = procs ] && row "exmap cgroups" "$tmp/$case.cgroups"
 	if [ "$case" = bench ]; then
 		row dump "$tmp/$case.dump"
 		row -l "$tmp/$case.load"
@@ -378,6 +382,7 @@ runcase() {
 		ratio "fds read/floor" "$case.walk" "$case.floor"
 		ratio "fds read/exmap" "$case.walk" "$case.exmap"
 	fi
+	[ "$case" = procs ] && ratio "cgroups/procs" "$case.cgroups" "$case.exmap" ""
 	set -- $(awk '{ print $3 }' "$tmp/$case.exmap" | spread)
 	emax=$3
 	verdict "exmap peak RSS" \

@@ -108,6 +108,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	csv symbols -p $$ symbols "$(readlink /proc/$$/exe)"
 	csv ram -p $$ ram
 	csv dmabuf -p $$ dmabuf
+	csv cgroups -p $$ cgroups
 	"$EXMAP" -p $$ dump >"$T/a.cap" 2>/dev/null
 	csv diff diff "$T/a.cap" "$T/a.cap"
 	csv captures -l "$T/a.cap" captures

@@ -17,6 +17,7 @@
 #include "capture.h"
 #include "census.h"
 #include "dmabuf.h"
+#include "cgroup.h"
 #include "trend.h"
 #include "wlog.h"
 #ifndef EXMAP_NO_PICTURES
@@ -544,6 +545,65 @@ static void test_capwire(void)
 	      "cap_parse_header: chunks that do not add up are refused", line);
 }
 
+#ifndef EXMAP_NO_CGROUPS
+/* What a cgroup's path names; a y line written and read back, and refused. */
+static void test_cgroups(void)
+{
+#define ID64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	static const struct { const char *path, *name; } names[] = {
+		{ "/", "/" },
+		{ "/system.slice/nginx.service", "nginx.service" },
+		{ "/user.slice/user-1000.slice/session-2.scope", "session-2.scope" },
+		{ "/system.slice/docker-" ID64 ".scope", "docker 0123456789ab" },
+		{ "/machine.slice/libpod-" ID64 ".scope/container", "podman 0123456789ab" },
+		{ "/machine.slice/libpod-conmon-" ID64 ".scope", "conmon 0123456789ab" },
+		{ "/docker/" ID64, "docker 0123456789ab" },
+		{ "/libpod_parent/libpod-" ID64, "podman 0123456789ab" },
+		{ "/kubepods/burstable/pod1234-5678/" ID64, "k8s 0123456789ab" },
+		{ "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod12.slice/"
+		  "cri-containerd-" ID64 ".scope", "containerd 0123456789ab" },
+		{ "/lxc.payload.web", "lxc web" },
+		{ "/lxc/web", "lxc web" },
+		{ "/process_api/12e289ff5e76c66a2d42829f3c021cad",
+		  "/process_api/12e289ff5e76c66a2d42829f3c021cad" },
+		{ "/system.slice/docker-0123.scope", "docker-0123.scope" },
+	};
+	static const char *const bad[] = {
+		"1 ok 10 - - - /a b", "3 ok 10 - - - /a", "1 fine 10 - - - /a", "1 ok 10 - - /a",
+		"1 ok 10 - - - %zz", "1 ok x - - - /a",
+	};
+	static struct arena a;
+	struct cgcharge c = { .hier = CG_V2, .state = CG_OK, .known = 0xb,
+			      .v = { 8 << 20, 4096, 0, 8 << 20 } };
+	struct cgproc *p;
+	char buf[PATH_BUF], line[PATH_BUF];
+	size_t i, n;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		n = cg_name(names[i].path, buf, sizeof(buf));
+		check(n == strlen(names[i].name) && strcmp(buf, names[i].name) == 0, "cg_name", buf);
+	}
+	if (arena_init(&a, 1 << 20) < 0) {
+		check(0, "cgroups: an arena", NULL);
+		return;
+	}
+	n = cap_cgroup_text(buf, sizeof(buf), "/machine.slice/a b", &c);
+	check(n == strlen(buf) && strcmp(buf, "y 2 ok 800000 1000 - 800000 /machine.slice/a%20b") == 0,
+	      "cap_cgroup_text", buf);
+	strcpy(line, buf + 2);
+	check(cap_cgroup_parse(line, &a, &p) == 0 && p->loaded && strcmp(p->path, "/machine.slice/a b") == 0 &&
+	      p->charge.hier == CG_V2 && p->charge.state == CG_OK && p->charge.known == 0xb &&
+	      p->charge.v[CH_CHARGED] == 8 << 20 && p->charge.v[CH_ANON] == 4096 &&
+	      p->charge.v[CH_SHMEM] == 8 << 20, "cap_cgroup_parse reads what was written", buf);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		strcpy(line, bad[i]);
+		check(cap_cgroup_parse(line, &a, &p) < 0, "cap_cgroup_parse refuses", bad[i]);
+	}
+	arena_release(&a);
+#undef ID64
+}
+#endif
+
 /* A console log: which capture lines come out of it, joined, and from which line. */
 static void test_caplog(void)
 {
@@ -1022,6 +1082,9 @@ int main(void)
 	test_ptab_run();
 	test_arena();
 	test_capwire();
+#ifndef EXMAP_NO_CGROUPS
+	test_cgroups();
+#endif
 	test_caplog();
 	test_census_infer();
 	test_census_settle();
