@@ -10,6 +10,7 @@
 #define AT(f)	offsetof(struct cmdline, f)	/* where a flag or a value goes */
 _Static_assert(offsetof(struct cmdline, o) + sizeof(struct opts) <= 256,
 	       "struct optdef's store is a byte: what options set comes first in struct cmdline");
+_Static_assert(NOPT <= 32 && NFIELDS <= 32, "the options and -s's fields are bits of a uint32_t");
 
 /*
  * Every option, in -h's order: OPT_TEXT(name, its value in the synopsis,
@@ -82,14 +83,19 @@ const struct optdef cli_opts[NOPT] = {
 	[O_PIDS] = { OPT_TEXT("pids", "", "", "", "metrics: a series for each process (a pid label), "
 			      "not each name"),
 		     -1, -1, .store = AT(o.pids) },
+	[O_LABEL] = { OPT_TEXT("label", "name=value", "", "", LOAD_TEXT("metrics: a label on every "
+				"series; a capture's carry host= (the host name its uname records) "
+				"unless --label host=name says it")),
+		      -1, -1, HAS_LOAD, 1 },
 	[O_BUDGET] = { OPT_TEXT("budget", "name=size", "", "", "exit 3 if eff_resident of name is "
-				"over size (K, M, G): a mapped file as -F names it, else the processes "
-				"of that name (proc:name: those alone); ram:name a line of the ram view"),
+				"over size (1.5M, 10MiB: K, M, G binary): the processes of that name, "
+				"else a mapped file as -F names it (proc:name, file:name: which); "
+				"ram:name a line of the ram view; a name matching nothing: exit 2"),
 		       -1, -1, .many = 1 },
 	[O_SLOPE] = { OPT_TEXT("budget", "name=size/h", "", LOAD_TEXT("a slope is checked on a "
 								      "watch log: -l LOG trend"),
-			       LOAD_TEXT("name=size/h, with trend: exit 3 if its slope is over size "
-					 "an hour")),
+			       LOAD_TEXT("name=size/h, on a watch log: exit 3 if its slope is over "
+					 "size an hour")),
 		      O_l, -1, HAS_LOAD, 1 },
 	[O_h] = { OPT_TEXT("h", "", "", "", "print this help (--help too)"),
 		  -1, -1, .store = AT(help) },
@@ -197,7 +203,8 @@ static _Noreturn void left_out(const char *what, unsigned need)
 	die("%s: left out of this build (made with %s)", what,
 	    need & HAS_LOAD ? "LOAD=0: a host reads a board's captures, logs and files" :
 	    need & HAS_PICTURES ? "PICTURES=0: a host draws them from a board's capture" :
-	    "BROWSE=0");
+	    need & HAS_DMABUF ? "DMABUF=0, for a board short of room" :
+	    need & HAS_CGROUPS ? "CGROUPS=0, for a board short of room" : "BROWSE=0");
 }
 
 /* Option i with its value (NULL for a flag). */
@@ -229,12 +236,15 @@ static void take(struct cmdline *c, int i, const char *arg)
 		if (parse_size(arg, &c->w.max) < 0 || c->w.max < (16u << 10))
 			die("--max: not a size of at least 16K: %s", arg);
 		break;
+#ifndef EXMAP_NO_LOAD
+	case O_LABEL:
+		metrics_label(arg);
+		break;
+#endif
 	case O_BUDGET:
 		if (c->nbudget == BUDGET_MAX)
 			die("--budget: more than %d budgets", BUDGET_MAX);
-		if (parse_budget((char *)arg, &budgets[c->nbudget]) < 0)
-			die("--budget: not NAME=SIZE or NAME=SIZE/h (SIZE in bytes, or with K, M, G): %s",
-			    arg);
+		parse_budget((char *)arg, &budgets[c->nbudget]);
 		if (budgets[c->nbudget++].per_hour)
 			bit = OPT(SLOPE);
 		break;

@@ -13,11 +13,11 @@
 #include "exmap.h"
 #include "wlog.h"
 
-/* What a build has (the Makefile's LOAD, PICTURES, BROWSE). A view or an
- * option that needs what the build left out stays in the tables, to be
- * refused by name; its help and its function are left out: IF_LOAD(x,
- * none) is x where the build has LOAD, else none. */
-enum { HAS_LOAD = 1, HAS_PICTURES = 2, HAS_BROWSE = 4 };
+/* What a build has (the Makefile's LOAD, PICTURES, BROWSE, DMABUF,
+ * CGROUPS). A view or an option that needs what the build left out stays
+ * in the tables, to be refused by name; its help and its function are left
+ * out: IF_LOAD(x, none) is x where the build has LOAD, else none. */
+enum { HAS_LOAD = 1, HAS_PICTURES = 2, HAS_BROWSE = 4, HAS_DMABUF = 8, HAS_CGROUPS = 16 };
 #ifdef EXMAP_NO_LOAD
 #define IF_LOAD(x, none)	none
 #define BUILT_LOAD	0
@@ -39,13 +39,27 @@ enum { HAS_LOAD = 1, HAS_PICTURES = 2, HAS_BROWSE = 4 };
 #define IF_BROWSE(x, none)	x
 #define BUILT_BROWSE	HAS_BROWSE
 #endif
-#define BUILT		(BUILT_LOAD | BUILT_PICTURES | BUILT_BROWSE)
+#ifdef EXMAP_NO_DMABUF
+#define IF_DMABUF(x, none)	none
+#define BUILT_DMABUF	0
+#else
+#define IF_DMABUF(x, none)	x
+#define BUILT_DMABUF	HAS_DMABUF
+#endif
+#ifdef EXMAP_NO_CGROUPS
+#define IF_CGROUPS(x, none)	none
+#define BUILT_CGROUPS	0
+#else
+#define IF_CGROUPS(x, none)	x
+#define BUILT_CGROUPS	HAS_CGROUPS
+#endif
+#define BUILT		(BUILT_LOAD | BUILT_PICTURES | BUILT_BROWSE | BUILT_DMABUF | BUILT_CGROUPS)
 
 /* The options, in cli.c's table's order, which is -h's. An alias (-P NAME
  * on a watch log, --budget NAME=SIZE/h) follows the option it is spelt as. */
 enum opt {
 	O_a, O_c, O_k, O_q, O_b, O_p, O_P, O_PICK, O_F, O_s, O_n, O_m, O_t, O_l, O_S,
-	O_w, O_o, O_MAX, O_PIDS, O_BUDGET, O_SLOPE, O_h, O_V, NOPT
+	O_w, O_o, O_MAX, O_PIDS, O_LABEL, O_BUDGET, O_SLOPE, O_h, O_V, NOPT
 };
 #define OPT(x)	(UINT32_C(1) << O_##x)
 

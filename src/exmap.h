@@ -61,7 +61,10 @@ struct fig {
 enum field {
 	F_VM, F_MAPPED, F_RESIDENT, F_EFF_MAPPED, F_EFF_RESIDENT,
 	F_SOLE, F_WRITABLE, F_SWAP, NFIGS,
-	F_PID = NFIGS, F_NAME, F_PATH, F_NPROC, F_ADDRESS, NFIELDS
+	F_PID = NFIGS, F_NAME, F_PATH, F_NPROC, F_ADDRESS,
+	/* the cgroups view's own (cgroup.h) */
+	F_CGROUP, F_PROCESSES, F_CHARGED, F_CHARGED_ANON, F_CHARGED_FILE, F_CHARGED_SHMEM,
+	NFIELDS
 };
 
 extern const char *const field_names[NFIELDS];
@@ -158,6 +161,8 @@ struct proc {
 	struct fig rfig;	/* the mappings the report shows (-P, -F) */
 	int shown;		/* in the report */
 	uint32_t files_gone;	/* files not read: it exited after the scan (said once) */
+	struct dmaproc *dma;	/* its dma-bufs and DRM clients (dmabuf.h); NULL: none */
+	struct cgproc *cg;	/* its cgroup (cgroup.h); NULL: not read */
 };
 
 struct file {
@@ -396,13 +401,17 @@ struct scan {
 	uint32_t nabsent, absent_lost;		/* those beyond ABSENT_MAX */
 	int want_cmdline;	/* read each process's command line (dump) */
 	int want_start;		/* read each process's start time (watch), from stat */
+	int want_cgroup;	/* read each process's cgroup (cgroup.h) */
 	int progress;		/* show progress on stderr after a second */
 	uint64_t t0, tshown;	/* when the scan began, when progress was last shown (ms) */
 	size_t done, total;	/* processes */
 	struct capture *cap;	/* loaded from a capture, else NULL (capture.h) */
 	struct file *files;	/* the file table, once built (files_build) */
 	uint32_t nfile;
+	struct cgroup *cgroups;	/* the cgroup table, once built (cgroups_build) */
+	uint32_t ncgroup;
 	const char *source;	/* the page source's name: its own, or the capture's */
+	struct dmatab *dma;	/* the dma-bufs (dmabuf.h); NULL: not read */
 };
 static inline struct run *scan_run(const struct scan *s, uint64_t i)
 {
@@ -434,7 +443,7 @@ int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
 /* table.c: rows of figures, as text or CSV, sorted and cut, for every view */
 enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF, V_BROWSE, V_RAM,
-	    V_FOLDED, V_HTML, V_CAPTURES, V_WATCH, V_TREND, V_METRICS };
+	    V_FOLDED, V_HTML, V_CAPTURES, V_WATCH, V_TREND, V_METRICS, V_DMABUF, V_CGROUPS };
 struct opts {
 	enum view view;
 	pid_t view_pid;
@@ -554,16 +563,28 @@ void view_captures(const char *path, const struct opts *o);
 struct budget;
 void view_trend(const char *log, const struct opts *o, const char *pick, const char *warmup,
 		const struct budget *b, size_t nbudget, uint64_t cap_mem);
-/* metrics.c: the Prometheus text format; scan_ns, how long the scan took (live) */
+/* metrics.c: the Prometheus text format; scan_ns, how long the scan took (live);
+ * --label NAME=VALUE on every series (checked, kept; a host's: a capture's
+ * series carry their board's host) */
 void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns);
+#ifndef EXMAP_NO_LOAD
+void metrics_label(const char *arg);
+#endif
 
 /* budget.c: --budget NAME=SIZE against eff_resident */
+enum { BN_ANY, BN_PROC, BN_FILE, BN_RAM };	/* what a budget's name says it is */
 struct budget {
-	const char *name;	/* a process name, or a file's path (has a '/') */
+	const char *name;	/* as given, for messages */
+	const char *target;	/* the name without proc:, file: or ram: */
+	int kind;		/* BN_ANY: processes of that name, else a file */
 	uint64_t size;
 	int per_hour;		/* NAME=SIZE/h: a slope, for the trend view */
 };
-int parse_budget(char *arg, struct budget *b);
+void parse_budget(char *arg, struct budget *b);
+/* A budget's figure and its limit as text, alike unless rounding makes them
+ * so: then both in bytes. */
+void budget_texts(const struct opts *o, const struct budget *b, int64_t used, int sign,
+		  char *got, char *lim, size_t len);
 void check_budgets(struct scan *s, const struct budget *b, size_t n,
 		   const struct opts *o);
 

@@ -129,7 +129,8 @@ static void form(const struct viewdef *v, size_t nv, uint8_t which, const char *
 }
 
 /* -s's help: the figures, then the other fields each view sorts by (one
- * list for neighbours alike: sections, symbols). */
+ * list for neighbours alike: sections, symbols), with the figures it takes
+ * where not all of them (cgroups). */
 static void sort_help(const struct viewdef *v, size_t nv)
 {
 	char buf[128], *end = buf + sizeof(buf), *p = buf;
@@ -142,7 +143,9 @@ static void sort_help(const struct viewdef *v, size_t nv)
 		words(field_names[f], 13, 0);
 	words("or", 13, ',');
 	for (i = 0; i <= nv; i++) {
-		x = i < nv && v[i].as == AS_NAME && built(v[i].build) ? v[i].sorts & ~SORT_FIGS : 0;
+		x = i < nv && v[i].as == AS_NAME && built(v[i].build) ? v[i].sorts : 0;
+		if ((x & SORT_FIGS) == SORT_FIGS)	/* every figure: said once, first */
+			x &= ~SORT_FIGS;
 		if (i < nv && !x)
 			continue;
 		if (i < nv && x == last) {
@@ -153,7 +156,7 @@ static void sort_help(const struct viewdef *v, size_t nv)
 			cat(p, end, ")");
 			words(buf, 13, groups++ ? ',' : 0);
 		}
-		for (p = buf, f = NFIGS; f < NFIELDS; f++)
+		for (p = buf, f = 0; f < NFIELDS; f++)
 			if (x >> f & 1)
 				p = cat(cat(p, end, field_names[f]), end, " ");
 		if (i < nv)
@@ -215,5 +218,10 @@ void usage(const struct viewdef *v, size_t nv)
 		words(field_names[j], 8, 0);
 		words(p, 22, 0);
 	}
+#ifndef EXMAP_NO_DMABUF
+	head("EFDMA", 5, 8);	/* procs' own, not a figure of every view */
+	words("eff_dmabuf", 8, 0);
+	words("(procs) its dma-bufs, each shared among its holders", 22, 0);
+#endif
 	out(usage_tail, sizeof(usage_tail) - 1);
 }

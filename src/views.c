@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "cgroup.h"
 #include "cli.h"
+#include "dmabuf.h"
 #include "ram.h"
 #ifndef EXMAP_NO_PICTURES
 #include "page.h"
@@ -87,18 +89,23 @@ static void get_scan(struct cmdline *c, int filter, uint64_t *ns)
 	}
 }
 
-/* procs, files, maps, sections, symbols: a report, its notes, the budgets */
+/* procs, files, maps, sections, symbols, dmabuf, cgroups: a report, its
+ * notes, the budgets */
 static int run_report(struct cmdline *c)
 {
 	get_scan(c, 1, NULL);
-	if (c->o.view == V_PROCS)
-		view_procs(&scan, &tot, &c->o);
-	else if (c->o.view == V_FILES)
-		view_files(&scan, &c->o);
-	else if (c->o.view == V_MAPS)
-		view_maps(&scan, &c->o);
-	else
-		view_elf_items(&scan, &c->o);
+	switch (c->o.view) {
+	case V_PROCS: view_procs(&scan, &tot, &c->o); break;
+	case V_FILES: view_files(&scan, &c->o); break;
+	case V_MAPS: view_maps(&scan, &c->o); break;
+#ifndef EXMAP_NO_DMABUF
+	case V_DMABUF: view_dmabuf(&scan, &c->o); break;
+#endif
+#ifndef EXMAP_NO_CGROUPS
+	case V_CGROUPS: view_cgroups(&scan, &c->o); break;
+#endif
+	default: view_elf_items(&scan, &c->o); break;	/* sections, symbols */
+	}
 	report_notes(&scan, &tot, &c->o);
 	return report_end(c);
 }
@@ -311,27 +318,29 @@ const struct viewdef views[] = {
 	{ IF_LOAD(IF_PICTURES(VIEW_TEXT("html", "", "", "it draws the log's growers",
 					"with -l a watch log, its trend over time"),
 			      LEFT_OUT("html", "")), LEFT_OUT("html", "")),
-	  IF_LOAD(IF_PICTURES(run_trend, NULL), NULL), OPT(l) | OPT(PICK) | OPT(m) | OPT(w) | OPT(o),
-	  0, -1, V_HTML, 0, 0, AS_LOG, HAS_LOAD | HAS_PICTURES, FORM_LOG },
+	  IF_LOAD(IF_PICTURES(run_trend, NULL), NULL), OPT(l) | OPT(PICK) | OPT(m) | OPT(w) | OPT(o) |
+	  OPT(BUDGET) | OPT(SLOPE), 0, -1, V_HTML, 0, 0, AS_LOG, HAS_LOAD | HAS_PICTURES, FORM_LOG },
 	{ IF_LOAD(VIEW_TEXT("captures", "", "give -l LOG, the log whose captures it lists",
 			    "it lists a log's captures, in its order",
 			    "with -l: the captures a console log holds, one row each (its place N, "
-			    "for log@N)"),
+			    "for log@N), and a watch's last sample when its closing capture never "
+			    "came"),
 		  LEFT_OUT("captures", "")),
 	  IF_LOAD(run_captures, NULL), OPT(l) | OPT(c) | OPT(q) | OPT(n) | OPT(o), 0, O_l,
 	  V_CAPTURES, 0, 0, AS_NAME, HAS_LOAD, FORM_LIST },
 	{ IF_LOAD(VIEW_TEXT("trend", "", "give the watch log with -l LOG",
 			    "its rows are every one, by slope",
-			    "with -l: a watch log's processes (by name and command line) and files, "
-			    "how fast each one's floor rose (bytes an hour, largest first); with -P, "
+			    "with -l: a watch log's processes (by name and command line), files"
+			    IF_CGROUPS(" and cgroups", "") ", how fast each one's floor rose (bytes an "
+			    "hour, largest first), those seen too briefly for a slope apart; with -P, "
 			    "its parts"),
 		  LEFT_OUT("trend", "")),
 	  IF_LOAD(run_trend, NULL), OPT(l) | TEXT | OPT(PICK) | OPT(n) | OPT(m) | OPT(w) | OPT(o) |
 	  OPT(BUDGET) | OPT(SLOPE), 0, O_l, V_TREND, 0, 0, AS_NAME, HAS_LOAD, FORM_LOG },
 	{ VIEW_TEXT("metrics", "", "", "it is the whole scan in Prometheus's format, in a fixed order",
-		    "Prometheus's text format: processes by name, the -n (20) largest files, the ram "
-		    "view's parts"),
-	  run_metrics, SCAN | CAPTURE | OPT(n) | OPT(o) | OPT(PIDS), 0, -1,
+		    "Prometheus's text format: processes by name, the -n (20) largest files"
+		    IF_CGROUPS(" and cgroups", "") ", the ram view's parts"),
+	  run_metrics, SCAN | CAPTURE | OPT(n) | OPT(o) | OPT(PIDS) | OPT(LABEL), 0, -1,
 	  V_METRICS, 0, 0, AS_NAME, 0, FORM_SCAN | FORM_CAPTURE },
 	{ VIEW_TEXT("watch", "interval [count]", "", "it writes a log of whole samples",
 		    "a sample every interval seconds (count of them, else until SIGINT or SIGTERM): "
@@ -340,7 +349,22 @@ const struct viewdef views[] = {
 	  V_WATCH, 1, 2, AS_NAME, 0, FORM_WATCH },
 	{ VIEW_TEXT("watch", "metrics", "give -o FILE, rewritten each sample",
 		    "it rewrites -o's file each sample", "with metrics, -o's file rewritten each sample"),
-	  run_watch, SCAN | OPT(o) | OPT(n) | OPT(PIDS), 0, O_o,
+	  run_watch, SCAN | OPT(o) | OPT(n) | OPT(PIDS) | OPT(LABEL), 0, O_o,
 	  V_WATCH, 2, 3, AS_WORD, 0, FORM_WATCH },
+	{ IF_DMABUF(VIEW_TEXT("dmabuf", "", "", "its rows are dma-bufs, the largest first",
+			      "one row per dma-buf: inode, exporter, name, size, the processes "
+			      "holding it; what none holds; DRM clients"),
+		    LEFT_OUT("dmabuf", "")),
+	  IF_DMABUF(run_report, NULL), SCAN | CAPTURE | TEXT | OPT(P) | OPT(n) | OPT(o) | OPT(BUDGET),
+	  0, -1, V_DMABUF, 0, 0, AS_NAME, HAS_DMABUF, FORM_SCAN | FORM_CAPTURE },
+	{ IF_CGROUPS(VIEW_TEXT("cgroups", "", "", "",
+			       "one row per cgroup: its unit or container, its processes' "
+			       "eff_resident, sole and swap, beside the kernel's charge (memory.current "
+			       "or usage_in_bytes; memory.stat's anon, file, shmem)"),
+		     LEFT_OUT("cgroups", "")),
+	  IF_CGROUPS(run_report, NULL), REPORT, SORT(F_EFF_RESIDENT) | SORT(F_SOLE) | SORT(F_SWAP) |
+	  SORT(F_CGROUP) | SORT(F_PROCESSES) | SORT(F_CHARGED) | SORT(F_CHARGED_ANON) |
+	  SORT(F_CHARGED_FILE) | SORT(F_CHARGED_SHMEM), -1,
+	  V_CGROUPS, 0, 0, AS_NAME, HAS_CGROUPS, FORM_SCAN | FORM_CAPTURE },
 };
 const size_t nviews = sizeof(views) / sizeof(views[0]);

@@ -106,16 +106,23 @@ done <<EOF
 2|-P $W watch 1|exmap-mini: -P: not with the watch view (it writes a log of whole samples), which takes -b -p -m -t -o --max
 2|-s pid watch 1|exmap-mini: -s: not with the watch view (it writes a log of whole samples), which takes -b -p -m -t -o --max
 2|-o /nonexistent/dir/log watch 1|exmap-mini: watch: -o /nonexistent/dir/log: No such file or directory
+# dmabuf, cgroups
+2|dmabuf extra|usage: exmap-mini \[options\] dmabuf
+2|-s vm dmabuf|exmap-mini: -s: not with the dmabuf view (its rows are dma-bufs, the largest first), which takes -c -k -q -b -p -P -n -m -t -l -S -o --budget
+2|cgroups extra|usage: exmap-mini \[options\] cgroups
+2|-s vm cgroups|exmap-mini: -s: vm is not a field of this view; it has: eff_resident sole swap cgroup processes charged charged_anon charged_file charged_shmem
+2|-s charged procs|exmap-mini: -s: charged is not a field of this view; it has: vm mapped resident eff_mapped eff_resident sole writable swap pid name
+2|-l tests/data/capture-v1.log cgroups|exmap-mini: cgroups: tests/data/capture-v1.log holds no process's cgroup (a capture made before captures carried them)
 # metrics, -o for a view, --pids
 2|metrics extra|usage: exmap-mini \[options\] metrics
 2|--pids procs|exmap-mini: --pids: not with the procs view: for metrics, watch ... metrics
 2|-a procs|exmap-mini: -a: not with the procs view: for symbols, diff, browse, ram, folded, html
-2|-c metrics|exmap-mini: -c: not with the metrics view (it is the whole scan in Prometheus's format, in a fixed order), which takes -b -p -n -m -t -l -S -o --pids
+2|-c metrics|exmap-mini: -c: not with the metrics view (it is the whole scan in Prometheus's format, in a fixed order), which takes -b -p -n -m -t -l -S -o --pids --label
 2|-P $W metrics|exmap-mini: -P: not with the metrics view (it is the whole scan in Prometheus's format, *
 2|--budget x=1 metrics|exmap-mini: --budget: not with the metrics view (it is the whole scan in Prometheus's format, *
 2|-s name metrics|exmap-mini: -s: not with the metrics view (it is the whole scan in Prometheus's format, in a fixed order), which *
 2|watch 1 metrics|exmap-mini: watch ... metrics: give -o FILE, rewritten each sample
-2|-l $T/notcap -o $T/m watch 1 metrics|exmap-mini: -l: not with watch ... metrics (it rewrites -o's file each sample), which takes -b -p -n -m -t -o --pids
+2|-l $T/notcap -o $T/m watch 1 metrics|exmap-mini: -l: not with watch ... metrics (it rewrites -o's file each sample), which takes -b -p -n -m -t -o --pids --label
 2|-o $T/m --max 16K watch 1 metrics|exmap-mini: --max: not with watch ... metrics (it rewrites -o's file each sample), which takes *
 2|-o $T/m --max 16K procs|exmap-mini: --max: not with the procs view: for watch
 2|-n 3 watch 1|exmap-mini: -n: not with the watch view (it writes a log of whole samples), which takes -b -p -m -t -o --max
@@ -146,8 +153,20 @@ done <<EOF
 2|-l $T/notcap -a trend|exmap-mini: -a: not with the trend view (its rows are every one, by slope), which takes -c -k -q -P name|pid -n -m -l -w -o --budget --budget name=size/h
 2|-w 5m procs|exmap-mini: -w: a warm-up is left out of a watch log's trend: -l LOG -w DURATION trend
 2|--budget a=1M/h procs|exmap-mini: --budget name=size/h: a slope is checked on a watch log: -l LOG trend
-2|-l $T/notcap --budget a=1M/h procs|exmap-mini: --budget name=size/h: not with the procs view: for trend
-2|--budget a=xM/h procs|exmap-mini: --budget: not NAME=SIZE or NAME=SIZE/h (SIZE in bytes, or with K, M, G): a=xM/h
+2|-l $T/notcap --budget a=1M/h procs|exmap-mini: --budget name=size/h: not with the procs view: for html, trend
+2|--budget a=xM/h procs|exmap-mini: --budget a=xM/h: not a size (4096, 1.5M, 10MiB)
+# budgets: sizes as the reports print them; a decimal unit refused, said
+2|--budget a=1MB procs|exmap-mini: --budget a=1MB: a decimal unit: K, M, G are binary (1M is 1048576 bytes), as are KiB, MiB, GiB
+2|--budget a=1.5kB/h procs|exmap-mini: --budget a=1.5kB/h: a decimal unit: K, M, G are binary (1M is 1048576 bytes), as are KiB, MiB, GiB
+2|--budget a procs|exmap-mini: --budget a: give NAME=SIZE
+2|--budget proc:=1M procs|exmap-mini: --budget proc:: give a name after proc:
+# --label: metrics' alone, a name Prometheus takes and none of the series' own
+2|--label a=1 procs|exmap-mini: --label: not with the procs view: for metrics, watch ... metrics
+2|--label 1a=b metrics|exmap-mini: --label 1a=b: a label's name is letters, digits and _, not starting with a digit
+2|--label __a=b metrics|exmap-mini: --label __a=b: names starting with __ are Prometheus's own
+2|--label name=b metrics|exmap-mini: --label name=b: name is a label of exmap-mini's own series
+2|--label a metrics|exmap-mini: --label a: give NAME=VALUE
+2|--label a=1 --label a=2 metrics|exmap-mini: --label a=2: the label a given twice
 2|trend extra|usage: exmap-mini \[options\] trend
 EOF
 
@@ -164,7 +183,7 @@ diff a b pdf|exmap-mini: diff: its last word can only be html: pdf
 diff a|exmap-mini: diff: missing capture
 maps|exmap-mini: maps: missing pid
 files 716|exmap-mini: files takes no pid: -P 716 reports a process's part
-bogus|exmap-mini: bogus: not a view (procs files maps sections symbols elf dump diff browse ram folded html captures trend metrics watch)
+bogus|exmap-mini: bogus: not a view (procs files maps sections symbols elf dump diff browse ram folded html captures trend metrics watch dmabuf cgroups)
 EOF
 
 # --help as -h: the usage on stdout, exit 0, nothing on stderr.

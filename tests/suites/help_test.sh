@@ -1,7 +1,8 @@
 #!/bin/sh
 # Every build's -h lists exactly the views and options it runs: for each
-# build (this machine's; PICTURES=0, LOAD=0, BROWSE=0; x86_64 as a board;
-# each board build under qemu-user), each view and option of the table
+# build (this machine's; PICTURES=0, LOAD=0, BROWSE=0; x86_64 as a board,
+# with DMABUF=0 and CGROUPS=0 as arm64's and riscv64's; each board build
+# under qemu-user, and arm64's with DMABUF=1), each view and option of the table
 # below that its -h lists is run (it must get past the command line: exit
 # 0 or 1, or browse asking for a terminal; a 32-bit board's scan under
 # qemu-user stops at its page source, which the emulated process's
@@ -18,7 +19,8 @@ cd "$(dirname "$0")/../.." || exit 2
 EXMAP=${EXMAP:-build/exmap-mini}
 HELP_BUILDS=${HELP_BUILDS:-"build/exmap-mini build/nopictures/exmap-mini build/noload/exmap-mini
 	build/nobrowse/exmap-mini build/x86_64/exmap-mini qemu-arm-static:build/arm/exmap-mini
-	qemu-aarch64-static:build/arm64/exmap-mini qemu-mips-static:build/mips/exmap-mini
+	qemu-aarch64-static:build/arm64/exmap-mini qemu-aarch64-static:build/arm64-dmabuf/exmap-mini
+	qemu-mips-static:build/mips/exmap-mini
 	qemu-mipsel-static:build/mipsel/exmap-mini qemu-riscv64-static:build/riscv64/exmap-mini"}
 T=$(mktemp -d /tmp/exmap-help.XXXXXX) || exit 2
 sleep 600 &
@@ -55,6 +57,8 @@ view;trend;trend;-l $LOG trend
 view;metrics;metrics;-p $P metrics
 view;watch;watch;-p $P watch 0.1 2
 word;watch metrics;watch ... metrics;-p $P -o $T/m.prom watch 0.1 2 metrics
+view;dmabuf;dmabuf;-p $P dmabuf
+view;cgroups;cgroups;-p $P cgroups
 opt;-a;-a;-a -p $P symbols $EXE
 opt;-c;-c;-c -p $P procs
 opt;-k;-k;-k -p $P procs
@@ -74,6 +78,7 @@ opt;-w;trend;-l $LOG -w 0 trend
 opt;-o;-o;-o $T/o.txt -p $P procs
 opt;--max;--max;-o $T/o.log --max 1M -p $P watch 0.1 2
 opt;--pids;--pids;--pids -p $P metrics
+opt;--label;--label;--label board=b1 -p $P metrics
 opt;--budget;--budget;--budget $EXE=1G -p $P procs
 form;[--budget name=size/h];trend;-l $LOG --budget $EXE=1G/h trend
 opt;-h;-h;-h
