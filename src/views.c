@@ -235,6 +235,10 @@ static int run_trend(struct cmdline *c)
 {
 	if (c->out)
 		outfile_open(c->out);
+#ifndef EXMAP_NO_PICTURES
+	if (c->o.view == V_HTML)	/* what reading the log says goes in the page too */
+		page_notes_start();
+#endif
 	view_trend(c->load, &c->o, c->rpids, c->warmup, c->budgets, c->nbudget, c->cap_mem);
 	return done(c);
 }
