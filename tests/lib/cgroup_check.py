@@ -8,7 +8,7 @@
   cgroup_check.py trend DIR CASE RATE COUNT
       trend -c of the guest's watch log (DIR/cg.CASE.trend) for its cgroups:
       l.CASE's heap grew RATE KiB/s, s.CASE held still
-  cgroup_check.py host CSV BEFORE AFTER MOUNT SELF
+  cgroup_check.py host CSV BEFORE AFTER MOUNT SELF HIERARCHY
       this machine's -c cgroups against memory.stat, read before and after
       it (BEFORE, AFTER: "PATH KEY VALUE" lines) under MOUNT, the memory
       hierarchy's directory; SELF, the cgroup exmap-mini ran in, is
@@ -298,7 +298,12 @@ def trend(d, case, rate, count):
           s["grows"] == "0" and abs(int(s["slope"] or 0)) < 64 * KIB * 3600 // count, repr(s))
 
 
-def host(csv_path, before, after, mount, me):
+def host(csv_path, before, after, mount, me, hier):
+    """Each row's charges against memory.stat read just before and just after
+    the run: equal where it stood still; where it moved, within the span of
+    that movement widened by as much again (a figure may swing past either
+    end and come back while the run reads it)."""
+    keys = KEYS["v1" if hier.startswith("v1") else "v2"]
     cg = rows(read(csv_path))
     check(f"host: -c cgroups gives rows ({len(cg)})", cg, read(csv_path))
     b, a = {}, {}
@@ -306,19 +311,28 @@ def host(csv_path, before, after, mount, me):
         for line in (read(src) or "").splitlines():
             path, key, value = line.rsplit(" ", 2)
             dst[(path, key)] = int(value)
-    held = 0
+    held = moved = 0
     for r in cg:
         d = mount + (r["cgroup"] if r["cgroup"] != "/" else "")
         check(f"host: {r['cgroup']} is a directory of the memory hierarchy", os.path.isdir(d) or
               r["charged"] == "", d)
-        for col, key in zip(CHARGED, KEYS["v1"]):
+        for col, key in zip(CHARGED, keys):
             k = (r["cgroup"], key)
-            if k in b and b[k] == a.get(k) and r["cgroup"] != me:
+            if k not in b or k not in a or r["cgroup"] == me:
+                continue
+            if b[k] == a[k]:
                 held += 1
                 check(f"host: {r['cgroup']} {col} is memory.stat's {key} ({b[k]})",
                       num(r[col]) == b[k], r[col])
-    check(f"host: figures held to memory.stat where they stood still ({held})", held > 0,
-          "no cgroup's memory.stat stood still")
+                continue
+            moved += 1
+            lo, hi = min(b[k], a[k]), max(b[k], a[k])
+            lo, hi = lo - (hi - lo), hi + (hi - lo)
+            v = num(r[col])
+            check(f"host: {r['cgroup']} {col} within memory.stat's {key} as it moved "
+                  f"({b[k]} to {a[k]}: {lo}..{hi})", v is not None and lo <= v <= hi, r[col])
+    check(f"host: figures held to memory.stat where they stood still ({held}; {moved} moved)",
+          held > 0, "no cgroup's memory.stat stood still in any run")
 
 
 def main():
@@ -326,7 +340,7 @@ def main():
         guest(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
     elif len(sys.argv) == 6 and sys.argv[1] == "trend":
         trend(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
-    elif len(sys.argv) == 7 and sys.argv[1] == "host":
+    elif len(sys.argv) == 8 and sys.argv[1] == "host":
         host(*sys.argv[2:])
     else:
         sys.exit(__doc__)
