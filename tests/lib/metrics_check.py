@@ -6,7 +6,7 @@
       FILE, exmap-mini -n N -l CAPTURE metrics, against the CLI's figures
       for the same capture: DIR/procs.csv, files.csv, ram.csv (-c procs,
       files, ram) and DIR/expect (source, unreadable, version, time_lo,
-      time_hi, oddfile: KEY=VALUE lines)
+      time_hi, oddfile, host, capture: KEY=VALUE lines)
   metrics_check.py server URL JOB FILE DIR N
       what a Prometheus server at URL returns for the job JOB (node_exporter
       reading FILE) through its HTTP API: the same checks, and FILE's series
@@ -17,9 +17,11 @@
   metrics_check.py until URL QUERY WANT
       until QUERY gives one series of value WANT (none: no series), 30 s
       at most; status 1 if not, and what it gave last
-  metrics_check.py count FILE N WHAT
+  metrics_check.py count FILE N WHAT CAPTURE RAMCSV
       FILE's series, counted from itself: 5 a process name, N files at
-      most and other, the ram view's parts, the scan's
+      most and other, the ram view's parts, the scan's; CMA's from RAMCSV
+      (-l CAPTURE -c ram), the dma-buf families' where CAPTURE read fds
+      or holds a buffer
   metrics_check.py pids FILE PID...
       FILE made with --pids: each PID has its series, exmap_processes none
   metrics_check.py fleet URL JOB DIR HOST...
@@ -37,6 +39,7 @@ UTF-8 as it is, every byte that is not part of valid UTF-8 as the text \\xNN
 import csv
 import io
 import json
+import re
 import sys
 import time
 import urllib.parse
@@ -255,11 +258,29 @@ def compare(what, series, d, n):
           not scan["exmap_scan_duration_seconds"], f"{scan['exmap_scan_duration_seconds']}")
 
     compare_cgroups(what, series, d, n)
-    # The series: 5 a process name, the files shown and other, the parts, the scan's.
-    count_series(what, series, n, len(procs), len(files), len(ram))
+    # The series: 5 a process name, the files shown and other, the parts, the scan's,
+    # CMA's and the dma-buf families'.
+    count_series(what, series, n, len(procs), len(files), len(ram),
+                 beside(kv["capture"], read_csv(f"{d}/ram.csv"), len(procs)))
 
 
-def count_series(what, series, n, names, files, parts):
+def beside(capture, ram_rows, names):
+    """The series written beside the others where the capture has them: CMA's
+    where the ram view (the CLI's CSV, ram_rows) lists it, all areas' total
+    and used and each area's and what was given out of it; the dma-buf
+    families (2 a name) where the board read fds for them or knew a buffer
+    (the capture's a lines: "a scan 1 ..." or a buffer's)."""
+    cma = 0
+    for r in ram_rows:
+        sub = r["subcategory"]
+        cma += 2 if sub == b"cma (within MemTotal)" else \
+            sub in (b"cma area (within MemTotal)", b"cma area allocated (within MemTotal)")
+    with open(capture, "rb") as f:
+        dma = re.search(rb"(^|\s)XM [0-9]+ a (scan 1 |[0-9a-f]+ )", f.read(), re.M) is not None
+    return {"CMA": cma, "dma-buf": 2 * names if dma else 0}
+
+
+def count_series(what, series, n, names, files, parts, more):
     scan = {f: series.get(f, {}) for f in SCAN_FAMILIES}
     total = sum(len(v) for v in series.values())
     nscan = sum(len(v) for v in scan.values())
@@ -270,12 +291,19 @@ def count_series(what, series, n, names, files, parts):
           f"({n} at most), and 2 for other", ncg == 0 or
           (0 <= named <= n and ncg <= 4 * named + 2 and
            len(series["exmap_cgroup_eff_resident_bytes"]) == named + 1), f"{ncg}")
-    bound = 5 * names + min(n, files) + 1 + parts + nscan + ncg
+    bound = 5 * names + min(n, files) + 1 + parts + nscan + ncg + sum(more.values())
     print(f"series: {total} for {nproc} processes of {names} names, {files} files "
-          f"(-n {n}), {parts} ram parts, {ncg} of cgroups")
+          f"(-n {n}), {parts} ram parts, {ncg} of cgroups, "
+          + ", ".join(f"{v} of {k}" for k, v in more.items()))
     check(f"{what}: the series: 5 a process name ({names}), {min(n, files)} files and other, "
-          f"{parts} parts, {nscan} of the scan, {ncg} of cgroups: {bound}", total == bound,
+          f"{parts} parts, {nscan} of the scan, {ncg} of cgroups, "
+          + ", ".join(f"{v} of {k}" for k, v in more.items()) + f": {bound}", total == bound,
           f"{total}")
+    for fam, k in (("exmap_cma_bytes", "CMA"), ("exmap_process_dmabuf_bytes", "dma-buf"),
+                   ("exmap_process_eff_dmabuf_bytes", "dma-buf")):
+        want = more[k] // 2 if fam.startswith("exmap_process") else more[k]
+        check(f"{what}: {fam}: {want} series", len(series.get(fam, {})) == want,
+              f"{len(series.get(fam, {}))}")
     check(f"{what}: the scan's series, {nscan}: 5 at most (build, source, "
           f"duration or lost processes, time, unreadable processes)", 0 < nscan <= 5, f"{nscan}")
     check(f"{what}: each process family one series a name",
@@ -283,14 +311,15 @@ def count_series(what, series, n, names, files, parts):
           f"{[len(series.get(f, {})) for f in PROC_FAMILIES]}")
 
 
-def cmd_count(path, n, what):
+def cmd_count(path, n, what, capture, ram_csv):
     series, _ = parse(path)
     n = int(n)
     names = len(series.get("exmap_processes", {}))
     files = len(series.get(FILE_FAMILY, {})) - 1
     check(f"{what}: at most {n} files and other", 0 <= files <= n and
           any(dict(ls).get("path") == "other" for ls in series.get(FILE_FAMILY, {})), f"{files}")
-    count_series(what, series, n, names, files, len(series.get("exmap_ram_bytes", {})))
+    count_series(what, series, n, names, files, len(series.get("exmap_ram_bytes", {})),
+                 beside(capture, read_csv(ram_csv), names))
 
 
 def cmd_text(path, d, n, what="file"):

@@ -211,8 +211,9 @@ check_cmd "metrics from capture B: its processes and files as the board's live o
 	same_file "$w/host/B.metrics.live" "$w/host/B.metrics.cap"
 "$X" -l "$w/capA.log" metrics >"$w/host/A.metrics.prom" 2>/dev/null
 echo "metrics of the emulated board: $(grep -vc '^#' "$w/host/A.metrics.prom") series, $(wc -c <"$w/host/A.metrics.prom") bytes (capture A, -n 20)"
+"$X" -l "$w/capA.log" -c ram >"$w/host/A.ram.csv" 2>/dev/null
 run_checks "capture A's series" python3 tests/lib/metrics_check.py count "$w/host/A.metrics.prom" 20 \
-	"the board's capture A"
+	"the board's capture A" "$w/capA.log" "$w/host/A.ram.csv"
 "$X" -l "$w/console.log" -c procs >"$w/host/both.procs.c" 2>"$w/host/both.procs.c.err"
 rc=$?
 if [ $rc = 0 ] && cmp -s "$o/B.procs.c" "$w/host/both.procs.c"; then

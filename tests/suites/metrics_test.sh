@@ -101,6 +101,7 @@ done
 	echo "time_hi=$hi"
 	echo "oddfile=$T/odd"
 	echo "host=$(uname -n)"
+	echo "capture=$T/cap.log"
 } >"$T/expect"
 
 mkdir -p "$T/tf20" "$T/tfall"
