@@ -15,26 +15,70 @@
 #include "page.h"
 #include "ram.h"
 
-/* The template, with a NUL after it; the path is the build's, from the top;
- * global, so that code LTO puts in another partition still finds it. */
+/* The template, packed by the build (toolchain/lzpack.c); the path is the
+ * build's, from the top; global, so that code LTO puts in another partition
+ * still finds it. */
 #ifndef PAGE_TEMPLATE
-#define PAGE_TEMPLATE "src/report.html"
+#define PAGE_TEMPLATE "build/obj/report.html.lz"
 #endif
 __asm__(".pushsection .rodata.report_page,\"a\"\n"
 	".globl report_page\n"
 	"report_page:\n"
 	".incbin \"" PAGE_TEMPLATE "\"\n"
-	".byte 0\n"
 	".popsection\n");
-extern const char report_page[];
+extern const unsigned char report_page[];
 
 #define PAGE_DATA	"/*DATA*/"	/* the line of the template the data goes in */
+#define PAGE_MAX	65536		/* the template, unpacked */
 #define NOTES_MAX	64		/* warnings kept for the page; the rest counted */
 #define NOTE_LEN	240
 
+/*
+ * A text the build packed (toolchain/lzpack.c) into buf, NUL-terminated:
+ * its length (4 bytes), then runs of bytes as they are (a byte b < 128, b +
+ * 1 bytes) and copies of what is unpacked already (128 + k, a 2-byte
+ * offset back: k + 3 bytes). size is the caller's named limit, what.
+ */
+const char *page_unpack(const unsigned char *p, char *buf, size_t size, const char *what)
+{
+	size_t len = p[0] | p[1] << 8 | (size_t)p[2] << 16 | (size_t)p[3] << 24, o = 0, k, d;
+
+	if (len >= size)
+		die("internal: the packed %s is %zu bytes unpacked, over its buffer", what, len);
+	for (p += 4; o < len; o += k) {
+		if (*p < 128) {
+			k = (size_t)*p + 1;
+			if (k > len - o)
+				break;
+			memcpy(buf + o, p + 1, k);
+			p += k + 1;
+			continue;
+		}
+		k = (size_t)*p - 128 + 3;
+		d = p[1] | p[2] << 8;
+		if (k > len - o || d == 0 || d > o)
+			break;
+		for (p += 3; k; k--, o++)
+			buf[o] = buf[o - d];
+	}
+	if (o != len)
+		die("internal: the packed %s is damaged at byte %zu of %zu", what, o, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* The template, unpacked at its first use. */
+static const char *page_text(void)
+{
+	static char text[PAGE_MAX];
+	static const char *t;
+
+	return t ? t : (t = page_unpack(report_page, text, sizeof(text), "page template (PAGE_MAX)"));
+}
+
 static const char *data_at(void)
 {
-	const char *at = find_str(report_page, PAGE_DATA);
+	const char *at = find_str(page_text(), PAGE_DATA);
 
 	if (!at)
 		die("internal: the page template has no %s line", PAGE_DATA);
@@ -44,7 +88,7 @@ static const char *data_at(void)
 /* The template up to its data line; the data follows as "D.key = value;". */
 void page_begin(void)
 {
-	out(report_page, (size_t)(data_at() - report_page));
+	out(page_text(), (size_t)(data_at() - page_text()));
 	outs("var D = {};\n");
 }
 

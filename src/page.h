@@ -4,6 +4,7 @@
 
 #include "exmap.h"
 
+const char *page_unpack(const unsigned char *p, char *buf, size_t size, const char *what);
 void page_begin(void);
 void page_end(void);
 void page_notes_start(void);

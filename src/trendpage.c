@@ -13,17 +13,19 @@
 #include "page.h"
 #include "trend.h"
 
-/* The drawing, with a NUL after it; global, as page.c's template. */
+/* The drawing, packed as page.c's template. */
 #ifndef TREND_SCRIPT
-#define TREND_SCRIPT "src/trend.js"
+#define TREND_SCRIPT "build/obj/trend.js.lz"
 #endif
 __asm__(".pushsection .rodata.trend_script,\"a\"\n"
 	".globl trend_script\n"
 	"trend_script:\n"
 	".incbin \"" TREND_SCRIPT "\"\n"
-	".byte 0\n"
 	".popsection\n");
-extern const char trend_script[];
+extern const unsigned char trend_script[];
+
+#define SCRIPT_MAX	16384	/* the drawing, unpacked */
+static char script[SCRIPT_MAX];
 
 static const char *const kind_js[] = {
 	[TK_PROC] = "process", [TK_FILE] = "file", [TK_PART] = "part", [TK_CGROUP] = "cgroup",
@@ -212,6 +214,6 @@ void trend_page(const struct opts *o, const struct trend_opts *to)
 	}
 	outs("];\n");
 	page_notes_put();
-	outs(trend_script);
+	outs(page_unpack(trend_script, script, sizeof(script), "trend drawing (SCRIPT_MAX)"));
 	page_end();
 }
