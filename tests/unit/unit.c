@@ -276,6 +276,52 @@ static void test_js_str(void)
 		check(strcmp(buf, cases[i].want) == 0, "js_str", buf);
 	}
 }
+
+/* The page's packed texts (toolchain/lzpack.c's format): runs as they are,
+ * copies from what is unpacked, one overlapping itself; a damaged one (a
+ * copy from before the start, a run past the length, a length over the
+ * buffer) stops the program with exit 2, said. */
+static void test_page_unpack(void)
+{
+	static const struct { unsigned char in[16]; size_t n; const char *want; } cases[] = {
+		{ { 9, 0, 0, 0, 2, 'a', 'b', 'c', 128 + 3, 3, 0 }, 11, "abcabcabc" },
+		{ { 6, 0, 0, 0, 0, 'x', 128 + 2, 1, 0 }, 9, "xxxxxx" },
+		{ { 0, 0, 0, 0 }, 4, "" },
+		{ { 4, 0, 0, 0, 0, 'a', 128 + 0, 2, 0 }, 9, NULL },	/* from before the start */
+		{ { 2, 0, 0, 0, 2, 'a', 'b', 'c' }, 8, NULL },		/* past the length */
+		{ { 0, 0, 1, 0 }, 4, NULL },				/* over the buffer */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[64], msg[256] = "";
+		int p[2], st;
+		ssize_t n;
+		pid_t pid;
+
+		if (cases[i].want) {
+			check(strcmp(page_unpack(cases[i].in, buf, sizeof(buf), "test"), cases[i].want) == 0,
+			      "page_unpack", buf);
+			continue;
+		}
+		if (pipe(p) < 0 || (pid = fork()) < 0) {
+			check(0, "page_unpack: damaged", "fork");
+			return;
+		}
+		if (pid == 0) {
+			dup2(p[1], 2);
+			page_unpack(cases[i].in, buf, sizeof(buf), "test");
+			_exit(0);
+		}
+		close(p[1]);
+		n = read(p[0], msg, sizeof(msg) - 1);
+		msg[n > 0 ? n : 0] = '\0';
+		close(p[0]);
+		waitpid(pid, &st, 0);
+		check(WIFEXITED(st) && WEXITSTATUS(st) == EX_FATAL && strstr(msg, "the packed test is"),
+		      "page_unpack: damaged or too long, exit 2, said", msg);
+	}
+}
 #endif
 
 static void test_eff(void)
@@ -1117,6 +1163,7 @@ int main(void)
 	test_csv();
 #ifndef EXMAP_NO_PICTURES
 	test_js_str();
+	test_page_unpack();
 #endif
 	test_eff();
 	test_ptab();
