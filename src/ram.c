@@ -344,8 +344,8 @@ static void trust(const struct ramsrc *r, int kind, uint64_t c, uint64_t m, uint
 	fmt_human(a, sizeof(a), k->moved * ps);
 	fmt_human(b, sizeof(b), buddy);
 	if (over(r, k->moved * ps)) {
-		outf("census: trust meminfo's: free memory moved by %s in the %llu ms the census "
-		     "took\n", a, (unsigned long long)k->ms);
+		outf("census: trust meminfo's: free memory moved by %s in the census's %llu ms\n",
+		     a, (unsigned long long)k->ms);
 	} else if (kind == FK_FREE && over(r, (k->outside_want - k->outside) * ps)) {
 		fmt_human(a, sizeof(a), k->outside_want * ps);
 		fmt_human(b, sizeof(b), (k->outside + k->bare) * ps);
