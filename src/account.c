@@ -106,17 +106,23 @@ void account(struct scan *s, struct totals *t)
 		if (run_kind(r) == RUN_EXCL)
 			t->distinct += run_pages(r);
 	}
+	outside_totals(s, t);
 }
 
 /*
  * Every distinct page is shared out whole among its PTEs, so the effective
- * mapped sizes of all processes add up to distinct pages x page size, less
- * the fixed-point floor of each share (under 2^-32 bytes a PTE). 0 if it holds.
+ * mapped sizes of all processes, and the share of those outside the view,
+ * add up to distinct pages x page size, less the fixed-point floor of each
+ * share (under 2^-32 bytes a PTE). 0 if it holds.
  */
 int self_check(const struct scan *s, const struct totals *t, struct eff *diff)
 {
 	uint64_t want = t->distinct * s->page_size;
-	const struct eff *got = &t->fig.eff_mapped;
+	struct eff sum = t->fig.eff_mapped;
+	const struct eff *got = &sum;
+
+	eff_sum(&sum, &t->outside);
+	eff_norm(&sum);
 
 	if (got->whole >= want) {
 		diff->whole = got->whole - want;

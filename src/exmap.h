@@ -150,6 +150,7 @@ struct proc {
 	uint64_t start;		/* when it started, clock ticks since boot (watch) */
 	struct fig fig;		/* all its mappings */
 	struct fig rfig;	/* the mappings the report shows (-P, -F) */
+	uint64_t outside;	/* bytes of its pages in RAM others outside the view map */
 	int shown;		/* in the report */
 	uint32_t files_gone;	/* files not read: it exited after the scan (said once) */
 };
@@ -243,7 +244,10 @@ struct ptab {
 	uint32_t *slot;		/* PT_BLOCK slots a bucket: id + 1, 0 when empty */
 	uint64_t *bkey;		/* a bucket's block number + 1; 0 marks it empty */
 	uint32_t *count;	/* PTEs among the scanned processes, by id; while
-				   counting, the differences of neighbours' */
+				   counting, the differences of neighbours'; the
+				   kernel's count where mappers are hidden (hid) */
+	uint32_t *hid;		/* of count, the mappers outside the view, by id
+				   (outside.c); NULL when none were counted */
 	struct pt_stretch {	/* ids given to cookies one after another */
 		uint32_t id, cookie;	/* the first's; UINT32_MAX: no 32-bit cookie */
 	} *str;
@@ -295,6 +299,7 @@ struct linux_dirent64 {
 int pid_iter(int (*fn)(pid_t pid, void *arg), void *arg);
 int meminfo_pages(uint64_t page_size, uint64_t *distinct_bound, uint64_t *ram_swap);
 int smaps_kb(const char *line, uint64_t *kb);
+int kb_field(const char *text, const char *name, uint64_t *kb);
 int open_pid_dir(pid_t pid);
 int open_regular(int dirfd, const char *path, uint64_t *size);
 int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char **why);
@@ -323,7 +328,11 @@ struct pagesrc {
 	 * in Rss), 0 when one does, -1 when it cannot tell; NULL when the
 	 * source marks such entries PE_NOTRAM itself */
 	int (*unmapped)(struct pagesrc *s, uint64_t pfn);
+	/* the kernel's map count (smaps' divisor) of frames pfn to pfn + n
+	 * into c: how many, 0 past the end of memory, or -errno */
+	ssize_t (*counts)(struct pagesrc *s, uint64_t pfn, uint64_t *c, size_t n);
 	int fd;
+	int cfd;		/* counts' file, opened at their first read */
 	int page_shift;
 	uint64_t pmd_pages;	/* the probe's */
 	int thp_range;		/* the scan's, for each read: no hugetlb mapping
@@ -338,7 +347,7 @@ struct probe {
 	uint64_t pmd_pages;	/* pages a PMD maps where THP is, else 0 */
 };
 struct pagesrc *source_choose(const char *how);
-void source_start(struct pagesrc *src, struct probe *p, uint64_t page_size);
+int source_start(struct pagesrc *src, struct probe *p, uint64_t page_size);
 
 /* elf.c: the ELF reader; everything read through one bounds-checked accessor */
 #define ELF_BUILDID_MAX	256	/* longest build-id accepted (SHA-1 is 20; ld --build-id=0x... any) */
@@ -435,7 +444,13 @@ struct scan {
 	struct file *files;	/* the file table, once built (files_build) */
 	uint32_t nfile;
 	const char *source;	/* the page source's name: its own, or the capture's */
+	uint32_t view;		/* OV_*: what the scan could not see, what it did */
 };
+/* What the scan could not see (outside.c), and what it did about it. */
+#define OV_PIDNS	0x01	/* /proc is another PID namespace's than init's */
+#define OV_ONLY		0x02	/* -p: pages shared among the processes named alone */
+#define OV_NOPFN	0x04	/* pfns hidden: smaps_rollup's figures, no sharing */
+#define OV_NOCOUNT	0x08	/* mappers hidden, and no map count to read */
 static inline struct run *scan_run(const struct scan *s, uint64_t i)
 {
 	return s->runtop - 1 - i;
@@ -447,6 +462,14 @@ void scan_hush(const pid_t *pids, size_t n);
 void scan_cmdline(struct scan *s, struct proc *p);
 /* settle.c: the end of pass one: exclusive PMDs whose pages others map */
 void scan_settle(struct scan *s);
+/* outside.c: pages mapped by processes the scan cannot see, by the kernel's count */
+#define COUNT_CHUNK	1024	/* map counts read at a time */
+void outside_begin(struct scan *s, int only);
+int outside_maps(struct scan *s, uint64_t frame, uint64_t n);
+void outside_count(struct scan *s);
+void scan_rollups(struct scan *s, const pid_t *pids, size_t n);
+struct totals;
+void outside_totals(struct scan *s, struct totals *t);
 
 /* account.c: pass two, the figures, files and the self-check */
 struct totals {
@@ -454,6 +477,8 @@ struct totals {
 	uint64_t distinct;	/* distinct mapped pages (cookies) */
 	struct fig shown;	/* what the report shows (report_filter) */
 	uint32_t nshown;	/* processes it shows */
+	struct eff outside;	/* the shares of processes outside the view */
+	uint64_t outside_pages;	/* distinct pages they map too */
 };
 void account(struct scan *s, struct totals *t);
 struct file *files_build(struct scan *s, uint32_t *nfile);

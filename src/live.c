@@ -73,9 +73,9 @@ void scan_live(struct scan *s, struct arena *arena, const struct opts *o, const 
 	struct probe probe;
 	const pid_t *pids;
 	size_t npid = npid_list;
-	int err;
+	int err, nopfn;
 
-	source_start(src, &probe, page_size);
+	nopfn = source_start(src, &probe, page_size) < 0;
 	if (!npid_list && (err = pid_iter(count_one, &npid)) < 0)
 		dierr(-err, "cannot list /proc");
 	if ((err = meminfo_pages(page_size, &bound, &ram_swap)) < 0 && !table)
@@ -109,5 +109,9 @@ void scan_live(struct scan *s, struct arena *arena, const struct opts *o, const 
 	s->want_start = o->view == V_WATCH;
 	/* On a terminal only, and never beside CSV or a capture. */
 	s->progress = !o->csv && o->view != V_DUMP && o->view != V_WATCH && is_terminal(2);
-	scan_procs(s, pids, npid);
+	outside_begin(s, npid_list > 0);
+	if (nopfn)
+		scan_rollups(s, pids, npid);
+	else
+		scan_procs(s, pids, npid);
 }
