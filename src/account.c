@@ -278,6 +278,9 @@ void report_filter(struct scan *s, const pid_t *pids, size_t npid, uint32_t file
 				f->lastpid = p->pid;
 			}
 		}
+		/* pfns hidden: smaps_rollup's figures, no mapping */
+		if (!p->map && p->shown && file == UINT32_MAX)
+			fig_add(&p->rfig, &p->fig);
 		/* with -F, a process that does not map the file is not in it */
 		if (file != UINT32_MAX && !any)
 			p->shown = 0;

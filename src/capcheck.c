@@ -59,7 +59,7 @@ static int uses_lost(const struct loader *L, const struct proc *p, const uint8_t
 static void check_counts(struct loader *L, uint32_t lost_procs, uint8_t *lostc)
 {
 	struct scan *s = L->s;
-	uint32_t *refs = arena_alloc(s->arena, (size_t)L->h.ids * 4 + 4, 4), i;
+	uint32_t *refs = arena_alloc(s->arena, (size_t)L->h.ids * 4 + 4, 4), i, seen;
 	struct proc *p, **pp;
 	int any_lost = 0;
 
@@ -97,12 +97,15 @@ static void check_counts(struct loader *L, uint32_t lost_procs, uint8_t *lostc)
 
 			if (s->pt.count[i] != c)	/* untouched pages stay untouched */
 				s->pt.count[i] = c;
+			if (s->pt.hid && s->pt.hid[i])
+				s->pt.hid[i] = 0;
 			continue;
 		}
-		if (refs[i] > s->pt.count[i] || (!lost_procs && refs[i] != s->pt.count[i]))
+		/* mappers outside the view are in the count, not in the processes */
+		seen = s->pt.count[i] - (s->pt.hid ? s->pt.hid[i] : 0);
+		if (refs[i] > seen || (!lost_procs && refs[i] != seen) || seen > s->pt.count[i])
 			die_status(EX_DAMAGED, "%s: inconsistent capture: page %u has a share count of %u, "
-				    "but the processes map it %u times", L->path, i,
-				    s->pt.count[i], refs[i]);
+				    "but the processes map it %u times", L->path, i, seen, refs[i]);
 	}
 }
 

@@ -53,6 +53,7 @@ static void open_chunk(struct loader *L, uint32_t k)
 	L->m = NULL;
 	L->left = 0;
 	L->cgot = 0;
+	L->xgot = 0;
 	L->cn = 0;
 }
 
@@ -108,7 +109,7 @@ static void close_chunk(struct loader *L, int ended, uint32_t want, uint32_t crc
 		why = L->why;	/* whole, yet malformed: not written by dump */
 	else if (kind == CK_PROC && (!L->p || pages_missing(L)))
 		why = L->p ? "its last mapping's pages are missing" : "no process line";
-	else if (kind == CK_COUNT && L->cgot != L->cn)
+	else if (kind == CK_COUNT && (L->cgot != L->cn || (L->xgot && L->xgot != L->cn)))
 		why = "share counts are missing";
 	if (L->stray) {
 		if (why)
@@ -260,7 +261,7 @@ static int parse_runs(struct loader *L, char *p)
 
 static int parse_counts(struct loader *L, char *p, int first_line)
 {
-	uint32_t *count = L->s->pt.count;
+	uint32_t *count = L->s->pt.count, *got;
 	uint64_t a, b, c, rep;
 	char *f, *star;
 
@@ -276,8 +277,12 @@ static int parse_counts(struct loader *L, char *p, int first_line)
 		L->cn = (uint32_t)b;
 		return 0;
 	}
-	if (!(f = cap_field(&p)) || strcmp(f, "n") != 0 || !L->cn)
+	/* "n": share counts; "x": of them, the mappers outside the view */
+	if (!(f = cap_field(&p)) || (strcmp(f, "n") && strcmp(f, "x")) || !L->cn)
 		return chunk_fail(L, "a count line is malformed");
+	got = f[0] == 'x' ? &L->xgot : &L->cgot;
+	if (f[0] == 'x')
+		count = L->s->pt.hid = L->hid;
 	while ((f = cap_field(&p)) != NULL) {
 		if ((star = strchr(f, '*')) != NULL)
 			*star = '\0';
@@ -285,14 +290,14 @@ static int parse_counts(struct loader *L, char *p, int first_line)
 			return chunk_fail(L, "a count is malformed");
 		if (!star)
 			rep = 1;
-		if (rep == 0 || rep > L->cn - L->cgot)
+		if (rep == 0 || rep > L->cn - *got)
 			return chunk_fail(L, "more share counts than the chunk holds");
 		/* a second copy of a chunk that loaded must not overwrite it */
 		if (L->stray)
-			L->cgot += (uint32_t)rep;
+			*got += (uint32_t)rep;
 		else
 			while (rep--)
-				count[L->cfirst + L->cgot++] = (uint32_t)c;
+				count[L->cfirst + (*got)++] = (uint32_t)c;
 	}
 	return 0;
 }
@@ -346,6 +351,14 @@ static int parse_absent(struct loader *L, char *p)
 	size_t n;
 	int i;
 
+	if (p[0] == 'x' && p[1] == ' ') {	/* what the scan could not see */
+		p += 2;
+		if (!(f[0] = cap_field(&p)) || p ||
+		    hex_parse(f[0], OV_PIDNS | OV_ONLY | OV_NOCOUNT, &pid) < 0)
+			return chunk_fail(L, "its line of what the scan could not see is malformed");
+		L->s->view = (uint32_t)pid;
+		return 0;
+	}
 	for (i = 0; i < 3; i++)
 		if (!(f[i] = cap_field(&p)))
 			return chunk_fail(L, "an unreadable process's line is short");
@@ -564,6 +577,8 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 	/* only what is written becomes resident: a header can declare many */
 	s->pt.count = arena_alloc(a, (size_t)cf->h.ids * 4 + 4, 4);
 	arena_zero(a, s->pt.count, (size_t)cf->h.ids * 4);
+	L->hid = arena_alloc(a, (size_t)cf->h.ids * 4 + 4, 4);
+	arena_zero(a, L->hid, (size_t)cf->h.ids * 4);
 	L->cs = arena_alloc(a, ((size_t)cf->h.chunks + 1) * sizeof(*L->cs), 8);
 	memset(L->cs, 0, ((size_t)cf->h.chunks + 1) * sizeof(*L->cs));
 	for (k = 0; k <= cf->h.chunks; k++)

@@ -280,6 +280,7 @@ void scan_rollups(struct scan *s, const pid_t *pids, size_t n)
 	size_t i;
 
 	s->view |= OV_NOPFN;
+	s->source = "smaps_rollup";
 	for (i = 0; i < n; i++) {
 		struct proc *p;
 		int dir, r = -ENOENT, why;

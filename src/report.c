@@ -242,9 +242,9 @@ static void view_notes(const struct scan *s, const struct totals *t, const struc
 		outs("shares: among the processes -p names alone, as if no other mapped "
 		     "their pages\n");
 	if (s->view & OV_NOPFN)
-		outs("pfns hidden (no CAP_SYS_ADMIN in the init user namespace): figures are "
-		     "smaps_rollup's;\n  lost: sharing among processes, files by page, "
-		     "writable\n");
+		outs("pfns hidden (no CAP_SYS_ADMIN in the init user namespace): each process\n"
+		     "  as smaps_rollup gives it; lost: sharing among processes, files by page,\n"
+		     "  writable\n");
 	if (s->view & OV_NOCOUNT)
 		outs("outside the view: processes not seen may share these pages: shares "
 		     "are among those seen\n");

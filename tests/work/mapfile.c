@@ -1,11 +1,13 @@
 /* mapfile: a process that maps a file shared and reads every page of it. */
 /*
- * mapfile FILE: map FILE shared, read-only, read the first byte of each of
- * its pages, say "ready PID" on stdout and wait for SIGTERM or SIGINT, then
- * exit 0. Errors: "mapfile: what: errno", exit 1; misuse exit 2. Two of it,
+ * mapfile [-u] FILE: map FILE shared, read-only, read the first byte of
+ * each of its pages, say "ready PID" on stdout and wait for SIGTERM or
+ * SIGINT, then exit 0. -u: not dumpable first, so that only a reader with
+ * CAP_SYS_PTRACE may read its /proc files (pid 1 of some machines is so). Errors: "mapfile: what: errno", exit 1; misuse exit 2. Two of it,
  * one inside a PID namespace and one outside, share a file's pages.
  */
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -24,8 +26,10 @@ int main(int argc, char **argv)
 	off_t i;
 	int fd, sig;
 
+	if (argc == 3 && strcmp(argv[1], "-u") == 0 && prctl(PR_SET_DUMPABLE, 0) == 0)
+		argv++, argc--;
 	if (argc != 2) {
-		fprintf(stderr, "usage: mapfile file\n");
+		fprintf(stderr, "usage: mapfile [-u] file\n");
 		return 2;
 	}
 	sigemptyset(&stop);
