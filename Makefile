@@ -179,7 +179,7 @@ run:
 
 # What the tests run in a guest or on a board, by name (tests/work/NAME.c): for
 # this machine in build/host/ (glibc, static), for a board in BUILD/tools/.
-GUEST_TOOLS := workload churn runas twice thpwork readfault afterprobe hugework
+GUEST_TOOLS := workload churn runas twice thpwork readfault afterprobe hugework mapfile noptrace
 host_tools = $(GUEST_TOOLS:%=build/host/%)
 board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)/tools/%) \
 	build/$(1)/tools/censusdump
