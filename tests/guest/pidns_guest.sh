@@ -11,7 +11,9 @@
 # share is shown; -p, a capture; then a user namespace mapping root (pfns
 # hidden: smaps_rollup's figures), and a process that cannot be read (not
 # dumpable, and exmap-mini without CAP_SYS_PTRACE) sharing the file with one
-# that can.
+# that can. Where PN is a tmpfs mounted huge=always, the file is in PMD-size
+# folios that the process outside maps by PTEs (mapfile -o) and the one
+# inside by PMDs: each page's count is then a large folio's.
 dd if=/dev/urandom of="$PN/f" bs=1024 count=8192 2>/dev/null
 chmod 755 "$PN"
 chmod 644 "$PN/f"
@@ -50,7 +52,7 @@ pidns_stop() {
 
 # The process outside, then the namespace: each source's CSV and the
 # rollup, the text report, a capture, -p's CSV and report.
-"$MAPFILE" "$PN/f" >"$PN/out.ready" 2>&1 &
+"$MAPFILE" -o "$PN/f" >"$PN/out.ready" 2>&1 &
 pidns_out=$!
 pidns_ready "$PN/out.ready"
 pidns_start in

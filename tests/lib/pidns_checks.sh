@@ -1,8 +1,8 @@
 # What the scan cannot see, judged: sourced by tests/suites/pidns_test.sh
 # (this machine) and tests/suites/kmod_test.sh (a guest), with lib.sh; checks
 # what tests/guest/pidns_guest.sh left in O (a file per frame: NAME,
-# NAME.stderr, NAME.rc). EXMAP is this machine's exmap-mini, which loads the
-# capture taken inside the namespace.
+# NAME.stderr, NAME.rc). EXMAP (build/exmap-mini) is this machine's
+# exmap-mini, which loads the capture taken inside the namespace.
 
 # _pn_rollup FILE FIELD: a copied smaps_rollup's FIELD, in bytes
 _pn_rollup() { awk -v f="$2:" '$1 == f { print $2 * 1024 }' "$1"; }
@@ -39,7 +39,7 @@ pidns_checks() {
 		has '^outside the view: [0-9]* of these pages are mapped by unseen' "$o/pidns_in.txt"
 	check_cmd "pid namespace: the note names the PID namespace" \
 		has '(another PID namespace)' "$o/pidns_in.txt"
-	"$EXMAP" -k -l "$o/pidns_in.cap" >"$o/pidns_loaded.txt" 2>"$o/pidns_loaded.err"
+	"${EXMAP:-build/exmap-mini}" -k -l "$o/pidns_in.cap" >"$o/pidns_loaded.txt" 2>"$o/pidns_loaded.err"
 	check_cmd "pid namespace: its capture loads here to the report it gave there" \
 		same_file "$o/pidns_in.txt" "$o/pidns_loaded.txt"
 	f=$o/pidns_in_only

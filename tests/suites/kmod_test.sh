@@ -112,6 +112,7 @@ loads_here() {
 . tests/lib/zeropage_checks.sh	# zp_*: read faults, the probe's pages
 . tests/lib/dmesg_check.sh	# dmesg_clean: no report of a kernel bug
 . tests/lib/sparse_checks.sh	# sparse_sizes, sparse_checks: a sparse address space
+. tests/lib/pidns_checks.sh	# pidns_checks: what the scan cannot see
 . tests/lib/census_checks.sh	# census_checks: the census of RAM frames
 . tests/lib/napot_checks.sh	# napot_mode, napot_checks: hugetlb of 64 KiB (Svnapot) and 2 MiB
 
@@ -195,7 +196,8 @@ prepare_target() {
 	*-riscv64) cpu=rv64,svnapot=on ;;
 	esac
 	for f in "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice" \
-		"$tools/readfault" "$tools/afterprobe" "$bin/tools/censusdump" ${thp:+"$tools/thpwork"} \
+		"$tools/readfault" "$tools/afterprobe" "$tools/mapfile" "$tools/noptrace" \
+		"$bin/tools/censusdump" ${thp:+"$tools/thpwork"} \
 		${napot:+"$tools/hugework"} ${AFTERPROBE_EXMAP:+"$AFTERPROBE_EXMAP"}; do
 		[ -x "$f" ] || { no "$f is not built (make test builds it)"; return 1; }
 	done
@@ -214,8 +216,10 @@ prepare_target() {
 		ko=$(ls build/*/kmod/"$(basename "$kdir")"/exmap_mini.ko build/kmod/"$(basename "$kdir")"/exmap_mini.ko 2>/dev/null | head -1)
 	fi
 	cp "$ko" "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice" \
-		"$tools/readfault" "$tools/afterprobe" "$bin/tools/censusdump" "$w/test/" &&
-		cp tests/guest/kmod_guest.sh "$w/test/run.sh" && cp tests/guest/sparse_guest.sh "$w/test/" || return 1
+		"$tools/readfault" "$tools/afterprobe" "$tools/mapfile" "$tools/noptrace" \
+		"$bin/tools/censusdump" "$w/test/" &&
+		cp tests/guest/kmod_guest.sh "$w/test/run.sh" &&
+		cp tests/guest/sparse_guest.sh tests/guest/pidns_guest.sh "$w/test/" || return 1
 	[ -z "${AFTERPROBE_EXMAP:-}" ] || cp "$AFTERPROBE_EXMAP" "$w/test/exmap-mini.ap" || return 1
 	[ -z "$thp" ] || cp "$tools/thpwork" tests/guest/thp_guest.sh "$w/test/" || return 1
 	# a swap device for the guest: zram and what it needs, from the kernel's package
@@ -366,6 +370,10 @@ checks() {
 	zp_afterprobe
 
 	sparse_checks "$o"
+	case $target in
+	nopagemap-*) ;;	# no smaps_rollup there: no Pss to judge by
+	*) pidns_checks "$o" kmod $(grep -qx yes "$o/pagemap" && echo pagemap) ;;
+	esac
 	census_checks "$o"
 	[ -z "$thp" ] || thp_checks "$o"
 	[ -z "$napot" ] || napot_checks "$o"

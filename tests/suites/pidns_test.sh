@@ -8,7 +8,9 @@
 # `unshare -U -r` (pfns hidden) smaps_rollup's figures and the line that says
 # what is lost; a process that cannot be read gives the one sharing its pages
 # its Pss. Needs root, util-linux's unshare, and build/host/mapfile and
-# noptrace. Environment: EXMAP (build/exmap-mini), MAPFILE, NOPTRACE.
+# noptrace. Where shmem has THP the tmpfs is mounted huge=always: the file in
+# PMD-size folios, mapped by PMDs inside and by PTEs outside. Environment:
+# EXMAP (build/exmap-mini), MAPFILE, NOPTRACE, UNSHARE, NSENTER.
 # Last line: N passed, N failed.
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,19 +22,24 @@ X=$EXMAP
 MAPFILE=$repo/${MAPFILE:-build/host/mapfile}
 NOPTRACE=$repo/${NOPTRACE:-build/host/noptrace}
 SRCS=pagemap
-UNSHARE=unshare
-NSENTER=nsenter
+UNSHARE=${UNSHARE:-unshare}
+NSENTER=${NSENTER:-nsenter}
 for f in "$X" "$MAPFILE" "$NOPTRACE"; do
 	[ -x "$f" ] || { no "$f is not built (make all build/host/mapfile build/host/noptrace)"; finish; }
 done
 o=$(mktemp -d) || exit 2
-PN=$(mktemp -d /dev/shm/exmap-pidns.XXXXXX) || exit 2
-trap 'rm -rf "$o" "$PN"' EXIT
+PN=$(mktemp -d) || exit 2
+trap 'umount "$PN" 2>/dev/null; rm -rf "$o" "$PN"' EXIT
+# a tmpfs of its own, in PMD-size folios where shmem has THP
+huge=
+[ -e /sys/kernel/mm/transparent_hugepage/shmem_enabled ] && huge=,huge=always
+mount -t tmpfs -o size=32m$huge exmap-pidns "$PN" || { no "mount a tmpfs"; finish; }
 trap 'exit 1' INT TERM
 # the guest's frames, kept as files here
 frame_file() { cat "$2" >"$o/$1" 2>"$o/$1.stderr"; echo $? >"$o/$1.rc"; }
 frame_cmd() { _n=$1; shift; "$@" >"$o/$_n" 2>"$o/$_n.stderr"; echo $? >"$o/$_n.rc"; }
 frame_text() { _n=$1; shift; printf '%s\n' "$@" >"$o/$_n"; }
 . tests/guest/pidns_guest.sh
+echo "the file's pages: $(grep -E '^(ShmemHugePages|ShmemPmdMapped)' /proc/meminfo | tr -s ' \n' ' ')"
 pidns_checks "$o" $SRCS
 finish
