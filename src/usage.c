@@ -110,6 +110,7 @@ static const char usage_text[] =
 "  SOLE  sole          pages nothing else maps\n"
 "  WRITE writable      pages in RAM the process has written\n"
 "  SWAP  swap          pages swapped out\n"
+"  OUTSD outside       procs: pages in RAM processes outside the view map too\n"
 "exit status: 0 ok, 1 partial (some processes unreadable), 2 usage or fatal,\n"
 "             3 a budget exceeded, 4 a damaged capture (what it lost is named);\n"
 "             when several apply, the highest\n";
