@@ -252,18 +252,20 @@ static int rollup_one(struct scan *s, struct proc *p, int dir)
 		return n < 0 ? (int)n : -ENOENT;
 	comm[strcspn(comm, "\n")] = '\0';
 	memcpy(p->name, comm, strlen(comm) + 1);
-	if ((n = read_small(dir, "smaps_rollup", buf, sizeof(buf))) < 0)
-		return (int)n;
-	if (n == 0)
-		return 1;	/* no user memory */
-	for (i = 0; i < 6; i++)
-		if (kb_field(buf, name[i], &kb[i]) < 0)
-			kb[i] = 0;
 	if ((n = read_line(dir, "statm", buf, sizeof(buf))) <= 0 || !(sp = strchr(buf, ' ')))
 		return n < 0 ? (int)n : -EPROTO;
 	*sp = '\0';
 	if (parse_u64(buf, UINT64_MAX >> 32, &vm) < 0)
 		return -EPROTO;
+	if (vm == 0)
+		return 1;	/* no user memory: a kernel thread, a zombie */
+	if ((n = read_small(dir, "smaps_rollup", buf, sizeof(buf))) < 0)
+		return (int)n;
+	if (n == 0)
+		return 1;
+	for (i = 0; i < 6; i++)
+		if (kb_field(buf, name[i], &kb[i]) < 0)
+			kb[i] = 0;
 	p->fig.vm = vm * s->page_size;
 	p->fig.resident = kb[0] << 10;
 	p->fig.mapped = (kb[0] + kb[2]) << 10;

@@ -9,9 +9,9 @@
 # --mount-proc), where exmap-mini runs (nsenter) with each source: with the
 # kernel's counts every process's eff_resident is its Pss, and the outside
 # share is shown; -p, a capture; then a user namespace mapping root (pfns
-# hidden: smaps_rollup's figures), and a process that cannot be read (not
-# dumpable, and exmap-mini without CAP_SYS_PTRACE) sharing the file with one
-# that can. Where PN is a tmpfs mounted huge=always, the file is in PMD-size
+# hidden: smaps_rollup's figures), and a process that cannot be read (root's
+# capabilities, not dumpable, and exmap-mini without CAP_SYS_PTRACE) sharing
+# the file with one that can. Where PN is a tmpfs mounted huge=always, the file is in PMD-size
 # folios that the process outside maps by PTEs (mapfile -o) and the one
 # inside by PMDs: each page's count is then a large folio's.
 dd if=/dev/urandom of="$PN/f" bs=1024 count=8192 2>/dev/null
@@ -75,11 +75,12 @@ done
 frame_cmd pidns_user.txt $NSENTER -t "$pidns_p" -U -p -m "$X"
 pidns_stop
 
-# A process that cannot be read (not dumpable, exmap-mini without
-# CAP_SYS_PTRACE), and one that can, sharing the file
+# A process that cannot be read (all of root's capabilities and not
+# dumpable, read by exmap-mini without CAP_SYS_PTRACE), and one that can (no
+# more capabilities than that exmap-mini), sharing the file
 "$MAPFILE" -u "$PN/f" >"$PN/hide.ready" 2>&1 &
 pidns_hide=$!
-"$MAPFILE" "$PN/f" >"$PN/seen.ready" 2>&1 &
+"$NOPTRACE" "$MAPFILE" "$PN/f" >"$PN/seen.ready" 2>&1 &
 pidns_seen=$!
 pidns_ready "$PN/hide.ready"
 pidns_ready "$PN/seen.ready"
