@@ -77,8 +77,8 @@ void scan_live(struct scan *s, struct arena *arena, const struct opts *o, const 
 
 	nopfn = source_start(src, &probe, page_size) < 0;
 	if (nopfn && (o->view != V_PROCS || o->rfile))
-		die("pfns are hidden here (no CAP_SYS_ADMIN in the init user namespace): "
-		    "the procs view alone can be given, from smaps_rollup");
+		die("pfns are hidden (no CAP_SYS_ADMIN in the init user namespace): "
+		    "only procs, from smaps_rollup");
 	if (!npid_list && (err = pid_iter(count_one, &npid)) < 0)
 		dierr(-err, "cannot list /proc");
 	if ((err = meminfo_pages(page_size, &bound, &ram_swap)) < 0 && !table)

@@ -82,8 +82,8 @@ static int hidden(const struct scan *s)
 static void no_counts(struct scan *s, int err)
 {
 	if (!(s->view & OV_NOCOUNT))
-		warnerr(-err, "%s: cannot read the kernel's map counts, so pages that processes "
-			"outside the view map are shared among those seen", s->src->name);
+		warnerr(-err, "%s: no map counts: shares are among the processes seen",
+			s->src->name);
 	s->view |= OV_NOCOUNT;
 	s->pt.hid = NULL;
 }

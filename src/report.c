@@ -239,23 +239,20 @@ static void view_notes(const struct scan *s, const struct totals *t, const struc
 	char share[32];
 
 	if (s->view & OV_ONLY)
-		outs("shares: among the processes -p names alone, as if no other mapped "
-		     "their pages\n");
+		outs("shares: among the processes -p names alone\n");
 	if (s->view & OV_NOPFN)
-		outs("pfns hidden (no CAP_SYS_ADMIN in the init user namespace): each process\n"
-		     "  as smaps_rollup gives it; lost: sharing among processes, files by page,\n"
-		     "  writable\n");
+		outs("pfns hidden (no CAP_SYS_ADMIN in the init user namespace): smaps_rollup's\n"
+		     "  figures; lost: sharing among processes, files by page, writable\n");
 	if (s->view & OV_NOCOUNT)
-		outs("outside the view: processes not seen may share these pages: shares "
-		     "are among those seen\n");
+		outs("outside the view: not counted (no map count): shares are among those seen\n");
 	if (!s->pt.hid)
 		return;
 	fmt_size(o, share, sizeof(share), eff_bytes(&t->outside));
-	outf("outside the view: %llu of these pages are mapped by unseen processes too\n"
-	     "  (%s); their share, %s%s, is in no EFRES here\n"
-	     "  (OUTSD: each process's pages they map)\n", (unsigned long long)t->outside_pages,
-	     s->view & OV_PIDNS ? "another PID namespace" : "processes that could not be read",
-	     share, o->kib ? " KiB" : "");
+	outf("outside the view: %llu pages here are mapped by unseen processes too\n"
+	     "  (%s); their share, %s%s, is in no EFRES (OUTSD: each one's)\n",
+	     (unsigned long long)t->outside_pages,
+	     s->view & OV_PIDNS ? "another PID namespace" : "unreadable ones", share,
+	     o->kib ? " KiB" : "");
 }
 
 void report_notes(const struct scan *s, const struct totals *t, const struct opts *o)
@@ -292,7 +289,6 @@ void report_notes(const struct scan *s, const struct totals *t, const struct opt
 		exit_at_least(EX_PARTIAL);
 	}
 	if (s->unreadable)
-		warnx("%u process%s could not be read: figures are partial%s",
-		      s->unreadable, s->unreadable == 1 ? "" : "es",
-		      s->pt.hid ? " (their pages' shares are theirs)" : "");
+		warnx("%u process%s could not be read: figures are partial",
+		      s->unreadable, s->unreadable == 1 ? "" : "es");
 }

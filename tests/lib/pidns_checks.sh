@@ -36,7 +36,7 @@ pidns_checks() {
 			"$(col "$f" pid 1 eff_resident)" "$want" 8192
 	done
 	check_cmd "pid namespace: the note says what is mapped outside the view" \
-		has '^outside the view: [0-9]* of these pages are mapped by unseen' "$o/pidns_in.txt"
+		has '^outside the view: [0-9]* pages here are mapped by unseen' "$o/pidns_in.txt"
 	check_cmd "pid namespace: the note names the PID namespace" \
 		has '(another PID namespace)' "$o/pidns_in.txt"
 	"${EXMAP:-build/exmap-mini}" -k -l "$o/pidns_in.cap" >"$o/pidns_loaded.txt" 2>"$o/pidns_loaded.err"
@@ -48,7 +48,7 @@ pidns_checks() {
 	check_eq "-p: its process's pages its own alone" "$(col "$f" pid 1 eff_resident)" \
 		"$(col "$f" pid 1 resident)"
 	check_cmd "-p: the report says shares are among those named" \
-		has '^shares: among the processes -p names alone' "$o/pidns_in_only.txt"
+		has '^shares: among the processes -p names alone$' "$o/pidns_in_only.txt"
 
 	for b in "$@"; do
 		f=$o/pidns_user_$b

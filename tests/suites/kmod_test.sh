@@ -241,7 +241,7 @@ prepare_target() {
 # The guest prepared, booted; what came back checked.
 boot_target() {
 	QEMU_MEM=$mem QEMU_APPEND="${QEMU_APPEND:+$QEMU_APPEND }$append" QEMU_CPU=$cpu \
-		tests/qemu/boot "$arch" "$image" "$w/initramfs.cpio.gz" "$w/console.log" $((stress + 300))
+		tests/qemu/boot "$arch" "$image" "$w/initramfs.cpio.gz" "$w/console.log" $((stress + 420))
 	rc=$?
 	check_eq "guest booted and powered off" "$rc" 0 "boot exit $rc, see $w/console.log"
 	[ $rc -eq 0 ] || return 1
