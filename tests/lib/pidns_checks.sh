@@ -18,6 +18,13 @@ _pn_pss() {
 	check_num "$1: pid 1 resident = Rss" "$(col "$2" pid 1 resident)" "$(_pn_rollup "$3" Rss)" "$4"
 }
 
+# _pn_figs CSV [PID]: PID's (1's) figures but writable, with outside
+_pn_figs() {
+	for f in vm mapped resident eff_mapped eff_resident sole swap outside; do
+		printf '%s=%s ' $f "$(col "$1" pid "${2:-1}" $f)"
+	done
+}
+
 # pidns_checks O SRCS...
 pidns_checks() {
 	o=$1
@@ -35,6 +42,14 @@ pidns_checks() {
 		check_num "pid namespace ($b): what the process outside maps too shared in two" \
 			"$(col "$f" pid 1 eff_resident)" "$want" 8192
 	done
+	# the module's figures are pagemap's (but writable, which only it has exact)
+	if [ $# -gt 1 ]; then
+		check_eq "pid namespace: the module's figures are pagemap's" "$(_pn_figs "$o/pidns_in_$1")" \
+			"$(_pn_figs "$o/pidns_in_$2")"
+		check_eq "unreadable process: the module's figures are pagemap's" \
+			"$(_pn_figs "$o/pidns_hide_$1" "$(sed -n 's/^ready //p' "$o/pidns_seen_ready")")" \
+			"$(_pn_figs "$o/pidns_hide_$2" "$(sed -n 's/^ready //p' "$o/pidns_seen_ready")")"
+	fi
 	check_cmd "pid namespace: the note says what is mapped outside the view" \
 		has '^outside the view: [0-9]* pages here are mapped by unseen' "$o/pidns_in.txt"
 	check_cmd "pid namespace: the note names the PID namespace" \
