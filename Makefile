@@ -223,7 +223,7 @@ board: setup
 # board's binary (tests/bench/browse_cost.sh).
 bench: setup
 	$(MAKE) all $(BUILD)/floor build/host/workload build/host/runstat \
-		build/host/benchwork build/host/benchwork-asan $(BUILD)/watchcost
+		build/host/benchwork build/host/benchwork-asan build/host/mapfile $(BUILD)/watchcost
 	$(MAKE) ARCH=arm all build/arm/tools/workload build/arm/capture/prog \
 		build/arm/capture/prog.stripped build/arm/watchcost
 	tests/bench/bench.sh $(BUILD)
