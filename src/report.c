@@ -249,7 +249,8 @@ static void view_notes(const struct scan *s, const struct totals *t, const struc
 		return;
 	fmt_size(o, share, sizeof(share), eff_bytes(&t->outside));
 	outf("outside the view: %llu pages here are mapped by unseen processes too\n"
-	     "  (%s); their share, %s%s, is in no EFRES (OUTSD: each one's)\n",
+	     "  (%s): their share, %s%s, is in no EFRES;\n"
+	     "  OUTSD: each process's pages they map\n",
 	     (unsigned long long)t->outside_pages,
 	     s->view & OV_PIDNS ? "another PID namespace" : "unreadable ones", share,
 	     o->kib ? " KiB" : "");
