@@ -72,13 +72,16 @@ for f in "$EXMAP" "$FLOOR" "$RUNSTAT" "$WORKLOAD" "$BENCHWORK" \
 done
 command -v smem >/dev/null || die "smem: not installed"
 
-wpid= opid=
+wpid= opid= case=
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX") || die "mktemp failed"
 
 # The workloads remove their files and children on SIGTERM; wait for that.
 # Their files are in $tmp, so even a workload killed outright leaves none.
 cleanup() {
 	[ -z "$opid" ] || kill -TERM "$opid" 2>/dev/null
+	# the pidns case: unshare's child, the namespace's pid 1, ends it
+	[ -z "$wpid" ] || [ "$case" != pidns ] ||
+		kill -TERM $(cat "/proc/$wpid/task/$wpid/children" 2>/dev/null) 2>/dev/null
 	if [ -n "$wpid" ]; then
 		kill -TERM "$wpid" 2>/dev/null
 		wait "$wpid" 2>/dev/null
