@@ -270,8 +270,8 @@ static void dump_absent(const struct scan *s)
 
 	w_begin_chunk();
 	/* what the scan could not see, and what it did (OV_*) */
-	if (s->view & (OV_PIDNS | OV_ONLY | OV_NOCOUNT)) {
-		w_addf("x %x", s->view & (OV_PIDNS | OV_ONLY | OV_NOCOUNT));
+	if (s->view & (OV_PIDNS | OV_ONLY | OV_NOCOUNT | OV_COUNTED)) {
+		w_addf("x %x", s->view & (OV_PIDNS | OV_ONLY | OV_NOCOUNT | OV_COUNTED));
 		w_line();
 	}
 	for (i = 0; i < s->nabsent; i++) {

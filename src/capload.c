@@ -354,7 +354,7 @@ static int parse_absent(struct loader *L, char *p)
 	if (p[0] == 'x' && p[1] == ' ') {	/* what the scan could not see */
 		p += 2;
 		if (!(f[0] = cap_field(&p)) || p ||
-		    hex_parse(f[0], OV_PIDNS | OV_ONLY | OV_NOCOUNT, &pid) < 0)
+		    hex_parse(f[0], OV_PIDNS | OV_ONLY | OV_NOCOUNT | OV_COUNTED, &pid) < 0)
 			return chunk_fail(L, "its line of what the scan could not see is malformed");
 		L->s->view = (uint32_t)pid;
 		return 0;
@@ -589,6 +589,8 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 	capture_check(L);
 	name_unreadable(L);
 
+	if (s->view & OV_COUNTED)	/* counted, though no count might differ */
+		s->pt.hid = L->hid;
 	s->vanished = cf->h.vanished;
 	s->empty = cf->h.empty;
 	s->unreadable = cf->h.unreadable;

@@ -451,6 +451,7 @@ struct scan {
 #define OV_ONLY		0x02	/* -p: pages shared among the processes named alone */
 #define OV_NOPFN	0x04	/* pfns hidden: smaps_rollup's figures, no sharing */
 #define OV_NOCOUNT	0x08	/* mappers hidden, and no map count to read */
+#define OV_COUNTED	0x10	/* the kernel's counts were read (pt.hid) */
 static inline struct run *scan_run(const struct scan *s, uint64_t i)
 {
 	return s->runtop - 1 - i;

@@ -84,7 +84,7 @@ static void no_counts(struct scan *s, int err)
 	if (!(s->view & OV_NOCOUNT))
 		warnerr(-err, "%s: no map counts: shares are among the processes seen",
 			s->src->name);
-	s->view |= OV_NOCOUNT;
+	s->view = (s->view | OV_NOCOUNT) & ~OV_COUNTED;
 	s->pt.hid = NULL;
 }
 
@@ -171,6 +171,7 @@ void outside_count(struct scan *s)
 		no_counts(s, -ENOTSUP);
 		return;
 	}
+	s->view |= OV_COUNTED;
 	t->hid = arena_alloc(s->arena, ((size_t)t->n + 1) * 4, 4);
 	memset(t->hid, 0, ((size_t)t->n + 1) * 4);
 	for (b = 0; b <= t->bmask; b++) {

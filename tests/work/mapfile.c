@@ -47,12 +47,13 @@ int main(int argc, char **argv)
 	if ((fd = open(argv[1], O_RDONLY)) < 0 || fstat(fd, &st) < 0 || st.st_size == 0 ||
 	    (off && (at = mmap(NULL, st.st_size + (4 << 20), PROT_NONE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) == MAP_FAILED) ||
-	    (p = mmap(off ? (char *)(((uintptr_t)at + (2 << 20)) & ~(uintptr_t)((2 << 20) - 1)) + 4096 : NULL,
+	    (p = mmap(off ? (char *)(((uintptr_t)at + (2 << 20)) & ~(uintptr_t)((2 << 20) - 1)) +
+		      getpagesize() : NULL,
 		      st.st_size, PROT_READ, MAP_SHARED | (off ? MAP_FIXED : 0), fd, 0)) == MAP_FAILED) {
 		fprintf(stderr, "mapfile: %s: %s\n", argv[1], strerror(errno ? errno : EINVAL));
 		return 1;
 	}
-	for (i = 0; i < st.st_size; i += 4096)
+	for (i = 0; i < st.st_size; i += getpagesize())
 		sum += (unsigned char)p[i];
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
