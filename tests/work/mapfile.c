@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 		off = 1;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: mapfile [-u] file\n");
+		fprintf(stderr, "usage: mapfile [-u] [-o] file\n");
 		return 2;
 	}
 	sigemptyset(&stop);
