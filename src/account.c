@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "exmap.h"
+#include "outside.h"
 
 static void map_figures(struct scan *s, struct mapping *m)
 {

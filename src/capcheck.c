@@ -4,6 +4,7 @@
  * the runs of the processes that loaded (and rebuilt from them where a count
  * chunk was lost), and every chunk that did not load is named on stderr with
  * the log lines it spans, why, and what that costs; then the exit status is 4.
+ * The processes the board could not read are named too.
  */
 #include <stdio.h>
 #include <string.h>
@@ -180,7 +181,35 @@ static void report_lost(struct loader *L, uint32_t lost_procs)
 	}
 }
 
-/* After the chunks are read: the counts checked, the losses named. */
+/* The processes the board could not read, each named with its reason. */
+static void name_unreadable(struct loader *L)
+{
+	struct capabsent *a, *next, *rev = NULL;
+	uint32_t n = L->h.unreadable;
+
+	for (a = L->cap->absent; a; a = next) {	/* into the dump's order */
+		next = a->next;
+		a->next = rev;
+		rev = a;
+	}
+	L->cap->absent = rev;
+	for (a = rev; a; a = a->next)
+		warnx("%s: pid %d could not be read when the capture was taken: %s", L->path,
+		      (int)a->pid, a->why);
+	if (!n || L->cap->nabsent == n)
+		return;
+	if (L->h.version == 1)
+		warnx("%s: %u process%s could not be read when the capture was taken (a v1 "
+		      "capture does not name them)", L->path, n, n == 1 ? "" : "es");
+	else if (L->cap->absent_lost)
+		warnx("%s: %u process%s could not be read when the capture was taken (which, "
+		      "the chunk that named them was to say)", L->path, n, n == 1 ? "" : "es");
+	else
+		warnx("%s: and %u more that could not be read (a capture names %d at most)",
+		      L->path, n - L->cap->nabsent, ABSENT_MAX);
+}
+
+/* After the chunks are read: the counts checked, the losses and the unreadable named. */
 void capture_check(struct loader *L)
 {
 	const struct cap_header *h = &L->h;
@@ -196,4 +225,22 @@ void capture_check(struct loader *L)
 	L->cap->lost = lost_procs;
 	check_counts(L, lost_procs, lostc);
 	report_lost(L, lost_procs);
+	name_unreadable(L);
+}
+
+/* The build-id a capture records for file f (capture.h). */
+int capture_buildid(const struct capture *c, const struct file *f,
+		    const unsigned char **id, size_t *len)
+{
+	const struct capbid *b;
+
+	for (b = c->bid; b; b = b->next)
+		if (b->inode == f->inode && b->dev == f->dev &&
+		    (b->flags & MF_DELETED) == (f->flags & MF_DELETED) &&
+		    strcmp(b->path, f->path) == 0) {
+			*id = b->id;
+			*len = b->len;
+			return 1;
+		}
+	return c->bid_lost ? -1 : 0;
 }

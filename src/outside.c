@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exmap.h"
+#include "outside.h"
 
 #define PID_NS_INIT_INO	0xeffffffcu	/* the init PID namespace's inode (proc_ns.h) */
 #define COUNT_GAP	64		/* empty slots read through rather than a new read */

@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "outside.h"
+#include "dmabuf.h"
 
 /* maps PID of a process the scan does not hold: why, as the scan saw it. */
 static _Noreturn void not_scanned(const struct scan *s, pid_t pid)
@@ -54,7 +56,8 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 {
 	void **rows = rows_alloc(s->arena, s->nproc);
 	size_t i, n = 0;
-	int w, outside = s->pt.hid != NULL, name = 16;
+	/* the dma-buf column's width (text), or 0 */
+	int w, dw = dmabuf_shown(s, o), outside = s->pt.hid != NULL, name = 16;
 	uint64_t out_total = 0;
 
 	for (i = 0; i < s->nproc; i++)
@@ -68,9 +71,11 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 		figs_fit(o, &((const struct proc *)rows[i])->rfig);
 	if (!o->noheader)
 		figs_fit(o, &t->shown);
-	/* the OUTSD column takes from the name what 80 columns lack */
-	if (outside && 8 + name + (NFIGS + 1) * fig_width(o) > TEXT_COLS)
-		name -= 8 + name + (NFIGS + 1) * fig_width(o) - TEXT_COLS;
+	/* EFDMA takes its width from the name, OUTSD what 80 columns lack */
+	if (!o->csv)
+		name -= dw;
+	if (outside && 8 + name + dw + (NFIGS + 1) * fig_width(o) > TEXT_COLS)
+		name -= 8 + name + dw + (NFIGS + 1) * fig_width(o) - TEXT_COLS;
 	w = (int)name_room(o, (size_t)name, 4);	/* it gives way to wider figures */
 	if (!o->noheader) {
 		if (o->csv)
@@ -78,6 +83,9 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 		else
 			outf("    PID %-*s", w, "NAME");
 		put_heads(o, NULL, 0);
+		if (dw && !o->csv)
+			outf(" %*s", dw - 1, "EFDMA");
+		dmabuf_csv_head(o);
 		if (outside)
 			outf(o->csv ? ",outside" : " %*s", fig_width(o) - 1, "OUTSD");
 		outs("\n");
@@ -94,6 +102,7 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 			put_text(p->name, (size_t)w, 1);
 		}
 		put_figs(o, &p->rfig, NULL, 0);
+		dmabuf_put(s, o, p, dw);
 		if (outside)
 			put_outside(o, p->outside);
 		outs("\n");
@@ -106,6 +115,7 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 			fmt_snprintf(label, sizeof(label), "%u", t->nshown);
 		outf("%7s %-*s", "", w, label);
 		put_figs(o, &t->shown, NULL, 0);
+		dmabuf_put(s, o, NULL, dw);
 		if (outside)
 			put_outside(o, out_total);
 		outs("\n");
@@ -284,6 +294,8 @@ void report_notes(const struct scan *s, const struct totals *t, const struct opt
 			outf("vanished: %u process%s exited before or while being read\n",
 			     s->vanished, s->vanished == 1 ? "" : "es");
 	}
+	if (o->view == V_PROCS)
+		dmabuf_notes(s, o);
 	if (bad) {
 		warnx("self-check failed: eff_mapped total is off by %llu bytes",
 		      (unsigned long long)diff.whole);

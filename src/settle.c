@@ -11,6 +11,7 @@
  * may map them too: where one may be, the kernel's counts are asked.
  */
 #include "exmap.h"
+#include "outside.h"
 
 /* Whether a scanned process maps one of the frames [f, f + n) (not as a suspect). */
 static int mapped_elsewhere(const struct scan *s, uint64_t f, uint64_t n)
@@ -56,7 +57,7 @@ void scan_settle(struct scan *s)
 			if ((k = ptab_run(&s->pt, f, left, UINT32_MAX, &id)) == 0)
 				die("page table full at %u distinct shared pages; raise it with -t PAGES",
 				    s->pt.cap);
-			piece[np++] = (struct run){ id, RUN_SHARED << RUN_KIND_SHIFT | (r->nk & RUN_WRITE) | k };
+			piece[np++] = (struct run){ id, run_nk(RUN_SHARED, run_written(r), k) };
 		}
 		x->frame = first;
 		x->n = np - first;
