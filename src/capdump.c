@@ -217,8 +217,8 @@ static void dump_counts(const struct scan *s, uint32_t first)
 	w_addf("c %x %x", first, end - first);
 	w_line();
 	dump_values(s->pt.count, first, end, "n");
-	if (s->pt.hid)
-		dump_values(s->pt.hid, first, end, "x");
+	if (ov_hid(s))
+		dump_values(ov_hid(s), first, end, "x");
 	fmt_snprintf(what, sizeof(what), "ids=%x-%x", first, end - 1);
 	w_end_chunk(what);
 }
@@ -284,8 +284,8 @@ static void dump_absent(const struct scan *s)
 
 	w_begin_chunk();
 	/* what the scan could not see, and what it did (OV_*) */
-	if (s->view & (OV_PIDNS | OV_ONLY | OV_NOCOUNT | OV_COUNTED)) {
-		w_addf("x %x", s->view & (OV_PIDNS | OV_ONLY | OV_NOCOUNT | OV_COUNTED));
+	if (ov_flags(s) & (OV_PIDNS | OV_ONLY | OV_NOCOUNT | OV_COUNTED)) {
+		w_addf("x %x", ov_flags(s) & (OV_PIDNS | OV_ONLY | OV_NOCOUNT | OV_COUNTED));
 		w_line();
 	}
 	for (i = 0; i < s->nabsent; i++) {
@@ -365,9 +365,6 @@ void dump_capture(struct scan *s)
 	uint32_t hwm = 0, i;
 	size_t n;
 
-	if (s->view & OV_NOPFN)
-		die("dump: pfns are hidden here (no CAP_SYS_ADMIN in the init user namespace): "
-		    "a capture needs them");
 	h.chunks = cap_nchunks(&h);
 	W.chunk = 0;	/* a watch dumps twice */
 	/* the time and our pid: no two captures share it */

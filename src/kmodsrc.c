@@ -152,6 +152,7 @@ static void km_close(struct pagesrc *s)
 	s->fd = -1;
 }
 
+#ifndef EXMAP_NO_OUTSIDE
 /*
  * The map counts of n frames from pfn, from the module's counts (its own
  * file, read into kbuf, whose records the page source then reads afresh):
@@ -189,6 +190,7 @@ static ssize_t km_counts(struct pagesrc *s, uint64_t pfn, uint64_t *c, size_t n)
 	memcpy(c, kbuf.rec, (size_t)r * 8);
 	return r;
 }
+#endif
 
 struct pagesrc kmod_source = {
 	.name = "kmod",
@@ -197,7 +199,9 @@ struct pagesrc kmod_source = {
 	.read = km_read,
 	.keep = ~(EXMAP_MINI_DIRTY | EXMAP_MINI_YOUNG),
 	.close = km_close,
+#ifndef EXMAP_NO_OUTSIDE
 	.counts = km_counts,
+#endif
 	.fd = -1,
 	.cfd = -1,
 };

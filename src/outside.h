@@ -11,9 +11,23 @@
 #define OV_COUNTED	0x10	/* the kernel's counts were read (pt.hid) */
 
 #define COUNT_CHUNK	1024	/* map counts read at a time */
+/* The scan's OV_* flags and its hidden mappers' counts (NULL: none), for
+ * reports and captures: never any in a build without them. */
+#ifdef EXMAP_NO_OUTSIDE	/* OUTSIDE=0: shares among the processes seen */
+#define ov_flags(s)			((void)(s), 0u)
+#define ov_hid(s)			((void)(s), (const uint32_t *)NULL)
+#define outside_begin(s, only)		((void)(s), (void)(only))
+#define outside_maps(s, frame, n)	((void)(s), 0)
+#define outside_count(s)		((void)(s))
+#define outside_totals(s, t)		((void)(s), (void)(t))
+#define scan_rollups(s, pids, n)	((void)(s), (void)(pids), (void)(n))
+#else
+#define ov_flags(s)			((s)->view)
+#define ov_hid(s)			((const uint32_t *)(s)->pt.hid)
 void outside_begin(struct scan *s, int only);
 int outside_maps(struct scan *s, uint64_t frame, uint64_t n);
 void outside_count(struct scan *s);
 void outside_totals(struct scan *s, struct totals *t);
 void scan_rollups(struct scan *s, const pid_t *pids, size_t n);
+#endif
 #endif

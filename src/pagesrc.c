@@ -195,9 +195,11 @@ int source_start(struct pagesrc *src, struct probe *pr, uint64_t page_size)
 {
 	int err = source_probe(src, pr, page_size);
 
+#ifndef EXMAP_NO_OUTSIDE
 	if ((err == -EPERM || (err == -EACCES && src == &kmod_source)) &&
 	    access("/proc/self/smaps_rollup", R_OK) == 0)
 		return -EPERM;
+#endif
 	if (err == -EPERM || (err == -EACCES && src == &kmod_source))
 		die("%s: page frame numbers are hidden without CAP_SYS_ADMIN: %s", src->name,
 		    admin_hint());

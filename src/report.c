@@ -57,7 +57,7 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 	void **rows = rows_alloc(s->arena, s->nproc);
 	size_t i, n = 0;
 	/* the dma-buf column's width (text), or 0 */
-	int w, dw = dmabuf_shown(s, o), outside = s->pt.hid != NULL, name = 16;
+	int w, dw = dmabuf_shown(s, o), outside = ov_hid(s) != NULL, name = 16;
 	uint64_t out_total = 0;
 
 	for (i = 0; i < s->nproc; i++)
@@ -248,21 +248,21 @@ static void view_notes(const struct scan *s, const struct totals *t, const struc
 {
 	char share[32];
 
-	if (s->view & OV_ONLY)
+	if (ov_flags(s) & OV_ONLY)
 		outs("shares: among the processes -p names alone\n");
-	if (s->view & OV_NOPFN)
+	if (ov_flags(s) & OV_NOPFN)
 		outs("pfns hidden (no CAP_SYS_ADMIN in the init user namespace): smaps_rollup's\n"
 		     "  figures; lost: sharing among processes, files by page, writable\n");
-	if (s->view & OV_NOCOUNT)
+	if (ov_flags(s) & OV_NOCOUNT)
 		outs("outside the view: not counted (no map count): shares are among those seen\n");
-	if (!s->pt.hid)
+	if (!ov_hid(s))
 		return;
 	fmt_size(o, share, sizeof(share), eff_bytes(&t->outside));
 	outf("outside the view: %llu pages here are mapped by unseen processes too\n"
 	     "  (%s): their share, %s%s, is in no EFRES;\n"
 	     "  OUTSD: each process's pages they map\n",
 	     (unsigned long long)t->outside_pages,
-	     s->view & OV_PIDNS ? "another PID namespace" : "unreadable ones", share,
+	     ov_flags(s) & OV_PIDNS ? "another PID namespace" : "unreadable ones", share,
 	     o->kib ? " KiB" : "");
 }
 
@@ -271,17 +271,17 @@ void report_notes(const struct scan *s, const struct totals *t, const struct opt
 	struct eff diff;
 	uint32_t lost = s->cap ? s->cap->lost : 0;
 	/* without some processes' PTEs, the shares cannot add up */
-	int bad = lost || (s->view & OV_NOPFN) ? 0 : self_check(s, t, &diff);
+	int bad = lost || (ov_flags(s) & OV_NOPFN) ? 0 : self_check(s, t, &diff);
 
 	if (!o->csv && !o->noheader && o->view == V_PROCS) {
 		if (lost)
 			outf("check: not made: %u process%s of the capture did not load\n",
 			     lost, lost == 1 ? "" : "es");
-		else if (s->view & OV_NOPFN)
+		else if (ov_flags(s) & OV_NOPFN)
 			outs("check: not made: no pages were read\n");
 		else
 			outf("check: eff_mapped total%s = %llu distinct pages x %llu B: %s\n",
-			     s->pt.hid ? " + outside's share" : "",
+			     ov_hid(s) ? " + outside's share" : "",
 			     (unsigned long long)t->distinct, (unsigned long long)s->page_size,
 			     bad ? "FAILED" : "ok");
 		outf("source: %s\n", s->source);

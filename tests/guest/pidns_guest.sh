@@ -65,6 +65,8 @@ pidns_stop() {
 "$MAPFILE" -o "$PN/f" >"$PN/out.ready" 2>&1 &
 pidns_out=$!
 pidns_ready "$PN/out.ready"
+frame_file pidns_out_ready "$PN/out.ready"
+pidns_rollup "$pidns_out" pidns_out_rollup
 pidns_start in
 for b in $SRCS; do
 	frame_cmd "pidns_in_$b" $NSENTER -t "$pidns_p" -p -m "$X" -b "$b" -c

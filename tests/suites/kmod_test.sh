@@ -185,6 +185,10 @@ prepare_target() {
 	mipsel) karch=mipsel bin=build/mipsel tools=build/mipsel/tools mem=256M ;;
 	*) karch=$arch bin=build/$arch tools=build/$arch/tools mem=512M ;;
 	esac
+	# the program: the board's build, with the kernel's counts where that
+	# leaves them out for room (OUTSIDE=0: the pidns phase needs them)
+	prog=$bin/exmap-mini
+	[ -x "build/$karch-outside/exmap-mini" ] && prog=build/$karch-outside/exmap-mini
 	thp=$(thp_mode "$target")
 	thpswap=$(thp_swap_mode "$target")
 	napot=$(napot_mode "$target")
@@ -195,7 +199,7 @@ prepare_target() {
 	trixie-riscv64) cpu=rv64,svnapot=on mmu=sv57 ;;
 	*-riscv64) cpu=rv64,svnapot=on ;;
 	esac
-	for f in "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice" \
+	for f in "$prog" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice" \
 		"$tools/readfault" "$tools/afterprobe" "$tools/mapfile" "$tools/noptrace" \
 		"$bin/tools/censusdump" ${thp:+"$tools/thpwork"} \
 		${napot:+"$tools/hugework"} ${AFTERPROBE_EXMAP:+"$AFTERPROBE_EXMAP"}; do
@@ -215,7 +219,7 @@ prepare_target() {
 		check_cmd "module build: no warning, no unexported symbol" lacks 'warning|undefined' "$w/kmod.log"
 		ko=$(ls build/*/kmod/"$(basename "$kdir")"/exmap_mini.ko build/kmod/"$(basename "$kdir")"/exmap_mini.ko 2>/dev/null | head -1)
 	fi
-	cp "$ko" "$bin/exmap-mini" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice" \
+	cp "$ko" "$prog" "$tools/workload" "$tools/churn" "$tools/runas" "$tools/twice" \
 		"$tools/readfault" "$tools/afterprobe" "$tools/mapfile" "$tools/noptrace" \
 		"$bin/tools/censusdump" "$w/test/" &&
 		cp tests/guest/kmod_guest.sh "$w/test/run.sh" &&

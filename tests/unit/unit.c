@@ -1010,6 +1010,7 @@ static void test_wldef(void)
 	check(!bad, "wl_def: a long definition on an open line", bad ? esc : NULL);
 }
 
+#ifndef EXMAP_NO_OUTSIDE
 /* The kernel's map counts of a fake source: 3 for pfns 100-104, 1 above,
  * 2 for pfn 2000; or an error. */
 static int fake_err;
@@ -1089,6 +1090,7 @@ static void test_outside(void)
 	check(outside_maps(&s, 100, 10) == 1 && outside_maps(&s, 105, 5) == 0,
 	      "outside: an exclusive PMD another maps, by the kernel's count", NULL);
 }
+#endif
 
 /*
  * The tables of views and options hold together: a variant follows its
@@ -1202,7 +1204,9 @@ int main(void)
 	test_eff();
 	test_ptab();
 	test_ptab_run();
+#ifndef EXMAP_NO_OUTSIDE
 	test_outside();
+#endif
 	test_arena();
 	test_capwire();
 #ifndef EXMAP_NO_CGROUPS
