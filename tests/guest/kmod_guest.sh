@@ -114,7 +114,9 @@ if [ -f /test/pidns_guest.sh ] && [ -e /proc/self/smaps_rollup ]; then
 	PN=/tmp/pidns
 	h=
 	[ -e /sys/kernel/mm/transparent_hugepage/shmem_enabled ] && h=,huge=always
-	mkdir -p $PN && mount -t tmpfs -o size=32m$h pidns $PN
+	# room past the file: at 16 KiB pages its folio is a PMD's 32 MiB, and
+	# a full tmpfs splits a folio past its file's end, unmapping its pages
+	mkdir -p $PN && mount -t tmpfs -o size=128m$h pidns $PN
 	MAPFILE=/test/mapfile NOPTRACE=/test/noptrace UNSHARE="busybox unshare"
 	NSENTER="busybox nsenter" SRCS=kmod
 	[ -e /proc/self/pagemap ] && SRCS="kmod pagemap"
