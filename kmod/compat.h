@@ -10,6 +10,8 @@
  *        exported: xm_pte_map_lock() does what they do;
  *  6.12  page_mapcount() is gone: the count comes from the folio, whose
  *        counts also tell when no PTE maps one of its pages;
+ *  6.15  CONFIG_NO_PAGE_MAPCOUNT: no count per page in a large folio, and
+ *        smaps and kpagecount take the folio's average;
  *  6.19  non-present PTEs are "software leaf" entries (<linux/leafops.h>):
  *        pte_to_swp_entry and is_pte_marker are gone;
  *  7.2   riscv64's p4d_offset and pud_offset are exported (sid's
@@ -248,6 +250,34 @@ static inline int xm_page_mapcount(struct page *page)
 }
 #else
 #define xm_page_mapcount(page)		page_mapcount(page)
+#endif
+
+/*
+ * The count smaps divides a page's size by, which /proc/kpagecount gives:
+ * page_mapcount() before 6.12, the precise count of the page after; with
+ * CONFIG_NO_PAGE_MAPCOUNT (6.15 on) a large folio keeps no count per page,
+ * and both take the folio's mappings shared over its pages (PMDs whole,
+ * the rest rounded to the nearest, 1 at least).
+ */
+#if defined(CONFIG_NO_PAGE_MAPCOUNT)
+static inline int xm_smaps_mapcount(struct page *page)
+{
+	struct folio *folio = page_folio(page);
+	int all, whole;
+
+	if (!folio_test_large(folio))
+		return folio_mapcount(folio);
+	all = folio_large_mapcount(folio);
+	whole = folio_entire_mapcount(folio);
+	if (all <= 0)
+		return 0;
+	if (all <= whole)
+		return whole;
+	all = (int)(((unsigned int)(all - whole) + folio_nr_pages(folio) / 2) >> folio_order(folio));
+	return max(all + whole, 1);
+}
+#else
+#define xm_smaps_mapcount(page)		xm_page_mapcount(page)
 #endif
 
 /*

@@ -35,6 +35,7 @@ struct xm_file {
 	struct mutex lock;
 	struct mm_struct *mm;	/* pinned (mmgrab) when the pid was written */
 	bool frames;		/* "frames" was written: the census of RAM frames */
+	bool counts;		/* "counts" was written: frames' map counts */
 	bool spans;		/* " spans" followed the pid: huge entries as spans */
 	exmap_mini_rec *buf;
 };
@@ -441,6 +442,37 @@ static ssize_t xm_read_frames(struct xm_file *xf, char __user *ubuf, size_t len,
 	return err && out == EXMAP_MINI_HDR ? err : (ssize_t)out;
 }
 
+/* Counts' read: a frame's map count, a u64, from pfn *ppos on, in steps. */
+static ssize_t xm_read_counts(struct xm_file *xf, char __user *ubuf, size_t len, loff_t *ppos)
+{
+	struct exmap_mini_hdr hdr = {
+		.magic = EXMAP_MINI_MAGIC, .version = EXMAP_MINI_VERSION,
+		.rec_size = EXMAP_MINI_REC, .page_shift = PAGE_SHIFT,
+	};
+	unsigned long end = xm_end_pfn(), pfn = (unsigned long)*ppos;
+	size_t n, i;
+
+	if ((u64)*ppos >= end)
+		return 0;
+	n = min3((len - EXMAP_MINI_HDR) / EXMAP_MINI_REC, (size_t)EXMAP_MINI_COUNTS_MAX,
+		 (size_t)(end - pfn));
+	if (n == 0)
+		return -EINVAL;
+	hdr.addr = pfn;
+	for (i = 0; i < n; i++) {
+		struct page *page = pfn_to_online_page(pfn + i);
+
+		xf->buf[i] = page ? (u64)max(xm_smaps_mapcount(page), 0) : 0;
+		if (i % XM_FRAME_STEP == XM_FRAME_STEP - 1)
+			cond_resched();
+	}
+	if (copy_to_user(ubuf, &hdr, sizeof(hdr)) ||
+	    copy_to_user(ubuf + EXMAP_MINI_HDR, xf->buf, n * EXMAP_MINI_REC))
+		return -EFAULT;
+	*ppos = pfn + n;
+	return EXMAP_MINI_HDR + n * EXMAP_MINI_REC;
+}
+
 static ssize_t xm_read(struct file *file, char __user *ubuf, size_t len, loff_t *ppos)
 {
 	struct xm_file *xf = file->private_data;
@@ -458,6 +490,11 @@ static ssize_t xm_read(struct file *file, char __user *ubuf, size_t len, loff_t 
 	mutex_lock(&xf->lock);
 	if (xf->frames) {
 		out = len > EXMAP_MINI_HDR ? xm_read_frames(xf, ubuf, len, ppos) : -EINVAL;
+		mutex_unlock(&xf->lock);
+		return out;
+	}
+	if (xf->counts) {
+		out = len > EXMAP_MINI_HDR ? xm_read_counts(xf, ubuf, len, ppos) : -EINVAL;
 		mutex_unlock(&xf->lock);
 		return out;
 	}
@@ -525,14 +562,16 @@ done:
 	return err && out == EXMAP_MINI_HDR ? err : out;
 }
 
-/* Frame mode, once per open file and not after a pid. */
-static ssize_t xm_frames_mode(struct xm_file *xf, size_t len)
+/* Frame mode or counts, once per open file and not after a pid. */
+static ssize_t xm_frames_mode(struct xm_file *xf, size_t len, bool counts)
 {
 	ssize_t ret = len;
 
 	mutex_lock(&xf->lock);
-	if (xf->mm || xf->frames)
+	if (xf->mm || xf->frames || xf->counts)
 		ret = -EBUSY;
+	else if (counts)
+		xf->counts = true;
 	else
 		xf->frames = true;
 	mutex_unlock(&xf->lock);
@@ -542,7 +581,7 @@ static ssize_t xm_frames_mode(struct xm_file *xf, size_t len)
 /*
  * Choose the process: once per open file; its mm is pinned, not looked up
  * again. The pid may be followed by the word "spans". Or the word "frames":
- * the census of RAM frames.
+ * the census of RAM frames; or "counts": frames' map counts.
  */
 static ssize_t xm_write(struct file *file, const char __user *ubuf, size_t len, loff_t *ppos)
 {
@@ -561,7 +600,9 @@ static ssize_t xm_write(struct file *file, const char __user *ubuf, size_t len, 
 	buf[len] = '\0';
 	s = strim(buf);
 	if (!strcmp(s, EXMAP_MINI_FRAMES_WORD))
-		return xm_frames_mode(xf, len);
+		return xm_frames_mode(xf, len, false);
+	if (!strcmp(s, EXMAP_MINI_COUNTS_WORD))
+		return xm_frames_mode(xf, len, true);
 	word = strchr(s, ' ');
 	if (word) {
 		*word++ = '\0';
@@ -585,7 +626,7 @@ static ssize_t xm_write(struct file *file, const char __user *ubuf, size_t len, 
 	if (err)
 		return err;
 	mutex_lock(&xf->lock);
-	if (xf->mm || xf->frames) {
+	if (xf->mm || xf->frames || xf->counts) {
 		mutex_unlock(&xf->lock);
 		mmput(mm);
 		return -EBUSY;

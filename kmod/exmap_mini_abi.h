@@ -24,6 +24,14 @@
  * of the last node's span), 0 bytes past it. Frame mode came in version 2's
  * lifetime, leaving the page records as they were: a module from before it
  * refuses the word (EINVAL), which says "too old for the census".
+ *
+ * Or write the word "counts" (once per open file) for the kernel's map
+ * counts: pread(fd, buf, len, pfn) gives the header (rec_size 8, addr the
+ * first pfn) and one u64 per frame from pfn on: how many page table entries
+ * map its page as smaps divides the page's size by (0 for a frame with no
+ * online page), what /proc/kpagecount gives; as many as fit in len up to
+ * EXMAP_MINI_COUNTS_MAX, fewer at the end of memory, 0 bytes past it. Counts
+ * came in version 2's lifetime too: a module from before refuses the word.
  */
 #ifndef EXMAP_MINI_ABI_H
 #define EXMAP_MINI_ABI_H
@@ -87,6 +95,8 @@ typedef u64 exmap_mini_rec;
  * which modules from before it never set).
  */
 #define EXMAP_MINI_FRAMES_WORD	"frames"
+#define EXMAP_MINI_COUNTS_WORD	"counts"
+#define EXMAP_MINI_COUNTS_MAX	8192	/* frames' counts in one read */
 #define EXMAP_MINI_FRAMES_MAX	65536	/* frames in one read */
 #define EXMAP_MINI_FKIND	0x0f
 #define EXMAP_MINI_FMAPPED	0x10

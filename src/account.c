@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "exmap.h"
+#include "outside.h"
 
 static void map_figures(struct scan *s, struct mapping *m)
 {
@@ -106,17 +107,23 @@ void account(struct scan *s, struct totals *t)
 		if (run_kind(r) == RUN_EXCL)
 			t->distinct += run_pages(r);
 	}
+	outside_totals(s, t);
 }
 
 /*
  * Every distinct page is shared out whole among its PTEs, so the effective
- * mapped sizes of all processes add up to distinct pages x page size, less
- * the fixed-point floor of each share (under 2^-32 bytes a PTE). 0 if it holds.
+ * mapped sizes of all processes, and the share of those outside the view,
+ * add up to distinct pages x page size, less the fixed-point floor of each
+ * share (under 2^-32 bytes a PTE). 0 if it holds.
  */
 int self_check(const struct scan *s, const struct totals *t, struct eff *diff)
 {
 	uint64_t want = t->distinct * s->page_size;
-	const struct eff *got = &t->fig.eff_mapped;
+	struct eff sum = t->fig.eff_mapped;
+	const struct eff *got = &sum;
+
+	eff_sum(&sum, &t->outside);
+	eff_norm(&sum);
 
 	if (got->whole >= want) {
 		diff->whole = got->whole - want;
@@ -272,6 +279,9 @@ void report_filter(struct scan *s, const pid_t *pids, size_t npid, uint32_t file
 				f->lastpid = p->pid;
 			}
 		}
+		/* pfns hidden: smaps_rollup's figures, no mapping */
+		if (!p->map && p->shown && file == UINT32_MAX)
+			fig_add(&p->rfig, &p->fig);
 		/* with -F, a process that does not map the file is not in it */
 		if (file != UINT32_MAX && !any)
 			p->shown = 0;

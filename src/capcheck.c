@@ -4,6 +4,7 @@
  * the runs of the processes that loaded (and rebuilt from them where a count
  * chunk was lost), and every chunk that did not load is named on stderr with
  * the log lines it spans, why, and what that costs; then the exit status is 4.
+ * The processes the board could not read are named too.
  */
 #include <stdio.h>
 #include <string.h>
@@ -59,7 +60,7 @@ static int uses_lost(const struct loader *L, const struct proc *p, const uint8_t
 static void check_counts(struct loader *L, uint32_t lost_procs, uint8_t *lostc)
 {
 	struct scan *s = L->s;
-	uint32_t *refs = arena_alloc(s->arena, (size_t)L->h.ids * 4 + 4, 4), i;
+	uint32_t *refs = arena_alloc(s->arena, (size_t)L->h.ids * 4 + 4, 4), i, seen;
 	struct proc *p, **pp;
 	int any_lost = 0;
 
@@ -97,12 +98,15 @@ static void check_counts(struct loader *L, uint32_t lost_procs, uint8_t *lostc)
 
 			if (s->pt.count[i] != c)	/* untouched pages stay untouched */
 				s->pt.count[i] = c;
+			if (s->pt.hid && s->pt.hid[i])
+				s->pt.hid[i] = 0;
 			continue;
 		}
-		if (refs[i] > s->pt.count[i] || (!lost_procs && refs[i] != s->pt.count[i]))
+		/* mappers outside the view are in the count, not in the processes */
+		seen = s->pt.count[i] - (s->pt.hid ? s->pt.hid[i] : 0);
+		if (refs[i] > seen || (!lost_procs && refs[i] != seen) || seen > s->pt.count[i])
 			die_status(EX_DAMAGED, "%s: inconsistent capture: page %u has a share count of %u, "
-				    "but the processes map it %u times", L->path, i,
-				    s->pt.count[i], refs[i]);
+				    "but the processes map it %u times", L->path, i, seen, refs[i]);
 	}
 }
 
@@ -177,7 +181,35 @@ static void report_lost(struct loader *L, uint32_t lost_procs)
 	}
 }
 
-/* After the chunks are read: the counts checked, the losses named. */
+/* The processes the board could not read, each named with its reason. */
+static void name_unreadable(struct loader *L)
+{
+	struct capabsent *a, *next, *rev = NULL;
+	uint32_t n = L->h.unreadable;
+
+	for (a = L->cap->absent; a; a = next) {	/* into the dump's order */
+		next = a->next;
+		a->next = rev;
+		rev = a;
+	}
+	L->cap->absent = rev;
+	for (a = rev; a; a = a->next)
+		warnx("%s: pid %d could not be read when the capture was taken: %s", L->path,
+		      (int)a->pid, a->why);
+	if (!n || L->cap->nabsent == n)
+		return;
+	if (L->h.version == 1)
+		warnx("%s: %u process%s could not be read when the capture was taken (a v1 "
+		      "capture does not name them)", L->path, n, n == 1 ? "" : "es");
+	else if (L->cap->absent_lost)
+		warnx("%s: %u process%s could not be read when the capture was taken (which, "
+		      "the chunk that named them was to say)", L->path, n, n == 1 ? "" : "es");
+	else
+		warnx("%s: and %u more that could not be read (a capture names %d at most)",
+		      L->path, n - L->cap->nabsent, ABSENT_MAX);
+}
+
+/* After the chunks are read: the counts checked, the losses and the unreadable named. */
 void capture_check(struct loader *L)
 {
 	const struct cap_header *h = &L->h;
@@ -193,6 +225,7 @@ void capture_check(struct loader *L)
 	L->cap->lost = lost_procs;
 	check_counts(L, lost_procs, lostc);
 	report_lost(L, lost_procs);
+	name_unreadable(L);
 }
 
 /* The build-id a capture records for file f (capture.h). */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "outside.h"
 #include "elfread.h"
 #include "dmabuf.h"
 #include "cgroup.h"
@@ -182,24 +183,20 @@ static void dump_proc(const struct scan *s, const struct proc *p, uint32_t *hwm)
 	w_end_chunk(what);
 }
 
-static void dump_counts(const struct scan *s, uint32_t first)
+/* A chunk's values from first to end, "n" or "x" lines of them, repeats as C*N. */
+static void dump_values(const uint32_t *v, uint32_t first, uint32_t end, const char *tag)
 {
-	uint32_t end = s->pt.n - first > CAP_IDS_CHUNK ? first + CAP_IDS_CHUNK : s->pt.n;
 	uint32_t i = first;
-	char what[48];
 
-	w_begin_chunk();
-	w_addf("c %x %x", first, end - first);
-	w_line();
 	while (i < end) {
-		uint32_t c = s->pt.count[i], j = i + 1;
+		uint32_t c = v[i], j = i + 1;
 
-		while (j < end && s->pt.count[j] == c)
+		while (j < end && v[j] == c)
 			j++;
 		if (W.len > CAP_WRAP)
 			w_line();
 		if (W.len == 0)
-			w_add("n", 1);
+			w_add(tag, 1);
 		if (j - i > 1)
 			w_addf(" %x*%x", c, j - i);
 		else
@@ -208,6 +205,20 @@ static void dump_counts(const struct scan *s, uint32_t first)
 	}
 	if (W.len)
 		w_line();
+}
+
+/* Share counts, and where mappers were hidden, how many of each were ("x"). */
+static void dump_counts(const struct scan *s, uint32_t first)
+{
+	uint32_t end = s->pt.n - first > CAP_IDS_CHUNK ? first + CAP_IDS_CHUNK : s->pt.n;
+	char what[48];
+
+	w_begin_chunk();
+	w_addf("c %x %x", first, end - first);
+	w_line();
+	dump_values(s->pt.count, first, end, "n");
+	if (ov_hid(s))
+		dump_values(ov_hid(s), first, end, "x");
 	fmt_snprintf(what, sizeof(what), "ids=%x-%x", first, end - 1);
 	w_end_chunk(what);
 }
@@ -272,6 +283,11 @@ static void dump_absent(const struct scan *s)
 	uint32_t i, n = 0;
 
 	w_begin_chunk();
+	/* what the scan could not see, and what it did (OV_*) */
+	if (ov_flags(s) & (OV_PIDNS | OV_ONLY | OV_NOCOUNT | OV_COUNTED)) {
+		w_addf("x %x", ov_flags(s) & (OV_PIDNS | OV_ONLY | OV_NOCOUNT | OV_COUNTED));
+		w_line();
+	}
 	for (i = 0; i < s->nabsent; i++) {
 		const char *why;
 

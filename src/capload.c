@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "outside.h"
 #include "dmabuf.h"
 #include "ramsrc.h"
 
@@ -54,6 +55,7 @@ static void open_chunk(struct loader *L, uint32_t k)
 	L->m = NULL;
 	L->left = 0;
 	L->cgot = 0;
+	L->xgot = 0;
 	L->cn = 0;
 }
 
@@ -109,7 +111,7 @@ static void close_chunk(struct loader *L, int ended, uint32_t want, uint32_t crc
 		why = L->why;	/* whole, yet malformed: not written by dump */
 	else if (kind == CK_PROC && (!L->p || pages_missing(L)))
 		why = L->p ? "its last mapping's pages are missing" : "no process line";
-	else if (kind == CK_COUNT && L->cgot != L->cn)
+	else if (kind == CK_COUNT && (L->cgot != L->cn || (L->xgot && L->xgot != L->cn)))
 		why = "share counts are missing";
 	if (L->stray) {
 		if (why)
@@ -261,7 +263,7 @@ static int parse_runs(struct loader *L, char *p)
 
 static int parse_counts(struct loader *L, char *p, int first_line)
 {
-	uint32_t *count = L->s->pt.count;
+	uint32_t *count = L->s->pt.count, *got;
 	uint64_t a, b, c, rep;
 	char *f, *star;
 
@@ -277,8 +279,12 @@ static int parse_counts(struct loader *L, char *p, int first_line)
 		L->cn = (uint32_t)b;
 		return 0;
 	}
-	if (!(f = cap_field(&p)) || strcmp(f, "n") != 0 || !L->cn)
+	/* "n": share counts; "x": of them, the mappers outside the view */
+	if (!(f = cap_field(&p)) || (strcmp(f, "n") && strcmp(f, "x")) || !L->cn)
 		return chunk_fail(L, "a count line is malformed");
+	got = f[0] == 'x' ? &L->xgot : &L->cgot;
+	if (f[0] == 'x')
+		count = L->s->pt.hid = L->hid;
 	while ((f = cap_field(&p)) != NULL) {
 		if ((star = strchr(f, '*')) != NULL)
 			*star = '\0';
@@ -286,14 +292,14 @@ static int parse_counts(struct loader *L, char *p, int first_line)
 			return chunk_fail(L, "a count is malformed");
 		if (!star)
 			rep = 1;
-		if (rep == 0 || rep > L->cn - L->cgot)
+		if (rep == 0 || rep > L->cn - *got)
 			return chunk_fail(L, "more share counts than the chunk holds");
 		/* a second copy of a chunk that loaded must not overwrite it */
 		if (L->stray)
-			L->cgot += (uint32_t)rep;
+			*got += (uint32_t)rep;
 		else
 			while (rep--)
-				count[L->cfirst + L->cgot++] = (uint32_t)c;
+				count[L->cfirst + (*got)++] = (uint32_t)c;
 	}
 	return 0;
 }
@@ -347,6 +353,14 @@ static int parse_absent(struct loader *L, char *p)
 	size_t n;
 	int i;
 
+	if (p[0] == 'x' && p[1] == ' ') {	/* what the scan could not see */
+		p += 2;
+		if (!(f[0] = cap_field(&p)) || p ||
+		    hex_parse(f[0], OV_PIDNS | OV_ONLY | OV_NOCOUNT | OV_COUNTED, &pid) < 0)
+			return chunk_fail(L, "its line of what the scan could not see is malformed");
+		L->s->view = (uint32_t)pid;
+		return 0;
+	}
 	for (i = 0; i < 3; i++)
 		if (!(f[i] = cap_field(&p)))
 			return chunk_fail(L, "an unreadable process's line is short");
@@ -509,34 +523,6 @@ static void read_chunks(struct loader *L, const struct capfile *cf)
 		      (unsigned long long)cf->stray_after);
 }
 
-/* The processes the board could not read, each named with its reason. */
-static void name_unreadable(struct loader *L)
-{
-	struct capabsent *a, *next, *rev = NULL;
-	uint32_t n = L->h.unreadable;
-
-	for (a = L->cap->absent; a; a = next) {	/* into the dump's order */
-		next = a->next;
-		a->next = rev;
-		rev = a;
-	}
-	L->cap->absent = rev;
-	for (a = rev; a; a = a->next)
-		warnx("%s: pid %d could not be read when the capture was taken: %s", L->path,
-		      (int)a->pid, a->why);
-	if (!n || L->cap->nabsent == n)
-		return;
-	if (L->h.version == 1)
-		warnx("%s: %u process%s could not be read when the capture was taken (a v1 "
-		      "capture does not name them)", L->path, n, n == 1 ? "" : "es");
-	else if (L->cap->absent_lost)
-		warnx("%s: %u process%s could not be read when the capture was taken (which, "
-		      "the chunk that named them was to say)", L->path, n, n == 1 ? "" : "es");
-	else
-		warnx("%s: and %u more that could not be read (a capture names %d at most)",
-		      L->path, n - L->cap->nabsent, ABSENT_MAX);
-}
-
 /* Load the capture cf found into s, in arena a: a scan the views render as they did live. */
 void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 {
@@ -574,6 +560,8 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 	/* only what is written becomes resident: a header can declare many */
 	s->pt.count = arena_alloc(a, (size_t)cf->h.ids * 4 + 4, 4);
 	arena_zero(a, s->pt.count, (size_t)cf->h.ids * 4);
+	L->hid = arena_alloc(a, (size_t)cf->h.ids * 4 + 4, 4);
+	arena_zero(a, L->hid, (size_t)cf->h.ids * 4);
 	L->cs = arena_alloc(a, ((size_t)cf->h.chunks + 1) * sizeof(*L->cs), 8);
 	memset(L->cs, 0, ((size_t)cf->h.chunks + 1) * sizeof(*L->cs));
 	for (k = 0; k <= cf->h.chunks; k++)
@@ -582,8 +570,9 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 	read_chunks(L, cf);
 	close(fd);
 	capture_check(L);
-	name_unreadable(L);
 
+	if (s->view & OV_COUNTED)	/* counted, though no count might differ */
+		s->pt.hid = L->hid;
 	s->vanished = cf->h.vanished;
 	s->empty = cf->h.empty;
 	s->unreadable = cf->h.unreadable;

@@ -246,6 +246,7 @@ struct loader {
 	struct mapping **tail, *m;
 	uint64_t left;		/* pages of mapping m not yet in runs */
 	uint32_t hwm, cfirst, cn, cgot;
+	uint32_t *hid, xgot;	/* "x": the mappers outside the view, by id */
 	uint32_t loaded_procs;
 };
 

@@ -159,6 +159,7 @@ struct proc {
 	uint64_t start;		/* when it started, clock ticks since boot (watch) */
 	struct fig fig;		/* all its mappings */
 	struct fig rfig;	/* the mappings the report shows (-P, -F) */
+	uint64_t outside;	/* bytes of its pages in RAM others outside the view map */
 	int shown;		/* in the report */
 	uint32_t files_gone;	/* files not read: it exited after the scan (said once) */
 	struct dmaproc *dma;	/* its dma-bufs and DRM clients (dmabuf.h); NULL: none */
@@ -253,6 +254,7 @@ struct ptab {
 	uint64_t *bkey;		/* a bucket's block number + 1; 0 marks it empty */
 	uint32_t *count;	/* PTEs among the scanned processes, by id; while
 				   counting, the differences of neighbours' */
+	uint32_t *hid;		/* NULL, or count is the kernel's, hid of it unseen */
 	struct pt_stretch {	/* ids given to cookies one after another */
 		uint32_t id, cookie;	/* the first's; UINT32_MAX: no 32-bit cookie */
 	} *str;
@@ -307,6 +309,7 @@ struct linux_dirent64 {
 int pid_iter(int (*fn)(pid_t pid, void *arg), void *arg);
 int meminfo_pages(uint64_t page_size, uint64_t *distinct_bound, uint64_t *ram_swap);
 int smaps_kb(const char *line, uint64_t *kb);
+int kb_field(const char *text, const char *name, uint64_t *kb);
 int open_pid_dir(pid_t pid);
 int open_regular(int dirfd, const char *path, uint64_t *size);
 int open_mapped(int piddir, const struct mapping *m, uint64_t *size, const char **why);
@@ -335,7 +338,10 @@ struct pagesrc {
 	 * in Rss), 0 when one does, -1 when it cannot tell; NULL when the
 	 * source marks such entries PE_NOTRAM itself */
 	int (*unmapped)(struct pagesrc *s, uint64_t pfn);
+	/* the kernel's map counts of frames pfn.. into c: how many (0 past the end), or -errno */
+	ssize_t (*counts)(struct pagesrc *s, uint64_t pfn, uint64_t *c, size_t n);
 	int fd;
+	int cfd;		/* counts' file, opened at their first read */
 	int page_shift;
 	uint64_t pmd_pages;	/* the probe's */
 	int thp_range;		/* the scan's, for each read: no hugetlb mapping
@@ -355,7 +361,7 @@ static inline int zero_frame(const struct probe *p, uint64_t pfn)
 	return pfn == p->zero_pfn || pfn - p->hzero_pfn < p->hzero_n;
 }
 struct pagesrc *source_choose(const char *how);
-void source_start(struct pagesrc *src, struct probe *p, uint64_t page_size);
+int source_start(struct pagesrc *src, struct probe *p, uint64_t page_size);
 
 /* elf.c, with elfread.h: the ELF reader */
 #define ELF_BUILDID_MAX	256	/* longest build-id accepted (SHA-1 is 20; ld --build-id=0x... any) */
@@ -412,6 +418,7 @@ struct scan {
 	uint32_t ncgroup;
 	const char *source;	/* the page source's name: its own, or the capture's */
 	struct dmatab *dma;	/* the dma-bufs (dmabuf.h); NULL: not read */
+	uint32_t view;		/* OV_* (outside.h): what the scan could not see, did */
 };
 static inline struct run *scan_run(const struct scan *s, uint64_t i)
 {
@@ -431,6 +438,8 @@ struct totals {
 	uint64_t distinct;	/* distinct mapped pages (cookies) */
 	struct fig shown;	/* what the report shows (report_filter) */
 	uint32_t nshown;	/* processes it shows */
+	struct eff outside;	/* the shares of processes outside the view */
+	uint64_t outside_pages;	/* distinct pages they map too */
 };
 void account(struct scan *s, struct totals *t);
 struct file *files_build(struct scan *s, uint32_t *nfile);

@@ -152,6 +152,46 @@ static void km_close(struct pagesrc *s)
 	s->fd = -1;
 }
 
+#ifndef EXMAP_NO_OUTSIDE
+/*
+ * The map counts of n frames from pfn, from the module's counts (its own
+ * file, read into kbuf, whose records the page source then reads afresh):
+ * how many, 0 past the end of memory, or -errno; -EPROTONOSUPPORT from a
+ * module older than counts.
+ */
+static ssize_t km_counts(struct pagesrc *s, uint64_t pfn, uint64_t *c, size_t n)
+{
+	static const char word[] = EXMAP_MINI_COUNTS_WORD;
+	static int err;
+	ssize_t r;
+
+	if (s->cfd < 0 && !err) {
+		if ((s->cfd = open("/proc/" EXMAP_MINI_ENTRY, O_RDWR | O_CLOEXEC)) < 0)
+			err = errno;
+		else if (write(s->cfd, word, sizeof(word) - 1) != (ssize_t)sizeof(word) - 1)
+			err = errno == EINVAL ? EPROTONOSUPPORT : errno;
+	}
+	if (err)
+		return -err;
+	if (n > KM_RECS)
+		n = KM_RECS;
+	kbuf.nrec = kbuf.ri = 0;
+	do
+		r = pread(s->cfd, &kbuf, sizeof(kbuf.h) + n * EXMAP_MINI_REC, (off_t)pfn);
+	while (r < 0 && errno == EINTR);
+	if (r <= 0)
+		return r < 0 ? -errno : 0;
+	if ((size_t)r < sizeof(kbuf.h) + EXMAP_MINI_REC || (r - sizeof(kbuf.h)) % EXMAP_MINI_REC ||
+	    kbuf.h.magic != EXMAP_MINI_MAGIC || kbuf.h.addr != pfn)
+		return -EIO;
+	if (kbuf.h.version != EXMAP_MINI_VERSION || kbuf.h.rec_size != EXMAP_MINI_REC)
+		return -EPROTO;
+	r = (r - sizeof(kbuf.h)) / EXMAP_MINI_REC;
+	memcpy(c, kbuf.rec, (size_t)r * 8);
+	return r;
+}
+#endif
+
 struct pagesrc kmod_source = {
 	.name = "kmod",
 	.exact_write = 1,
@@ -159,7 +199,11 @@ struct pagesrc kmod_source = {
 	.read = km_read,
 	.keep = ~(EXMAP_MINI_DIRTY | EXMAP_MINI_YOUNG),
 	.close = km_close,
+#ifndef EXMAP_NO_OUTSIDE
+	.counts = km_counts,
+#endif
 	.fd = -1,
+	.cfd = -1,
 };
 
 /*

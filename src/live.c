@@ -3,6 +3,7 @@
 
 #include "dmabuf.h"
 #include "cgroup.h"
+#include "outside.h"
 
 /* Count the processes: a first pass over /proc, for sizing. */
 static int count_one(pid_t pid, void *arg)
@@ -74,9 +75,12 @@ void scan_live(struct scan *s, struct arena *arena, const struct opts *o, const 
 	struct probe probe;
 	const pid_t *pids;
 	size_t npid = npid_list;
-	int err;
+	int err, nopfn;
 
-	source_start(src, &probe, page_size);
+	nopfn = source_start(src, &probe, page_size) < 0;
+	if (nopfn && (o->view != V_PROCS || o->rfile))
+		die("pfns are hidden (no CAP_SYS_ADMIN in the init user namespace): "
+		    "only procs, from smaps_rollup");
 	if (!npid_list && (err = pid_iter(count_one, &npid)) < 0)
 		dierr(-err, "cannot list /proc");
 	if ((err = meminfo_pages(page_size, &bound, &ram_swap)) < 0 && !table)
@@ -115,6 +119,11 @@ void scan_live(struct scan *s, struct arena *arena, const struct opts *o, const 
 			  o->view == V_METRICS || o->view == V_HTML) && cg_hierarchy(NULL) >= 0;
 	/* On a terminal only, and never beside CSV or a capture. */
 	s->progress = !o->csv && o->view != V_DUMP && o->view != V_WATCH && is_terminal(2);
+	outside_begin(s, npid_list > 0);
+	if (nopfn) {	/* no mapping read: dma-bufs unknown */
+		scan_rollups(s, pids, npid);
+		return;
+	}
 	dmabuf_start(s);	/* whether fds are read, before the processes are */
 	scan_procs(s, pids, npid);
 	dmabuf_settle(s);

@@ -333,6 +333,28 @@ static void pm_close(struct pagesrc *s)
 }
 
 /*
+ * The kernel's map count of n frames from pfn, as smaps divides a page's
+ * size by: /proc/kpagecount (page_mapcount() to 6.11, the folio's precise
+ * count of the page from 6.12, its average per page with
+ * CONFIG_NO_PAGE_MAPCOUNT: smaps' own rule each time). How many, 0 past the
+ * end of memory, or -errno.
+ */
+static ssize_t pm_counts(struct pagesrc *s, uint64_t pfn, uint64_t *c, size_t n)
+{
+	static int err;		/* why it could not be opened */
+	ssize_t r;
+
+	if (s->cfd < 0 && !err && (s->cfd = open("/proc/kpagecount", O_RDONLY | O_CLOEXEC)) < 0)
+		err = errno;
+	if (err)
+		return -err;
+	do
+		r = pread(s->cfd, c, n * 8, (off_t)(pfn * 8));
+	while (r < 0 && errno == EINTR);
+	return r < 0 ? -errno : r / 8;
+}
+
+/*
  * pagemap shows a present entry for any PTE, also one that maps a frame with
  * no page behind it for the kernel (pte_special, as in a VM_MIXEDMAP driver
  * mapping), which Rss leaves out. VM_PFNMAP mappings it shows as holes
@@ -340,21 +362,9 @@ static void pm_close(struct pagesrc *s)
  */
 static int pm_unmapped(struct pagesrc *s, uint64_t pfn)
 {
-	static int fd = -2;
 	uint64_t n;
-	ssize_t r;
 
-	(void)s;
-	if (fd == -2)
-		fd = open("/proc/kpagecount", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	do
-		r = pread(fd, &n, 8, (off_t)(pfn * 8));
-	while (r < 0 && errno == EINTR);
-	if (r != 8)
-		return -1;
-	return n == 0;
+	return pm_counts(s, pfn, &n, 1) == 1 ? n == 0 : -1;
 }
 
 struct pagesrc pagemap_source = {
@@ -366,5 +376,7 @@ struct pagesrc pagemap_source = {
 	.keep = ~UINT64_C(0),
 	.close = pm_close,
 	.unmapped = pm_unmapped,
+	.counts = pm_counts,
 	.fd = -1,
+	.cfd = -1,
 };

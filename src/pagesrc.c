@@ -186,11 +186,20 @@ struct pagesrc *source_choose(const char *b)
 	return &pagemap_source;
 }
 
-/* The source probed (source_probe), or the reason it cannot be used, and exit. */
-void source_start(struct pagesrc *src, struct probe *pr, uint64_t page_size)
+/*
+ * The source probed (source_probe): 0; -EPERM when pfns are hidden from us
+ * and smaps_rollup can stand in (the caller says what that loses); else the
+ * reason it cannot be used, and exit.
+ */
+int source_start(struct pagesrc *src, struct probe *pr, uint64_t page_size)
 {
 	int err = source_probe(src, pr, page_size);
 
+#ifndef EXMAP_NO_OUTSIDE
+	if ((err == -EPERM || (err == -EACCES && src == &kmod_source)) &&
+	    access("/proc/self/smaps_rollup", R_OK) == 0)
+		return -EPERM;
+#endif
 	if (err == -EPERM || (err == -EACCES && src == &kmod_source))
 		die("%s: page frame numbers are hidden without CAP_SYS_ADMIN: %s", src->name,
 		    admin_hint());
@@ -202,4 +211,5 @@ void source_start(struct pagesrc *src, struct probe *pr, uint64_t page_size)
 		    "load the exmap_mini.ko built with this exmap-mini");
 	if (err < 0)
 		dierr(-err, "%s: cannot read our own pages", src->name);
+	return 0;
 }

@@ -309,7 +309,7 @@ int pid_iter(int (*fn)(pid_t pid, void *arg), void *arg)
 }
 
 /* The value in kB of a "Name:   123 kB" line of a /proc status-like file. */
-static int kb_field(const char *text, const char *name, uint64_t *kb)
+int kb_field(const char *text, const char *name, uint64_t *kb)
 {
 	size_t nl = strlen(name);
 	const char *p = text;

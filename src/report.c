@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "outside.h"
 #include "dmabuf.h"
 
 /* maps PID of a process the scan does not hold: why, as the scan saw it. */
@@ -38,22 +39,44 @@ static const int maps_text_figs[] = {
 	F_VM, F_RESIDENT, F_EFF_RESIDENT, F_SOLE, F_WRITABLE, F_SWAP,
 };
 
+/* OUTSD: a process's pages in RAM others outside the view map too. */
+static void put_outside(const struct opts *o, uint64_t bytes)
+{
+	char buf[32];
+
+	if (o->csv) {
+		out_dec(',', bytes);
+		return;
+	}
+	fmt_size(o, buf, sizeof(buf), bytes);
+	outf(" %*s", fig_width(o) - 1, buf);
+}
+
 void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 {
 	void **rows = rows_alloc(s->arena, s->nproc);
 	size_t i, n = 0;
-	int w, dw = dmabuf_shown(s, o);	/* the dma-buf column's width (text), or 0 */
+	/* the dma-buf column's width (text), or 0 */
+	int w, dw = dmabuf_shown(s, o), outside = ov_hid(s) != NULL, name = 16;
+	uint64_t out_total = 0;
 
 	for (i = 0; i < s->nproc; i++)
-		if (s->procs[i]->shown)
+		if (s->procs[i]->shown) {
 			rows[n++] = s->procs[i];
+			out_total += s->procs[i]->outside;
+		}
 	sort_items(rows, n, V_PROCS, o->sort < 0 ? F_EFF_RESIDENT : o->sort);
 	n = rows_shown(o, n);
 	for (i = 0; i < n; i++)
 		figs_fit(o, &((const struct proc *)rows[i])->rfig);
 	if (!o->noheader)
 		figs_fit(o, &t->shown);
-	w = (int)name_room(o, 16 - (o->csv ? 0 : dw), 4);	/* it gives way to wider figures */
+	/* EFDMA takes its width from the name, OUTSD what 80 columns lack */
+	if (!o->csv)
+		name -= dw;
+	if (outside && 8 + name + dw + (NFIGS + 1) * fig_width(o) > TEXT_COLS)
+		name -= 8 + name + dw + (NFIGS + 1) * fig_width(o) - TEXT_COLS;
+	w = (int)name_room(o, (size_t)name, 4);	/* it gives way to wider figures */
 	if (!o->noheader) {
 		if (o->csv)
 			outs("pid,name");
@@ -63,6 +86,8 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 		if (dw && !o->csv)
 			outf(" %*s", dw - 1, "EFDMA");
 		dmabuf_csv_head(o);
+		if (outside)
+			outf(o->csv ? ",outside" : " %*s", fig_width(o) - 1, "OUTSD");
 		outs("\n");
 	}
 	for (i = 0; i < n; i++) {
@@ -78,6 +103,8 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 		}
 		put_figs(o, &p->rfig, NULL, 0);
 		dmabuf_put(s, o, p, dw);
+		if (outside)
+			put_outside(o, p->outside);
 		outs("\n");
 	}
 	if (!o->csv && !o->noheader) {
@@ -89,6 +116,8 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 		outf("%7s %-*s", "", w, label);
 		put_figs(o, &t->shown, NULL, 0);
 		dmabuf_put(s, o, NULL, dw);
+		if (outside)
+			put_outside(o, out_total);
 		outs("\n");
 	}
 }
@@ -214,23 +243,50 @@ void view_maps(struct scan *s, const struct opts *o)
 	}
 }
 
+/* What the scan could not see, and what it did: a line each. */
+static void view_notes(const struct scan *s, const struct totals *t, const struct opts *o)
+{
+	char share[32];
+
+	if (ov_flags(s) & OV_ONLY)
+		outs("shares: among the processes -p names alone\n");
+	if (ov_flags(s) & OV_NOPFN)
+		outs("pfns hidden (no CAP_SYS_ADMIN in the init user namespace): smaps_rollup's\n"
+		     "  figures; lost: sharing among processes, files by page, writable\n");
+	if (ov_flags(s) & OV_NOCOUNT)
+		outs("outside the view: not counted (no map count): shares are among those seen\n");
+	if (!ov_hid(s))
+		return;
+	fmt_size(o, share, sizeof(share), eff_bytes(&t->outside));
+	outf("outside the view: %llu pages here are mapped by unseen processes too\n"
+	     "  (%s): their share, %s%s, is in no EFRES;\n"
+	     "  OUTSD: each process's pages they map\n",
+	     (unsigned long long)t->outside_pages,
+	     ov_flags(s) & OV_PIDNS ? "another PID namespace" : "unreadable ones", share,
+	     o->kib ? " KiB" : "");
+}
+
 void report_notes(const struct scan *s, const struct totals *t, const struct opts *o)
 {
 	struct eff diff;
 	uint32_t lost = s->cap ? s->cap->lost : 0;
 	/* without some processes' PTEs, the shares cannot add up */
-	int bad = lost ? 0 : self_check(s, t, &diff);
+	int bad = lost || (ov_flags(s) & OV_NOPFN) ? 0 : self_check(s, t, &diff);
 
 	if (!o->csv && !o->noheader && o->view == V_PROCS) {
 		if (lost)
 			outf("check: not made: %u process%s of the capture did not load\n",
 			     lost, lost == 1 ? "" : "es");
+		else if (ov_flags(s) & OV_NOPFN)
+			outs("check: not made: no pages were read\n");
 		else
-			outf("check: eff_mapped total = %llu distinct pages x %llu B: %s\n",
+			outf("check: eff_mapped total%s = %llu distinct pages x %llu B: %s\n",
+			     ov_hid(s) ? " + outside's share" : "",
 			     (unsigned long long)t->distinct, (unsigned long long)s->page_size,
 			     bad ? "FAILED" : "ok");
 		outf("source: %s\n", s->source);
 		outs("left out: exmap-mini itself\n");	/* live, or where the capture was taken */
+		view_notes(s, t, o);
 		if (s->empty)
 			outf("no user memory: %u process%s (kernel threads, zombies)\n",
 			     s->empty, s->empty == 1 ? "" : "es");

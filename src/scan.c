@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dmabuf.h"
+#include "outside.h"
 #include "cgroup.h"
 
 static char line[LINE_MAX_MAPS];
@@ -571,6 +572,7 @@ void scan_procs(struct scan *s, const pid_t *pids, size_t n)
 		if (pids[i] != self)
 			scan_one(s, pids[i]);
 	scan_settle(s);
+	outside_count(s);
 	progress_clear();
 	if (s->unreadable)
 		exit_at_least(EX_PARTIAL);

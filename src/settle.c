@@ -7,9 +7,11 @@
  * suspect). Once every process is read, a suspect some of whose frames the
  * page table holds is counted there after all, page by page, and its record
  * becomes the shared runs that gives: the records after it move down to make
- * room, and the mappings' first runs with them.
+ * room, and the mappings' first runs with them. A process outside the view
+ * may map them too: where one may be, the kernel's counts are asked.
  */
 #include "exmap.h"
+#include "outside.h"
 
 /* Whether a scanned process maps one of the frames [f, f + n) (not as a suspect). */
 static int mapped_elsewhere(const struct scan *s, uint64_t f, uint64_t n)
@@ -35,7 +37,7 @@ void scan_settle(struct scan *s)
 
 	ptab_sum(&s->pt);
 	for (x = s->suspects; x; x = x->next)
-		if (mapped_elsewhere(s, x->frame, x->n))
+		if (mapped_elsewhere(s, x->frame, x->n) || outside_maps(s, x->frame, x->n))
 			pages += x->n, ncut++;
 		else
 			x->n = 0;	/* exclusive indeed */

@@ -223,5 +223,10 @@ void usage(const struct viewdef *v, size_t nv)
 	words("eff_dmabuf", 8, 0);
 	words("(procs) its dma-bufs, each shared among its holders", 22, 0);
 #endif
+#ifndef EXMAP_NO_OUTSIDE
+	head("OUTSD", 5, 8);	/* procs' own, where the kernel's counts were read */
+	words("outside", 8, 0);
+	words("(procs) pages in RAM processes outside the view map too", 22, 0);
+#endif
 	out(usage_tail, sizeof(usage_tail) - 1);
 }

@@ -17,6 +17,11 @@
 #           children, each of which then writes one page in 4096 (copies of
 #           its own, each splitting one huge page's mapping in that child
 #           alone): AnonHugePages says how much stays mapped by PMDs
+#   pidns   the bench case's workload in a PID namespace (unshare -p -f
+#           --mount-proc), its file mapped by a process outside too; every
+#           command runs inside (nsenter), and exmap-mini -p naming every
+#           process there besides: it reads no map count, so exmap/exmap -p
+#           is what reading the kernel's counts costs
 # The floors are tests/bench/floor.c: reading every pagemap entry of every
 # mapping, and with -s only the populated ranges PAGEMAP_SCAN finds (n/a on a
 # kernel without it). Each case prints median wall and peak RSS per command, the
@@ -25,8 +30,8 @@
 # workload or a command that errors out fails the bench.
 # usage: tests/bench/bench.sh BUILDDIR
 #   env: BENCH_ROUNDS (7), BENCH_CASES (all: "bench sparse asan procs shared
-#        sharedpmd thp"),
-#        EXMAP, FLOOR, RUNSTAT, WORKLOAD, BENCHWORK, BENCHWORK_ASAN
+#        sharedpmd thp pidns"),
+#        EXMAP, FLOOR, RUNSTAT, WORKLOAD, BENCHWORK, BENCHWORK_ASAN, MAPFILE
 set -u
 
 prog=bench
@@ -37,8 +42,13 @@ RUNSTAT=${RUNSTAT:-$1/host/runstat}
 WORKLOAD=${WORKLOAD:-$1/host/workload}
 BENCHWORK=${BENCHWORK:-$1/host/benchwork}
 BENCHWORK_ASAN=${BENCHWORK_ASAN:-$1/host/benchwork-asan}
+MAPFILE=${MAPFILE:-build/host/mapfile}
+# absolute: nsenter -m (the pidns case) starts in the namespace's root
+for v in EXMAP FLOOR MAPFILE; do
+	eval "case \$$v in /*) ;; *) $v=\$PWD/\$$v ;; esac"
+done
 ROUNDS=${BENCH_ROUNDS:-7}		# about 3 minutes in all (sparse: 9 s a round)
-ALLCASES="bench sparse asan procs shared sharedpmd thp"
+ALLCASES="bench sparse asan procs shared sharedpmd thp pidns"
 CASES=${BENCH_CASES:-$ALLCASES}
 WAIT=300		# seconds a workload may take to be ready
 NOSCAN=3		# floor's exit status: no PAGEMAP_SCAN in this kernel
@@ -58,17 +68,21 @@ for c in $CASES; do
 	esac
 done
 for f in "$EXMAP" "$FLOOR" "$RUNSTAT" "$WORKLOAD" "$BENCHWORK" \
-    "$BENCHWORK_ASAN"; do
+    "$BENCHWORK_ASAN" "$MAPFILE"; do
 	[ -x "$f" ] || die "$f: not an executable"
 done
 command -v smem >/dev/null || die "smem: not installed"
 
-wpid=
+wpid= opid= case=
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX") || die "mktemp failed"
 
 # The workloads remove their files and children on SIGTERM; wait for that.
 # Their files are in $tmp, so even a workload killed outright leaves none.
 cleanup() {
+	[ -z "$opid" ] || kill -TERM "$opid" 2>/dev/null
+	# the pidns case: unshare's child, the namespace's pid 1, ends it
+	[ -z "$wpid" ] || [ "$case" != pidns ] ||
+		kill -TERM $(cat "/proc/$wpid/task/$wpid/children" 2>/dev/null) 2>/dev/null
 	if [ -n "$wpid" ]; then
 		kill -TERM "$wpid" 2>/dev/null
 		wait "$wpid" 2>/dev/null
@@ -103,7 +117,14 @@ start_workload() {
 # one that fails to clean up is broken too.
 stop_workload() {
 	kill -0 "$wpid" 2>/dev/null || die "$case: the workload died during the rounds"
-	kill -TERM "$wpid"
+	if [ "$case" = pidns ]; then
+		# its shell, pid 1 there, ends the workload on SIGTERM
+		kill -TERM "$opid" $(cat "/proc/$wpid/task/$wpid/children")
+		wait "$opid"
+		opid=
+	else
+		kill -TERM "$wpid"
+	fi
 	wait "$wpid"
 	rc=$?
 	wpid=
@@ -254,6 +275,25 @@ startcase() {
 		    "each writing one page in 4096"
 		t_floor=1.3
 		start_workload "$BENCHWORK" -T -n 8 -c 1048576 -w 4096 ;;
+	pidns)
+		echo "== pidns: the bench case's workload in a PID namespace," \
+		    "its 64 MiB file mapped by a process outside too"
+		t_floor=1.3
+		# pid 1 there a shell that ends the workload on SIGTERM (init
+		# takes no signal it has no handler for)
+		start_workload unshare -p -f --mount-proc sh -c \
+		    'trap "kill \$w; wait \$w; exit \$?" TERM; "$0" "$@" & w=$!; wait $w' \
+		    "$WORKLOAD" -n 200 -f 65536 -c 16384 -p 4096 -d "$tmp"
+		: >"$tmp/mapfile.out"
+		"$MAPFILE" -o "$(sed -n 's/^file //p' "$tmp/workload.out")" >"$tmp/mapfile.out" &
+		opid=$!
+		t=0
+		until grep -q '^ready' "$tmp/mapfile.out"; do
+			[ "$t" -ge "$WAIT" ] && die "pidns: the process outside is not ready"
+			sleep 1
+			t=$((t + 1))
+		done
+		ns="nsenter -t $(cat "/proc/$wpid/task/$wpid/children") -p -m" ;;
 	esac
 }
 
@@ -279,8 +319,8 @@ runcase() {
 	case=$1
 	t0=$(date +%s)
 	echo
+	sel= smemre= ns=
 	startcase "$case"
-	sel= smemre=
 	if [ "$case" = asan ]; then
 		# One process: exmap-mini -p and floor -p scan it alone. smem -P
 		# is the fair match: it reads the smaps of the processes whose
@@ -297,6 +337,13 @@ runcase() {
 		own=$pages
 		echo "$case: exmap-mini and floor -p $wpids, smem -P '$smemre';" \
 		    "floor (every entry: 5.4 G of them, over 20 s) in round 1 only"
+	elif [ -n "$ns" ]; then
+		# the workload's pids are the namespace's: its pages, all there
+		pages=$(mapped_pages)
+		own=$($ns sh -c 'cat /proc/[0-9]*/smaps_rollup' 2>/dev/null | awk -v ps="$(getconf PAGESIZE)" \
+		    '$1 == "Rss:" { kb += $2 } END { printf "%.0f\n", kb * 1024 / ps }')
+		echo "$case: every command inside (nsenter), and exmap-mini -p naming" \
+		    "every process there (1 and the workload's: no map count read)"
 	else
 		pages=$(mapped_pages)
 		own=$(mapped_pages $wpids)
@@ -310,19 +357,21 @@ runcase() {
 
 	i=0
 	while [ "$i" -lt "$ROUNDS" ]; do
-		run "$case.exmap" 1 "$EXMAP" $sel -c procs
+		run "$case.exmap" 1 $ns "$EXMAP" $sel -c procs
 		[ "$case" = procs ] && run "$case.walk" 1 env EXMAP_DMABUF=1 "$EXMAP" -c procs
 		# what each process's /proc/PID/cgroup (and each cgroup's charge,
 		# once) adds: read only for the views that ask
 		[ "$case" = procs ] && run "$case.cgroups" 1 "$EXMAP" -c cgroups
 		[ "$floorruns" = all ] || [ "$i" -eq 0 ] &&
-			run "$case.floor" 0 "$FLOOR" $sel
-		[ "$scan" = yes ] && run "$case.scan" 0 "$FLOOR" -s $sel
+			run "$case.floor" 0 $ns "$FLOOR" $sel
+		[ "$scan" = yes ] && run "$case.scan" 0 $ns "$FLOOR" -s $sel
 		if [ -n "$smemre" ]; then
 			run "$case.smem" 0 smem -t -P "$smemre"
 		else
-			run "$case.smem" 0 smem -t
+			run "$case.smem" 0 $ns smem -t
 		fi
+		[ -z "$ns" ] || run "$case.only" 1 $ns "$EXMAP" \
+		    -p "$(echo 1 $wpids | tr ' ' ,)" -c procs
 		i=$((i + 1))
 	done
 	if [ "$case" = bench ]; then
@@ -351,6 +400,7 @@ runcase() {
 		printf '%-16s %12s\n' "floor -s" n/a
 	fi
 	row smem "$tmp/$case.smem"
+	[ -z "$ns" ] || row "exmap -p" "$tmp/$case.only"
 	[ "$case" = procs ] && row "exmap cgroups" "$tmp/$case.cgroups"
 	if [ "$case" = bench ]; then
 		row dump "$tmp/$case.dump"
@@ -378,6 +428,7 @@ runcase() {
 	fi
 	ratio exmap/smem "$case.exmap" "$case.smem" "$t_smem"
 	em=$med
+	[ -z "$ns" ] || ratio "exmap/exmap -p" "$case.exmap" "$case.only" ""
 	if [ "$case" = procs ]; then
 		ratio "fds read/floor" "$case.walk" "$case.floor"
 		ratio "fds read/exmap" "$case.walk" "$case.exmap"

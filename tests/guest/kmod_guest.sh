@@ -108,6 +108,21 @@ if [ -n "$thp_was" ]; then
 fi
 # A sparse address space (tests/guest/sparse_guest.sh), where params size it.
 [ -n "${SPARSE_R:-}" ] && . /test/sparse_guest.sh
+# What the scan cannot see (tests/guest/pidns_guest.sh): a PID namespace, a
+# user namespace, a process that cannot be read; where smaps_rollup says Pss.
+if [ -f /test/pidns_guest.sh ] && [ -e /proc/self/smaps_rollup ]; then
+	PN=/tmp/pidns
+	h=
+	[ -e /sys/kernel/mm/transparent_hugepage/shmem_enabled ] && h=,huge=always
+	# room past the file: at 16 KiB pages its folio is a PMD's 32 MiB, and
+	# a full tmpfs splits a folio past its file's end, unmapping its pages
+	mkdir -p $PN && mount -t tmpfs -o size=128m$h pidns $PN
+	MAPFILE=/test/mapfile NOPTRACE=/test/noptrace UNSHARE="busybox unshare"
+	NSENTER="busybox nsenter" SRCS=kmod
+	[ -e /proc/self/pagemap ] && SRCS="kmod pagemap"
+	. /test/pidns_guest.sh
+	umount $PN
+fi
 # Large folios mapped in part (tests/guest/thp_guest.sh), where params set THP.
 [ -n "${THP:-}" ] && . /test/thp_guest.sh
 # hugetlb pages of 64 KiB (Svnapot) and 2 MiB shared by two processes

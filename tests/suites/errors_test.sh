@@ -194,13 +194,18 @@ check_eq "--help: exit 0, -h's usage ($(wc -l <"$T/h") lines), nothing on stderr
 	"$? $rc $(cmp -s "$T/h" "$T/help" && echo same) $(wc -c <"$T/h.err")" "0 0 same 0"
 check_cmd "--help's usage was read (40 lines at least)" within 40 "$(wc -l <"$T/help")" ""
 
-# Root without CAP_SYS_ADMIN: the kernel hides pfns (pagemap's zeros); the
-# message says that is the reason, not "run as root".
+# Root without CAP_SYS_ADMIN: the kernel hides pfns (pagemap's zeros); procs
+# gives smaps_rollup's figures and says what is lost, another view is
+# refused with that reason, not "run as root".
 if command -v capsh >/dev/null; then
 	capsh --drop=cap_sys_admin -- -c '"$0" -p "$1" procs' "$EXMAP" "$W" >"$T/out" 2>"$T/err"
-	check_eq "root without CAP_SYS_ADMIN (capsh --drop): exit 2, that reason" \
+	check_eq "root without CAP_SYS_ADMIN (capsh --drop): procs from smaps_rollup, said" \
+		"$? $(grep -c '^source: smaps_rollup$' "$T/out") $(grep -c '^pfns hidden (no CAP_SYS_ADMIN' "$T/out")" \
+		"0 1 1" "$(cat "$T/err")"
+	capsh --drop=cap_sys_admin -- -c '"$0" -p "$1" files' "$EXMAP" "$W" >"$T/out" 2>"$T/err"
+	check_eq "root without CAP_SYS_ADMIN (capsh --drop): files refused, that reason" \
 		"$? $(tail -n 1 "$T/err")" \
-		"2 exmap-mini: pagemap: page frame numbers are hidden without CAP_SYS_ADMIN: this process is root but lacks it (dropped, or a container's)"
+		"2 exmap-mini: pfns are hidden (no CAP_SYS_ADMIN in the init user namespace): only procs, from smaps_rollup"
 else
 	no "root without CAP_SYS_ADMIN" "capsh is not installed (libcap2-bin)"
 fi

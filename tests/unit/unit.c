@@ -18,6 +18,7 @@
 #include "census.h"
 #include "cli.h"
 #include "dmabuf.h"
+#include "outside.h"
 #include "cgroup.h"
 #include "trend.h"
 #include "wlog.h"
@@ -1055,6 +1056,88 @@ static void test_wldef(void)
 	check(!bad, "wl_def: a long definition on an open line", bad ? esc : NULL);
 }
 
+#ifndef EXMAP_NO_OUTSIDE
+/* The kernel's map counts of a fake source: 3 for pfns 100-104, 1 above,
+ * 2 for pfn 2000; or an error. */
+static int fake_err;
+static ssize_t fake_counts(struct pagesrc *src, uint64_t pfn, uint64_t *c, size_t n)
+{
+	size_t i;
+
+	(void)src;
+	if (fake_err)
+		return -fake_err;
+	for (i = 0; i < n; i++)
+		c[i] = pfn + i >= 100 && pfn + i < 105 ? 3 : pfn + i == 2000 ? 2 : 1;
+	return (ssize_t)n;
+}
+
+/*
+ * outside_count: where mappers may be hidden (a PID namespace, an
+ * unreadable process) and not with -p, each shared page's count is raised
+ * to the kernel's, the difference kept as hidden; swap is left as seen; a
+ * count that cannot be read leaves the shares as seen and says so.
+ */
+static void test_outside(void)
+{
+	static const struct {
+		uint32_t view, unreadable;
+		int err;
+		int counted;	/* hid kept, counts raised */
+	} cases[] = {
+		{ OV_PIDNS, 0, 0, 1 },
+		{ 0, 1, 0, 1 },
+		{ 0, 0, 0, 0 },			/* nothing hidden: nothing read */
+		{ OV_PIDNS | OV_ONLY, 1, 0, 0 },	/* -p: among those named */
+		{ OV_PIDNS, 0, EACCES, 0 },	/* no counts: as seen, said */
+	};
+	static struct arena a;
+	struct pagesrc src = { .name = "fake", .counts = fake_counts };
+	struct scan s;
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		uint32_t i, id, ok = 1;
+		char what[64];
+
+		/* a fresh arena each case: the table's memory starts zero */
+		if (k)
+			arena_release(&a);
+		if (arena_init(&a, 2 * ptab_bytes(64, 8) + 65536) < 0) {
+			check(0, "outside arena", NULL);
+			return;
+		}
+		memset(&s, 0, sizeof(s));
+		s.arena = &a;
+		s.src = &src;
+		s.page_size = 4096;
+		ptab_init(&s.pt, &a, 64, 8);
+		for (i = 100; i < 110; i++)
+			ptab_run(&s.pt, i, 1, UINT32_MAX, &id);
+		ptab_run(&s.pt, 2000, 1, UINT32_MAX, &id);
+		ptab_run(&s.pt, 2000, 1, UINT32_MAX, &id);
+		ptab_run(&s.pt, 7 | COOKIE_SWAP_TAG, 1, UINT32_MAX, &id);
+		ptab_sum(&s.pt);
+		s.view = cases[k].view;
+		s.unreadable = cases[k].unreadable;
+		fake_err = cases[k].err;
+		outside_count(&s);
+		for (i = 0; i < 10; i++)
+			ok &= s.pt.count[i] == (cases[k].counted && i < 5 ? 3u : 1u) &&
+			      (!s.pt.hid || s.pt.hid[i] == (i < 5 ? 2u : 0u));
+		ok &= s.pt.count[10] == 2 && s.pt.count[11] == 1 && (!s.pt.hid || !s.pt.hid[11]);
+		ok &= (s.pt.hid != NULL) == cases[k].counted;
+		ok &= !cases[k].err || (s.view & OV_NOCOUNT);
+		fmt_snprintf(what, sizeof(what), "outside: case %zu", k);
+		check(ok, what, NULL);
+	}
+	fake_err = 0;
+	s.view = OV_PIDNS;
+	check(outside_maps(&s, 100, 10) == 1 && outside_maps(&s, 105, 5) == 0,
+	      "outside: an exclusive PMD another maps, by the kernel's count", NULL);
+}
+#endif
+
 /*
  * The tables of views and options hold together: a variant follows its
  * view; the option a view needs is one it takes; a view has fields to sort
@@ -1168,6 +1251,9 @@ int main(void)
 	test_eff();
 	test_ptab();
 	test_ptab_run();
+#ifndef EXMAP_NO_OUTSIDE
+	test_outside();
+#endif
 	test_arena();
 	test_capwire();
 #ifndef EXMAP_NO_CGROUPS
