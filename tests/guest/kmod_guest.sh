@@ -10,6 +10,7 @@ X=/test/exmap-mini
 AP_X=$X
 [ -x /test/exmap-mini.ap ] && AP_X=/test/exmap-mini.ap
 . /test/frame.sh
+. /test/lib.sh
 
 frame_begin kmod
 frame_cmd uname uname -r
@@ -36,11 +37,7 @@ frame_cmd ram_view $X -c ram
 mkdir -p /tmp
 : >/tmp/wl.out
 /test/workload -n "$N" -f "$FILE_KIB" -c "$COW_KIB" -p "$PRIV_KIB" -d /tmp >/tmp/wl.out 2>/tmp/wl.err &
-i=0
-while ! grep -q '^ready' /tmp/wl.out && [ $i -lt 120 ]; do
-	sleep 1
-	i=$((i + 1))
-done
+await_ready /tmp/wl.out 120
 frame_file workload /tmp/wl.out
 pids=$(sed -n 's/^ready //p' /tmp/wl.out | tr ' ' ',')
 # What a read fault gives on this kernel (tests/work/readfault.c), scanned with
@@ -56,11 +53,7 @@ if [ -d $T ]; then
 fi
 frame_cmd zp_thp sh -c "cd $T && grep . enabled defrag use_zero_page"
 /test/readfault >/tmp/rf.out 2>/tmp/rf.err &
-i=0
-while ! grep -q '^ready' /tmp/rf.out && [ $i -lt 60 ]; do
-	sleep 1
-	i=$((i + 1))
-done
+await_ready /tmp/rf.out 60
 frame_file readfault /tmp/rf.out
 frame_file readfault_err /tmp/rf.err
 rfpid=$(sed -n 's/^ready //p' /tmp/rf.out)

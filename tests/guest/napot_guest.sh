@@ -16,11 +16,7 @@ napot_run() {
 	frame_cmd napot_nr sh -c "cd $HP && grep . hugepages-64kB/nr_hugepages hugepages-2048kB/nr_hugepages"
 	/test/hugework -n 1 64:4 2048:2 >/tmp/hw.out 2>/tmp/hw.err &
 	hw=$!
-	i=0
-	while ! grep -q '^ready' /tmp/hw.out && [ $i -lt 60 ] && kill -0 $hw 2>/dev/null; do
-		sleep 1
-		i=$((i + 1))
-	done
+	await_ready /tmp/hw.out 60 $hw
 	frame_file napot_work /tmp/hw.out
 	frame_file napot_work_err /tmp/hw.err
 	frame_cmd napot_kmod $X -b kmod -c

@@ -8,11 +8,7 @@
 : >/tmp/sp.out
 /test/workload -n 2 -f 64 -c 128 -p 32 -z 0 -R "$SPARSE_R" -I "$SPARSE_I" -d /tmp \
 	>/tmp/sp.out 2>/tmp/sp.err &
-i=0
-while ! grep -q '^ready' /tmp/sp.out && [ $i -lt 60 ]; do
-	sleep 1
-	i=$((i + 1))
-done
+await_ready /tmp/sp.out 60
 frame_file sparse_workload /tmp/sp.out
 frame_file sparse_workload_err /tmp/sp.err
 spids=$(sed -n 's/^ready //p' /tmp/sp.out | tr ' ' ',')

@@ -44,11 +44,7 @@ thp_work() {
 	shift
 	/test/thpwork "$@" >"$out" 2>"$out.err" &
 	tw=$!
-	i=0
-	while ! grep -q '^ready' "$out" && [ $i -lt 120 ] && kill -0 $tw 2>/dev/null; do
-		sleep 1
-		i=$((i + 1))
-	done
+	await_ready "$out" 120 $tw
 	tpids=$(sed -n 's/^ready //p' "$out")
 }
 
@@ -91,11 +87,7 @@ thp_run() {
 	frame_cmd thp_stats0 sh -c "cd $T && grep . hugepages-*kB/stats/anon_fault_alloc"
 	/test/thpwork -n 4 -r 16 "$@" >/tmp/thp.out 2>/tmp/thp.err &
 	tw=$!
-	i=0
-	while ! grep -q '^ready' /tmp/thp.out && [ $i -lt 120 ] && kill -0 $tw 2>/dev/null; do
-		sleep 1
-		i=$((i + 1))
-	done
+	await_ready /tmp/thp.out 120 $tw
 	frame_file thp_work /tmp/thp.out
 	frame_file thp_work_err /tmp/thp.err
 	frame_cmd thp_kmod $X -b kmod -c
