@@ -184,26 +184,33 @@ host_tools = $(GUEST_TOOLS:%=build/host/%)
 board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)/tools/%) \
 	build/$(1)/tools/censusdump
 
+# make test's builds use every core (TEST_JOBS, default nproc; a make -jN
+# given on the command line is kept), and so do its suites (tests/run,
+# tests/lib/sched.sh). TEST_START dates the whole run for tests/run's
+# warning past 45 minutes.
+TEST_JOBS ?= $(shell nproc)
+TEST_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS))
+TEST_START := $(shell date +%s)
 test: setup
-	$(MAKE) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) build/host/benchwork build/host/oddnames fixture \
+	$(MAKE) $(TEST_J) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) build/host/benchwork build/host/oddnames fixture \
 		elftest-deps $(BUILD)/tools/workload $(BUILD)/tools/censusdump $(BUILD)/sysroot_drv capfuzz-deps \
 		$(BUILD)/wlogdump trend-deps
-	for a in arm arm64 mipsel riscv64; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
-	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped build/arm/tools/leakwork
-	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
-	$(MAKE) ARCH=mips BUILD=build/mips-load LOAD=1 build/mips-load/exmap-mini
-	$(MAKE) BUILD=build/x86_64 LOAD=0 PICTURES=0 build/x86_64/exmap-mini
-	tests/run $(BUILD)
+	for a in arm arm64 mipsel riscv64; do $(MAKE) $(TEST_J) ARCH=$$a $(call board_tools,$$a) || exit 1; done
+	$(MAKE) $(TEST_J) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped build/arm/tools/leakwork
+	$(MAKE) $(TEST_J) ARCH=mips all build/mips/unit build/mips/fmt_test
+	$(MAKE) $(TEST_J) ARCH=mips BUILD=build/mips-load LOAD=1 build/mips-load/exmap-mini
+	$(MAKE) $(TEST_J) BUILD=build/x86_64 LOAD=0 PICTURES=0 build/x86_64/exmap-mini
+	TEST_START=$(TEST_START) TEST_JOBS=$(TEST_JOBS) tests/run $(BUILD)
 
 # The module on our own kernels without pagemap, x86_64 and an OpenWrt-like
 # 32-bit MIPS board (Malta, mipsel): their first builds take minutes
-# (toolchain/tinykernel caches them), so it is a target of its own; CI runs it.
-# Then the ram view on the x86_64 one (no kpageflags: no census). Both run;
-# either failing fails the target.
+# (toolchain/tinykernel caches them, once per machine), so it is a target of
+# its own; CI runs it. And the ram view on the x86_64 one (no kpageflags: no
+# census), in the same boot. Either failing fails the target.
 test-tinykernel: setup
-	$(MAKE) all $(host_tools) $(BUILD)/tools/censusdump
-	$(MAKE) ARCH=mipsel $(call board_tools,mipsel)
-	tests/suites/kmod_test.sh nopagemap-amd64 nopagemap-mipsel; k=$$?; tests/suites/ram_qemu.sh nopagemap && exit $$k
+	$(MAKE) $(TEST_J) all $(host_tools) $(BUILD)/tools/censusdump
+	$(MAKE) $(TEST_J) ARCH=mipsel $(call board_tools,mipsel)
+	TEST_START=$(TEST_START) TEST_JOBS=$(TEST_JOBS) tests/run $(BUILD) tinykernel
 
 # The board demo: the target's Debian kernel in qemu (-M virt for arm, arm64
 # and riscv64), the module loaded, exmap-mini's report on the serial console;
