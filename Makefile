@@ -267,6 +267,13 @@ kernels-lock:
 	toolchain/kernel lock
 .PHONY: kernels-lock
 
+# make packages-lock: toolchain/packages.lock, the other Debian packages the
+# tests and builds fetch (busybox-static for the guests, musl's source),
+# resolved afresh through the indexes.
+packages-lock:
+	toolchain/packages lock
+.PHONY: packages-lock
+
 # The binary, stripped, and the manual page (src/exmap-mini.1). BINDIR and
 # MANSECT: where a distribution puts a tool that needs root (Debian:
 # BINDIR=/usr/sbin MANSECT=8, the page's section following the binary's).

@@ -34,15 +34,17 @@ cache_root() {
 cache_sha() { sha256sum <"$1" | cut -c 1-64; }
 
 # cache_file POOL URL SUM: see above. The check and the download happen
-# under POOL/.lock, so that two runs wanting the same file fetch it once;
-# the download goes to a name of its own and is moved into place whole.
+# under a lock of the file's own (POOL/.NAME.lock), so that two runs
+# wanting the same file fetch it once (and others meanwhile); the download
+# goes to a name of its own and is moved into place whole.
 cache_file() {
 	cache_path=$1/${2##*/}
 	cache_why=
 	mkdir -p "$1" || { cache_why="$1: cannot create"; return 1; }
 	[ -x /usr/lib/apt/apt-helper ] || { cache_why="/usr/lib/apt/apt-helper: not found (part of apt)"; return 1; }
 	cache_why=$(
-		exec 8>>"$1/.lock" && flock 8 || { echo "$1/.lock: cannot lock"; exit 1; }
+		l=$1/.${2##*/}.lock
+		exec 8>>"$l" && flock 8 || { echo "$l: cannot lock"; exit 1; }
 		f=$cache_path
 		if [ -f "$f" ]; then
 			got=$(cache_sha "$f")

@@ -181,6 +181,7 @@ prepare() {
 	# a swap device for the guest: zram and what it needs, from the kernel's package
 	if [ -n "$thpswap" ]; then
 		mods=build/qemu/modules/$target
+		mkdir -p build/qemu/modules || return 1
 		deb=$(toolchain/kernel deb "$kdist" "${karg:-$arch}" image 2>"$w/$phase.deb.log") &&
 			flock "$mods.lock" tests/qemu/modules "$deb" "$mods" zram ||
 			{ cat "$w/$phase.deb.log"; no "zram's modules for the guest"; return 1; }

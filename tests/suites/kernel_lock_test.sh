@@ -548,6 +548,27 @@ else
 	no "cache: damaged, the pool gone" "$(cat "$T/cache5.err")"
 fi
 
+# 20. toolchain/packages: a package its lock names comes from the pool
+# into the cache, checked; damaged there, it is fetched again.
+line trixie-amd64 x "$libf" | awk '{ sub(/:amd64$/, "", $3); print $3, "trixie", "amd64", $4, $5, $6 }' >"$T/plock"
+pkg() {
+	EXMAP_CACHE=$T/pc PACKAGES_LOCK=$T/plock KERNEL_MIRROR=file://$A "$repo/toolchain/packages" get libfake1 trixie amd64 \
+		>"$T/$1.out" 2>"$T/$1.err"
+}
+if pkg pkg1 && [ "$(cat "$T/pkg1.out")" = "$T/pc/debs/${libf##*/}" ] && [ ! -s "$T/pkg1.err" ] &&
+	[ "$(sum "$T/pc/debs/${libf##*/}")" = "$(sum "$A/$libf")" ]; then
+	ok "packages: the locked file from the pool into the cache, its path printed"
+else
+	no "packages: the locked file" "$(cat "$T/pkg1.out" "$T/pkg1.err")"
+fi
+printf 'X' | dd of="$T/pc/debs/${libf##*/}" bs=1 seek=10 conv=notrunc 2>/dev/null
+if pkg pkg2 && [ "$(sum "$T/pc/debs/${libf##*/}")" = "$(sum "$A/$libf")" ] &&
+	grep -q "^cache: $T/pc/debs/${libf##*/}: damaged" "$T/pkg2.err"; then
+	ok "packages: damaged in the cache, fetched again, said"
+else
+	no "packages: damaged in the cache" "$(cat "$T/pkg2.out" "$T/pkg2.err")"
+fi
+
 # toolchain/mirror: which apt source is the Debian archive.
 # mirror NAME WANT: toolchain/mirror on $T/etc must print WANT (empty: exit 1
 # with one line naming KERNEL_MIRROR).
