@@ -178,11 +178,11 @@ prepare() {
 		cp tests/guest/kmod_guest.sh "$dir/guest.sh" && cp tests/guest/sparse_guest.sh "$dir/" || return 1
 	[ -z "${AFTERPROBE_EXMAP:-}" ] || cp "$AFTERPROBE_EXMAP" "$dir/exmap-mini.ap" || return 1
 	[ -z "$thp" ] || cp "$tools/thpwork" tests/guest/thp_guest.sh "$dir/" || return 1
-	# a swap device for the guest: zram and what it needs, from the kernel's package
+	# a swap device for the guest: zram and what it needs, from the kernel's
+	# package, unpacked once per machine (the cache, beside the package)
 	if [ -n "$thpswap" ]; then
-		mods=build/qemu/modules/$target
-		mkdir -p build/qemu/modules || return 1
 		deb=$(toolchain/kernel deb "$kdist" "${karg:-$arch}" image 2>"$w/$phase.deb.log") &&
+			mods=${deb%/debs/*}/modules/$(basename "$deb" .deb) && mkdir -p "${mods%/*}" &&
 			flock "$mods.lock" tests/qemu/modules "$deb" "$mods" zram ||
 			{ cat "$w/$phase.deb.log"; no "zram's modules for the guest"; return 1; }
 		cp "$mods"/*.ko "$mods/modules.load" "$dir/" || return 1
