@@ -124,7 +124,7 @@ _s_plan() {
 			if a=$(_s_need $i after); then
 				k=1
 				while [ $k -le $nsuites ]; do
-					eval "[ \"\$s_key_$k\" = \"\$a\" ] && [ -z \"\$s_skip_$k\" ]" &&
+					eval "[ \"\${s_key_$k:-}\" = \"\$a\" ] && [ -z \"\$s_skip_$k\" ]" &&
 						eval "j_after_$sj=\"\$j_after_$sj \$s_jobs_$k\""
 					k=$((k + 1))
 				done
@@ -207,7 +207,9 @@ _s_print() {
 		eval "p=\$s_phase_$si"
 		sp=0 sf=0 secs=0 n=0
 		for jj in $jobs; do
-			eval "echo \"== \$j_boot_$jj\"; secs=\$((secs + j_end_$jj - j_start_$jj))"
+			eval "bs=\$((j_end_$jj - j_start_$jj)) ph=\$j_phases_$jj"
+			echo "== $(eval echo \$j_boot_$jj) ($bs s; phases$ph)"
+			secs=$((secs + bs))
 			_s_phase_lines $jj "$p" "$name"
 			sp=$((sp + tp)) sf=$((sf + tf)) n=$((n + 1))
 		done
