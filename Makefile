@@ -43,6 +43,18 @@ XM_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 -Os -
 	$(if $(filter 1,$(WERROR)),-Werror) -MMD -MP \
 	-ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
 	-fno-unwind-tables -fno-pie $(TARGET_CFLAGS)
+# LTO=1: optimised as one program at link time (-flto), in one partition
+# (smaller than several), which makes board builds smaller: arm64 by 2.8 KB,
+# arm, riscv64 and x86_64 as a board by 1.2 to 1.4 KB. The objects are fat
+# (their machine code beside the compiler's IR), so that nm sees what each
+# calls (tests/suites/libc_test.sh). Each target's file sets it: on for
+# arm, arm64 and riscv64; off for MIPS (MIPS16 code grows by 1.2 KB with
+# it) and for this machine's build (no smaller; and a build system's
+# compiler, as Buildroot builds it by default, may lack LTO).
+LTO ?= 0
+ifeq ($(LTO),1)
+XM_CFLAGS += -flto -flto-partition=one -ffat-lto-objects
+endif
 # The file laid out without padding (the 128 KiB a board allows is counted in
 # file bytes): code and read-only data in one segment (x86 ld's default,
 # separate-code, pads each to a page: 8 KiB); no RELRO (musl's static
@@ -199,7 +211,7 @@ test: setup
 	$(MAKE) $(TEST_J) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped build/arm/tools/leakwork
 	$(MAKE) $(TEST_J) ARCH=mips all build/mips/unit build/mips/fmt_test
 	$(MAKE) $(TEST_J) ARCH=mips BUILD=build/mips-load LOAD=1 build/mips-load/exmap-mini
-	$(MAKE) $(TEST_J) BUILD=build/x86_64 LOAD=0 PICTURES=0 build/x86_64/exmap-mini
+	$(MAKE) $(TEST_J) BUILD=build/x86_64 LOAD=0 PICTURES=0 LTO=1 build/x86_64/exmap-mini
 	TEST_START=$(TEST_START) TEST_JOBS=$(TEST_JOBS) tests/run $(BUILD)
 
 # The module on our own kernels without pagemap, x86_64 and an OpenWrt-like

@@ -68,7 +68,7 @@ void scan_live(struct scan *s, struct arena *arena, const struct opts *o, const 
 	       uint64_t table, uint64_t cap_mem, const pid_t *pid_list, size_t npid_list)
 {
 	uint64_t page_size = (uint64_t)getpagesize();
-	uint64_t bound, ram_swap = 0, blocks;
+	uint64_t bound = 0, ram_swap = 0, blocks;
 	struct pagesrc *src = source_choose(backend);
 	struct probe probe;
 	const pid_t *pids;

@@ -13,10 +13,12 @@
 #include "page.h"
 #include "trend.h"
 
+/* The drawing, with a NUL after it; global, as page.c's template. */
 #ifndef TREND_SCRIPT
 #define TREND_SCRIPT "src/trend.js"
 #endif
 __asm__(".pushsection .rodata.trend_script,\"a\"\n"
+	".globl trend_script\n"
 	"trend_script:\n"
 	".incbin \"" TREND_SCRIPT "\"\n"
 	".byte 0\n"

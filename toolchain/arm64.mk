@@ -18,3 +18,6 @@ TARGET_CFLAGS := -fomit-frame-pointer
 # A board dumps; loading captures (-l, diff, -S) is a host's work: left out
 # of board builds, as on every cross target (LOAD=1 puts it in).
 LOAD ?= 0
+# Optimised as one program at link time (the Makefile's LTO): 2.8 KB less
+# (129,128 to 126,272 bytes).
+LTO ?= 1

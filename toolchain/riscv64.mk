@@ -7,7 +7,9 @@
 # MUSL_SPECS= if it is musl-native already (then none is built). After
 # changing the compiler, rm -rf build/toolchain/musl-riscv64 (the stamp is there).
 #
-# (toolchain/mips.mk says how to make another such target.)
+# Another target Debian's musl lacks: copy this file to toolchain/ARCH.mk
+# and change the lines below, up to "The same for every such target"
+# (toolchain/mips.mk is one such file for both of MIPS's byte orders).
 CROSS_COMPILE ?= riscv64-linux-gnu-
 CROSS_PKGS := gcc-riscv64-linux-gnu
 MUSL_PREFIX := build/toolchain/musl-riscv64
@@ -28,6 +30,9 @@ BROWSE ?= 0
 # call to libgcc's shared routines (__riscv_save_N) instead of inline: 4 KiB
 # of the binary, which has a budget of 96 KiB (tests/suites/sizes.sh).
 TARGET_CFLAGS := -msave-restore
+# Optimised as one program at link time (the Makefile's LTO): 1.2 KB less
+# (98,016 to 96,816 bytes).
+LTO ?= 1
 
 # The same for every such target.
 MUSL_SPECS ?= $(MUSL_PREFIX)/lib/musl-gcc.specs
