@@ -186,7 +186,7 @@ _s_phase_lines() {
 	if [ -f "$plog" ] && [ -n "$pre" ]; then
 		cat "$plog"
 		_s_tally "$plog" "$pre"
-		grep '^FAIL ' "$plog" | sed "s|^|$3: |" >>"$S/fails"
+		grep '^FAIL ' "$plog" | awk -v n="$3: " '{ print n $0 }' >>"$S/fails"
 		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 			echo "FAIL $pre$2: the boot stopped at its time limit" | tee -a "$S/fails"
 			tf=$((tf + 1))
@@ -224,7 +224,7 @@ _s_print() {
 	# the result line with its time beside it
 	awk -v r="$line" -v t=" ($secs s)" 'r != "" && $0 == r { n = NR } { l[NR] = $0 }
 		END { for (i = 1; i <= NR; i++) print l[i] (i == n ? t : "") }' "$log"
-	grep -E '^FAIL ' "$log" | sed "s|^|$name: |" >>"$S/fails"
+	grep -E '^FAIL ' "$log" | awk -v n="$name: " '{ print n $0 }' >>"$S/fails"
 	echo "$secs	$name" >>"$S/times"
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		echo "FAIL $name: stopped after $lim s, its time limit" | tee -a "$S/fails"
