@@ -335,7 +335,7 @@ run_suites() {
 	all=$secs
 	[ -z "${TEST_START:-}" ] || all=$(($(now) - TEST_START))
 	if [ "$all" -gt $((${TEST_WARN_MIN:-45} * 60)) ]; then
-		echo "WARNING: make test took $((all / 60)) min, more than ${TEST_WARN_MIN:-45}; the slowest suites:" \
+		echo "WARNING: make test took $((all / 60)) min ($all s), more than ${TEST_WARN_MIN:-45}; the slowest suites:" \
 			"$(sort -rn "$S/times" | head -n 3 | cut -f2 | cut -c 1-50 | sed 's/$/;/' | tr '\n' ' ')" >&2
 	fi
 	echo "$total_pass passed, $total_fail failed"
