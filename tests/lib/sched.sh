@@ -34,6 +34,8 @@
 #       the order declared as what they need allows (a quiet suite waits
 #       for the machine to empty, and nothing starts before it); prints;
 #       exits 0 when all passed, else 1
+# TEST_ONLY (an extended regular expression): only the suites whose name
+# matches it are declared (the boots their phases need with them).
 # Each job runs with tests/run's environment, stdin /dev/null, under
 # timeout (its limit), from the repository. TEST_START (seconds since the
 # epoch, the Makefile's) dates the whole make test for the warning.
@@ -50,7 +52,13 @@ _s_quote() {
 	done
 }
 
+# _s_only NAME: NAME is to run (TEST_ONLY)
+_s_only() {
+	[ -z "${TEST_ONLY:-}" ] || printf '%s\n' "$1" | grep -Eq -- "$TEST_ONLY"
+}
+
 suite() {
+	_s_only "$1" || return 0
 	nsuites=$((nsuites + 1))
 	eval "s_name_$nsuites=\$1 s_needs_$nsuites=\$2 s_kind_$nsuites=suite s_jobs_$nsuites="
 	shift 2
@@ -58,6 +66,7 @@ suite() {
 }
 
 guests() {
+	_s_only "$1" || return 0
 	nsuites=$((nsuites + 1))
 	eval "s_name_$nsuites=\$1 s_needs_$nsuites=root s_kind_$nsuites=guests s_phase_$nsuites=\$2 s_jobs_$nsuites="
 	shift 2
