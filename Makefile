@@ -232,33 +232,40 @@ host_tools = $(GUEST_TOOLS:%=build/host/%)
 board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)/tools/%) \
 	build/$(1)/tools/censusdump
 
+# make test's builds use every core (TEST_JOBS, default nproc; a make -jN
+# given on the command line is kept), and so do its suites (tests/run,
+# tests/lib/sched.sh). TEST_START dates the whole run for tests/run's
+# warning past 45 minutes.
+TEST_JOBS ?= $(shell nproc)
+TEST_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS))
+TEST_START := $(shell date +%s)
 test: setup
-	$(MAKE) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) build/host/benchwork build/host/oddnames fixture \
+	$(MAKE) $(TEST_J) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) build/host/benchwork build/host/oddnames fixture \
 		build/host/cgwork build/host/stopat \
 		elftest-deps $(BUILD)/tools/workload $(BUILD)/tools/censusdump $(BUILD)/sysroot_drv capfuzz-deps \
 		$(BUILD)/wlogdump trend-deps
-	for a in arm arm64 mipsel riscv64; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
-	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped build/arm/tools/leakwork
-	$(MAKE) ARCH=arm64 BUILD=build/arm64-dmabuf DMABUF=1 build/arm64-dmabuf/exmap-mini
-	$(MAKE) ARCH=arm64 BUILD=build/arm64-outside OUTSIDE=1 build/arm64-outside/exmap-mini
-	$(MAKE) ARCH=riscv64 BUILD=build/riscv64-outside OUTSIDE=1 build/riscv64-outside/exmap-mini
-	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
-	$(MAKE) ARCH=mips BUILD=build/mips-load LOAD=1 build/mips-load/exmap-mini
-	$(MAKE) BUILD=build/x86_64 LOAD=0 PICTURES=0 DMABUF=0 CGROUPS=0 LTO=1 build/x86_64/exmap-mini
-	$(MAKE) BUILD=build/nopictures PICTURES=0 build/nopictures/exmap-mini
-	$(MAKE) BUILD=build/noload LOAD=0 build/noload/exmap-mini
-	$(MAKE) BUILD=build/nobrowse BROWSE=0 build/nobrowse/exmap-mini
-	tests/run $(BUILD)
+	for a in arm arm64 mipsel riscv64; do $(MAKE) $(TEST_J) ARCH=$$a $(call board_tools,$$a) || exit 1; done
+	$(MAKE) $(TEST_J) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped build/arm/tools/leakwork
+	$(MAKE) $(TEST_J) ARCH=arm64 BUILD=build/arm64-dmabuf DMABUF=1 build/arm64-dmabuf/exmap-mini
+	$(MAKE) $(TEST_J) ARCH=arm64 BUILD=build/arm64-outside OUTSIDE=1 build/arm64-outside/exmap-mini
+	$(MAKE) $(TEST_J) ARCH=riscv64 BUILD=build/riscv64-outside OUTSIDE=1 build/riscv64-outside/exmap-mini
+	$(MAKE) $(TEST_J) ARCH=mips all build/mips/unit build/mips/fmt_test
+	$(MAKE) $(TEST_J) ARCH=mips BUILD=build/mips-load LOAD=1 build/mips-load/exmap-mini
+	$(MAKE) $(TEST_J) BUILD=build/x86_64 LOAD=0 PICTURES=0 DMABUF=0 CGROUPS=0 LTO=1 build/x86_64/exmap-mini
+	$(MAKE) $(TEST_J) BUILD=build/nopictures PICTURES=0 build/nopictures/exmap-mini
+	$(MAKE) $(TEST_J) BUILD=build/noload LOAD=0 build/noload/exmap-mini
+	$(MAKE) $(TEST_J) BUILD=build/nobrowse BROWSE=0 build/nobrowse/exmap-mini
+	TEST_START=$(TEST_START) TEST_JOBS=$(TEST_JOBS) tests/run $(BUILD)
 
 # The module on our own kernels without pagemap, x86_64 and an OpenWrt-like
 # 32-bit MIPS board (Malta, mipsel): their first builds take minutes
-# (toolchain/tinykernel caches them), so it is a target of its own; CI runs it.
-# Then the ram view on the x86_64 one (no kpageflags: no census). Both run;
-# either failing fails the target.
+# (toolchain/tinykernel caches them, once per machine), so it is a target of
+# its own; CI runs it. And the ram view on the x86_64 one (no kpageflags: no
+# census), in the same boot. Either failing fails the target.
 test-tinykernel: setup
-	$(MAKE) all $(host_tools) $(BUILD)/tools/censusdump
-	$(MAKE) ARCH=mipsel $(call board_tools,mipsel)
-	tests/suites/kmod_test.sh nopagemap-amd64 nopagemap-mipsel; k=$$?; tests/suites/ram_qemu.sh nopagemap && exit $$k
+	$(MAKE) $(TEST_J) all $(host_tools) $(BUILD)/tools/censusdump
+	$(MAKE) $(TEST_J) ARCH=mipsel $(call board_tools,mipsel)
+	TEST_START=$(TEST_START) TEST_JOBS=$(TEST_JOBS) tests/run $(BUILD) tinykernel
 
 # The board demo: the target's Debian kernel in qemu (-M virt for arm, arm64
 # and riscv64), the module loaded, exmap-mini's report on the serial console;
@@ -314,6 +321,13 @@ kmod:
 kernels-lock:
 	toolchain/kernel lock
 .PHONY: kernels-lock
+
+# make packages-lock: toolchain/packages.lock, the other Debian packages the
+# tests and builds fetch (busybox-static for the guests, musl's source),
+# resolved afresh through the indexes.
+packages-lock:
+	toolchain/packages lock
+.PHONY: packages-lock
 
 # The binary, stripped, and the manual page (src/exmap-mini.1). BINDIR and
 # MANSECT: where a distribution puts a tool that needs root (Debian:

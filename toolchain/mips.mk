@@ -2,9 +2,9 @@
 # little-endian through toolchain/mipsel.mk, which includes this file: the
 # MIPS 24Kc routers OpenWrt runs on are mipsel. Debian has the cross gcc
 # (gcc-mips-linux-gnu, gcc-mipsel-linux-gnu) but no musl-dev:mips or :mipsel,
-# so toolchain/musl builds musl from Debian's musl source package, once
-# (20-30 s on 2 cores), into build/toolchain/musl-ARCH, and CC uses the specs
-# file it installs. Every object and tool waits for it: TOOLCHAIN_DEPS is
+# so toolchain/musl builds musl from Debian's musl source package, once per
+# machine (20-30 s on 2 cores; in the cache, linked from
+# build/toolchain/musl-ARCH), and CC uses the specs file it installs. Every object and tool waits for it: TOOLCHAIN_DEPS is
 # its stamp.
 # A vendor toolchain: CROSS_COMPILE=prefix- (musl is then built with it), and
 # MUSL_SPECS= if it is musl-native already (then none is built). After

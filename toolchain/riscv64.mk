@@ -1,7 +1,8 @@
 # 64-bit RISC-V (Debian riscv64, RV64GC, lp64d): Debian has the cross gcc
 # (gcc-riscv64-linux-gnu) but no musl-dev:riscv64, so toolchain/musl builds
-# musl from Debian's musl source package, once (about 20 s on 2 cores), into
-# build/toolchain/musl-riscv64, and CC uses the specs file it installs.
+# musl from Debian's musl source package, once per machine (about 20 s on 2
+# cores; in the cache, linked from build/toolchain/musl-riscv64), and CC uses
+# the specs file it installs.
 # Every object and tool waits for it: TOOLCHAIN_DEPS is its stamp.
 # A vendor toolchain: CROSS_COMPILE=prefix- (musl is then built with it), and
 # MUSL_SPECS= if it is musl-native already (then none is built). After

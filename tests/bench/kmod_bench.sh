@@ -34,15 +34,11 @@ cp build/kmod/"$(basename "$kdir")"/exmap_mini.ko "$bin/exmap-mini" "$tools/work
 	"$tools/thpwork" tests/qemu/frame.sh "$w/test/" || die "cannot copy the guest's files"
 cat >"$w/test/run.sh" <<GUEST
 . /test/frame.sh
+. /test/lib.sh
 frame_begin kbench
 frame_cmd uname uname -r
 frame_cmd insmod insmod /test/exmap_mini.ko
 mkdir -p /tmp
-# wait_ready OUT: until OUT says ready (2 minutes at most)
-wait_ready() {
-	i=0
-	while ! grep -q '^ready' "\$1" && [ \$i -lt 120 ]; do sleep 1; i=\$((i + 1)); done
-}
 # timed CASE: a warm-up of each source, then ROUNDS of each in turn
 timed() {
 	for b in kmod pagemap; do /test/exmap-mini -b \$b -c >/dev/null 2>&1; done
@@ -60,7 +56,7 @@ timed() {
 }
 : >/tmp/wl.out
 /test/workload -n 40 -f 8192 -c 4096 -p 1024 -d /tmp >/tmp/wl.out 2>/tmp/wl.err &
-wait_ready /tmp/wl.out
+await_ready /tmp/wl.out 120
 frame_file workload /tmp/wl.out
 timed ptes
 kill \$(sed -n 's/^ready \([0-9]*\).*/\1/p' /tmp/wl.out)
@@ -70,9 +66,9 @@ echo always >\$T/enabled
 mkdir -p /tmp/huge
 mount -t tmpfs -o huge=always,size=20m none /tmp/huge
 /test/thpwork -H -n 8 -r 4096 -s 65536 -a 2048 >/tmp/thp.out 2>/tmp/thp.err &
-wait_ready /tmp/thp.out
+await_ready /tmp/thp.out 120
 /test/workload -n 8 -f 16384 -c 0 -p 0 -d /tmp/huge >/tmp/wf.out 2>/tmp/wf.err &
-wait_ready /tmp/wf.out
+await_ready /tmp/wf.out 120
 frame_file thp_work /tmp/thp.out
 frame_cmd pmds sh -c 'grep -h "^AnonHugePages:\|^ShmemPmdMapped:" /proc/[0-9]*/smaps_rollup | awk "{ k[\\\$1] += \\\$2 } END { for (f in k) print f, k[f] }"'
 timed pmds

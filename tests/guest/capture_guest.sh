@@ -26,6 +26,7 @@ N=3 FILE_KIB=256 COW_KIB=256 PRIV_A=128 PRIV_B=256 NOISE_S=0.001
 cd /test || exit 1
 X=./exmap-mini
 . /test/frame.sh
+. /test/lib.sh
 mkdir -p /tmp/live /tmp/prom
 : >/tmp/noise.flag
 mkfifo /tmp/noise.fifo /tmp/sleep.fifo
@@ -66,11 +67,7 @@ start() {
 	shift
 	: >"$_o"
 	"$@" >"$_o" 2>"$_o.err" &
-	_i=0
-	while ! grep -q '^ready' "$_o" && [ $_i -lt 600 ]; do
-		nap 0.1
-		_i=$((_i + 1))
-	done
+	await_ready "$_o" 60
 }
 # zombie PID: kill it and wait until it is a zombie (its parent never reaps)
 zombie() {

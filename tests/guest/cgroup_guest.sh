@@ -26,13 +26,11 @@
 CG_X=/test/exmap-mini
 CG_KIB=${CG_KIB:-8192} CG_RATE=${CG_RATE:-64} CG_COUNT=${CG_COUNT:-40}
 
+. /test/lib.sh
+
 # cg_ready FILE: "ready PID" in FILE within 60 s; the pid
 cg_ready() {
-	_i=0
-	while ! grep -q '^ready' "$1" && [ $_i -lt 600 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
+	await_ready "$1" 60
 	sed -n 's/^ready \([0-9]*\).*/\1/p' "$1"
 }
 

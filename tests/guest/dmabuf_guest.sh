@@ -15,16 +15,13 @@
 # pool that grows (dmabufwork grow: 256 KiB a second) under watch 1 for
 # DMABUF_WATCH samples (40), its log and the pool's own account.
 DMABUF_WATCH=${DMABUF_WATCH:-40}
+. /test/lib.sh
 
 _dmabuf_start() {
 	_o=$1
 	shift
 	"$@" >"$_o" 2>"$_o.err" &
-	_i=0
-	while ! grep -q '^ready' "$_o" && [ $_i -lt 600 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
+	await_ready "$_o" 60 $!
 }
 
 dmabuf_guest() {

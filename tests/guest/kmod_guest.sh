@@ -1,21 +1,21 @@
-# The module's system test, guest side: run as /test/run.sh in a qemu guest
-# (busybox sh) with exmap-mini, exmap_mini.ko, workload, churn, runas, twice,
-# readfault, afterprobe and censusdump in /test. Everything goes back to the host framed
-# (tests/qemu/frame.sh) and is checked there (tests/suites/kmod_test.sh,
-# tests/lib/zeropage_checks.sh). /test/params may set the knobs below; with
-# /test/exmap-mini.ap (another build) the probe-reuse phase runs that one.
+# The module's system test, guest side: a phase of a guest boot
+# (tests/guest/run.sh sources it as guest.sh in its directory D, with
+# exmap-mini, exmap_mini.ko, workload, churn, runas, twice, readfault,
+# afterprobe and censusdump there). Everything goes back to the host framed
+# (tests/qemu/frame.sh) and is checked there (tests/lib/kmod_phase.sh,
+# tests/lib/zeropage_checks.sh). D/params may set the knobs below; with
+# D/exmap-mini.ap (another build) the probe-reuse phase runs that one. It
+# leaves the guest as it found it: workloads ended, the module unloaded.
 N=4 FILE_KIB=512 COW_KIB=384 PRIV_KIB=128 STRESS=30 CENSUS_HUGE=4
-[ -f /test/params ] && . /test/params
-X=/test/exmap-mini
+[ -f "$D/params" ] && . "$D/params"
+X=$D/exmap-mini
 AP_X=$X
-[ -x /test/exmap-mini.ap ] && AP_X=/test/exmap-mini.ap
-. /test/frame.sh
+[ -x "$D/exmap-mini.ap" ] && AP_X=$D/exmap-mini.ap
 
-frame_begin kmod
 frame_cmd uname uname -r
 frame_file version /proc/version
 frame_cmd pagemap sh -c 'test -e /proc/self/pagemap && echo yes || echo no'
-frame_cmd insmod insmod /test/exmap_mini.ko
+frame_cmd insmod insmod $D/exmap_mini.ko
 frame_file meminfo /proc/meminfo
 frame_file cpuinfo /proc/cpuinfo
 frame_cmd entry sh -c 'ls -ln /proc/exmap-mini'
@@ -26,7 +26,7 @@ frame_cmd entry sh -c 'ls -ln /proc/exmap-mini'
 # meminfo; the pool is given back after.
 H=/proc/sys/vm/nr_hugepages
 [ -w $H ] && echo "$CENSUS_HUGE" >$H
-frame_cmd census /test/censusdump
+frame_cmd census $D/censusdump
 frame_file census_meminfo /proc/meminfo
 frame_cmd census_ksm sh -c 'cat /sys/kernel/mm/ksm/run 2>/dev/null || echo none'
 frame_cmd ram_view $X -c ram
@@ -35,12 +35,8 @@ frame_cmd ram_view $X -c ram
 # The quiescent workload: both sources must agree on it.
 mkdir -p /tmp
 : >/tmp/wl.out
-/test/workload -n "$N" -f "$FILE_KIB" -c "$COW_KIB" -p "$PRIV_KIB" -d /tmp >/tmp/wl.out 2>/tmp/wl.err &
-i=0
-while ! grep -q '^ready' /tmp/wl.out && [ $i -lt 120 ]; do
-	sleep 1
-	i=$((i + 1))
-done
+$D/workload -n "$N" -f "$FILE_KIB" -c "$COW_KIB" -p "$PRIV_KIB" -d /tmp >/tmp/wl.out 2>/tmp/wl.err &
+await_ready /tmp/wl.out 120
 frame_file workload /tmp/wl.out
 pids=$(sed -n 's/^ready //p' /tmp/wl.out | tr ' ' ',')
 # What a read fault gives on this kernel (tests/work/readfault.c), scanned with
@@ -55,12 +51,8 @@ if [ -d $T ]; then
 	echo madvise >$T/enabled && echo madvise >$T/defrag && echo 1 >$T/use_zero_page
 fi
 frame_cmd zp_thp sh -c "cd $T && grep . enabled defrag use_zero_page"
-/test/readfault >/tmp/rf.out 2>/tmp/rf.err &
-i=0
-while ! grep -q '^ready' /tmp/rf.out && [ $i -lt 60 ]; do
-	sleep 1
-	i=$((i + 1))
-done
+$D/readfault >/tmp/rf.out 2>/tmp/rf.err &
+await_ready /tmp/rf.out 60
 frame_file readfault /tmp/rf.out
 frame_file readfault_err /tmp/rf.err
 rfpid=$(sed -n 's/^ready //p' /tmp/rf.out)
@@ -69,7 +61,7 @@ frame_cmd kmod_all $X -b kmod -c
 # A capture taken just as a report (the same processes in the same state:
 # both run from one waiting process, see tests/work/twice.c): loaded on the
 # host, it must give that report.
-/test/twice /tmp/cap.live /dev/null /tmp/cap.dump /tmp/cap.err $X -b kmod -k procs -- -b kmod dump
+$D/twice /tmp/cap.live /dev/null /tmp/cap.dump /tmp/cap.err $X -b kmod -k procs -- -b kmod dump
 frame_file cap_live /tmp/cap.live
 frame_file cap_dump /tmp/cap.dump
 frame_file cap_err /tmp/cap.err
@@ -91,12 +83,12 @@ for pid in $(echo "$pids" | tr ',' ' ') $rfpid; do
 		frame_cmd "pagemap_maps_$pid" $X -b pagemap -c maps "$pid"
 	fi
 done
-frame_cmd nonroot /test/runas 65534 $X -b kmod
+frame_cmd nonroot $D/runas 65534 $X -b kmod
 # A process that allocates right after the probe keeps its pages
 # (tests/work/afterprobe.c): each source scans it, stopped just after its probe.
 for b in kmod pagemap; do
 	[ $b = pagemap ] && [ ! -e /proc/self/pagemap ] && continue
-	/test/afterprobe /tmp/ap.csv /tmp/ap.err $AP_X -b $b -c >/tmp/ap.out 2>/tmp/ap.stderr
+	$D/afterprobe /tmp/ap.csv /tmp/ap.err $AP_X -b $b -c >/tmp/ap.out 2>/tmp/ap.stderr
 	frame_file "ap_${b}_out" /tmp/ap.out
 	frame_file "ap_${b}_stderr" /tmp/ap.stderr
 	frame_file "ap_${b}_csv" /tmp/ap.csv
@@ -107,30 +99,30 @@ if [ -n "$thp_was" ]; then
 	echo "$1" >$T/enabled && echo "$2" >$T/defrag && echo "$3" >$T/use_zero_page
 fi
 # A sparse address space (tests/guest/sparse_guest.sh), where params size it.
-[ -n "${SPARSE_R:-}" ] && . /test/sparse_guest.sh
+[ -n "${SPARSE_R:-}" ] && . $D/sparse_guest.sh
 # What the scan cannot see (tests/guest/pidns_guest.sh): a PID namespace, a
 # user namespace, a process that cannot be read; where smaps_rollup says Pss.
-if [ -f /test/pidns_guest.sh ] && [ -e /proc/self/smaps_rollup ]; then
+if [ -f $D/pidns_guest.sh ] && [ -e /proc/self/smaps_rollup ]; then
 	PN=/tmp/pidns
 	h=
 	[ -e /sys/kernel/mm/transparent_hugepage/shmem_enabled ] && h=,huge=always
 	# room past the file: at 16 KiB pages its folio is a PMD's 32 MiB, and
 	# a full tmpfs splits a folio past its file's end, unmapping its pages
 	mkdir -p $PN && mount -t tmpfs -o size=128m$h pidns $PN
-	MAPFILE=/test/mapfile NOPTRACE=/test/noptrace UNSHARE="busybox unshare"
+	MAPFILE=$D/mapfile NOPTRACE=$D/noptrace UNSHARE="busybox unshare"
 	NSENTER="busybox nsenter" SRCS=kmod
 	[ -e /proc/self/pagemap ] && SRCS="kmod pagemap"
-	. /test/pidns_guest.sh
+	. $D/pidns_guest.sh
 	umount $PN
 fi
 # Large folios mapped in part (tests/guest/thp_guest.sh), where params set THP.
-[ -n "${THP:-}" ] && . /test/thp_guest.sh
+[ -n "${THP:-}" ] && . $D/thp_guest.sh
 # hugetlb pages of 64 KiB (Svnapot) and 2 MiB shared by two processes
 # (tests/guest/napot_guest.sh), where params set NAPOT.
-[ -n "${NAPOT:-}" ] && . /test/napot_guest.sh
+[ -n "${NAPOT:-}" ] && . $D/napot_guest.sh
 
 # Stress: scan with every source while processes and mappings churn.
-/test/churn "$STRESS" >/tmp/churn.out 2>&1 &
+$D/churn "$STRESS" >/tmp/churn.out 2>&1 &
 churn=$!
 runs=0 bad=0
 : >/tmp/scan.errs
@@ -153,4 +145,3 @@ sleep 1
 frame_cmd rmmod rmmod exmap_mini
 frame_cmd lsmod sh -c 'lsmod | grep exmap_mini || echo gone'
 frame_cmd dmesg dmesg
-frame_end

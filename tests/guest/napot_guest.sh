@@ -1,6 +1,6 @@
 # hugetlb pages of 64 KiB (Svnapot: 16 PTEs of one value) and 2 MiB (a PMD),
-# guest side: sourced by tests/guest/kmod_guest.sh (/test/napot_guest.sh) when
-# /test/params sets NAPOT, with hugework in /test. Pools of 4 pages of
+# guest side: sourced by tests/guest/kmod_guest.sh (D/napot_guest.sh) when
+# D/params sets NAPOT, with hugework in D. Pools of 4 pages of
 # 64 KiB and 2 of 2 MiB are filled, hugework's parent maps them all shared
 # and its child reads every page; both sources scan, and the kernel's
 # figures for each process (smaps and smaps_rollup: KernelPageSize,
@@ -14,13 +14,9 @@ napot_run() {
 		[ -w "$HP/hugepages-${s%:*}kB/nr_hugepages" ] && echo "${s#*:}" >"$HP/hugepages-${s%:*}kB/nr_hugepages"
 	done
 	frame_cmd napot_nr sh -c "cd $HP && grep . hugepages-64kB/nr_hugepages hugepages-2048kB/nr_hugepages"
-	/test/hugework -n 1 64:4 2048:2 >/tmp/hw.out 2>/tmp/hw.err &
+	$D/hugework -n 1 64:4 2048:2 >/tmp/hw.out 2>/tmp/hw.err &
 	hw=$!
-	i=0
-	while ! grep -q '^ready' /tmp/hw.out && [ $i -lt 60 ] && kill -0 $hw 2>/dev/null; do
-		sleep 1
-		i=$((i + 1))
-	done
+	await_ready /tmp/hw.out 60 $hw
 	frame_file napot_work /tmp/hw.out
 	frame_file napot_work_err /tmp/hw.err
 	frame_cmd napot_kmod $X -b kmod -c

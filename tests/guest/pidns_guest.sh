@@ -1,5 +1,5 @@
 # What the scan cannot see, run where it is sourced: in a guest by
-# tests/guest/kmod_guest.sh (/test/pidns_guest.sh), on this machine by
+# tests/guest/kmod_guest.sh ($D/pidns_guest.sh), on this machine by
 # tests/suites/pidns_test.sh (with frame_cmd and frame_file that keep files).
 # tests/lib/pidns_checks.sh judges what it sends back. Needs X (exmap-mini),
 # MAPFILE and NOPTRACE (tests/work/mapfile.c, noptrace.c), PN (a directory on

@@ -1,31 +1,35 @@
-# The ram view's test, guest side: run as /test/run.sh in a qemu guest (busybox sh), checked by tests/suites/ram_qemu.sh.
-# /test holds exmap-mini, params (CASE, TMPFS_MIB) and, on our own kernels,
-# exmap_mini.ko, loaded first, and censusdump (the census from each source,
-# tests/lib/census_checks.sh's input, as in the module's test). Everything goes back framed
-# (tests/qemu/frame.sh): the view's CSV, what the host checks it against,
-# read in the guest (MemTotal, iomem, the root's filesystem type, the
-# initramfs files' blocks, SMBIOS entries, the device tree's
-# reserved-memory), then the CSV and the text once a file of TMPFS_MIB MiB
-# is written to a tmpfs mounted at the start.
+# The ram view's test, guest side: a phase of a guest boot, first in it
+# (tests/guest/run.sh sources it as guest.sh in its directory D), checked
+# by tests/lib/ram_phase.sh. D holds exmap-mini, params (CASE, TMPFS_MIB)
+# and, on our own kernels, exmap_mini.ko, loaded first, and censusdump (the
+# census from each source, tests/lib/census_checks.sh's input, as in the
+# module's test). Everything goes back framed (tests/qemu/frame.sh): the
+# view's CSV, what the host checks it against, read in the guest (MemTotal,
+# iomem, the root's filesystem type, its largest files' blocks, SMBIOS
+# entries, the device tree's reserved-memory), then the CSV and the text
+# once a file of TMPFS_MIB MiB is written to a tmpfs mounted at the start.
+# It leaves the guest as it found it: the file and the mount gone, its
+# processes ended, the module unloaded.
 CASE=unknown TMPFS_MIB=16
-cd /test || exit 1
-. /test/params
-. /test/frame.sh
+. ./params
 X=./exmap-mini
 
-frame_begin "ram-$CASE"
 # no pagemap and no module yet: the view from the counters alone
 if [ -f exmap_mini.ko ]; then
 	frame_cmd nomod "$X" ram
 	frame_cmd nomod_csv "$X" -c ram
-	frame_cmd insmod insmod /test/exmap_mini.ko
+	frame_cmd insmod insmod ./exmap_mini.ko
 fi
 mkdir -p /mnt/ram && mount -t tmpfs -o size=$((TMPFS_MIB * 2))m exmap-ram /mnt/ram
 frame_cmd csv "$X" -c ram
 frame_cmd memtotal grep '^MemTotal:' /proc/meminfo
 frame_file iomem /proc/iomem
 frame_cmd rootfs stat -f -c %t /
-frame_cmd files stat -c '%n %s %b' /bin/busybox /test/exmap-mini
+# the initramfs's three largest files (the view names a kind's 8 largest;
+# in a boot shared with other phases theirs are among them), "path size
+# blocks"
+frame_cmd files sh -c "find / -xdev -type f -exec stat -c '%s %n %b' {} \\; | sort -rn | head -n 3 |
+	awk '{ print \$2, \$1, \$3 }'"
 frame_cmd dmi ls /sys/firmware/dmi/entries
 frame_cmd resmem ls /proc/device-tree/reserved-memory
 dd if=/dev/zero of=/mnt/ram/big bs=1M count="$TMPFS_MIB" 2>/dev/null
@@ -62,4 +66,8 @@ if [ -x censusdump ]; then
 fi
 # what the view costs here (the census of every frame in it), for make bench
 frame_cmd cost sh -c "time $X -c ram >/dev/null"
-frame_end
+# the guest as it was, for the phases after this one
+if [ "$CASE" = headonly ]; then kill $pids 2>/dev/null; wait; fi
+rm -f /mnt/ram/big
+umount /mnt/ram
+[ -f exmap_mini.ko ] && frame_cmd rmmod rmmod exmap_mini

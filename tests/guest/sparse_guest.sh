@@ -1,18 +1,14 @@
 # A sparse address space, guest side: sourced by tests/guest/kmod_guest.sh
-# (/test/sparse_guest.sh) when /test/params sets SPARSE_R and SPARSE_I.
+# (D/sparse_guest.sh) when D/params sets SPARSE_R and SPARSE_I.
 # tests/work/workload.c's -R (a reservation that never holds a page) and -I
 # (islands of shared, and each child's own, pages spread through a large
 # mapping), scanned by each source, and by pagemap without PAGEMAP_SCAN
 # (EXMAP_PAGEMAP_SCAN=0); the kernel's figures go back with them
 # (tests/lib/sparse_checks.sh checks them on the host).
 : >/tmp/sp.out
-/test/workload -n 2 -f 64 -c 128 -p 32 -z 0 -R "$SPARSE_R" -I "$SPARSE_I" -d /tmp \
+$D/workload -n 2 -f 64 -c 128 -p 32 -z 0 -R "$SPARSE_R" -I "$SPARSE_I" -d /tmp \
 	>/tmp/sp.out 2>/tmp/sp.err &
-i=0
-while ! grep -q '^ready' /tmp/sp.out && [ $i -lt 60 ]; do
-	sleep 1
-	i=$((i + 1))
-done
+await_ready /tmp/sp.out 60
 frame_file sparse_workload /tmp/sp.out
 frame_file sparse_workload_err /tmp/sp.err
 spids=$(sed -n 's/^ready //p' /tmp/sp.out | tr ' ' ',')

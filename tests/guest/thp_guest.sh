@@ -1,5 +1,5 @@
 # Large folios, guest side: sourced by tests/guest/kmod_guest.sh
-# (/test/thp_guest.sh) when /test/params sets THP, with thpwork in /test:
+# (D/thp_guest.sh) when D/params sets THP, with thpwork in D:
 #   THP=pmd   PMD huge pages on (enabled = always): thpwork's region is three
 #             of them (3 x 32 MiB at 16 KiB pages), aligned to one;
 #   THP=mthp  multi-size THP of 16, 32 and 64 KiB on (always), PMD THP off
@@ -15,10 +15,11 @@
 # Before it, on every such target: a file in PMD-size folios (a tmpfs mounted
 # huge=always, PMD THP for MADV_HUGEPAGE ranges), two PMDs of it mapped
 # private and read by thpwork's parent, copied from and dropped in part by 4
-# children (thp_file). After it, where /test/params sets THPSWAP: a swap
-# device (zram, its modules in /test as /test/modules.load lists them), and
+# children (thp_file). After it, where D/params sets THPSWAP: a swap
+# device (zram, its modules in D as D/modules.load lists them), and
 # 1920 KiB of the phase's folios, 448 KiB of it paged out before 2 children
-# fork and copy one page in 16 (thp_swap).
+# fork and copy one page in 16 (thp_swap); then swap off, the device reset
+# and its modules unloaded, for a phase after this one.
 T=/sys/kernel/mm/transparent_hugepage
 
 # thp_frames P OUT PID...: what thpwork said (OUT), a scan with each source,
@@ -42,13 +43,9 @@ thp_frames() {
 thp_work() {
 	out=$1
 	shift
-	/test/thpwork "$@" >"$out" 2>"$out.err" &
+	$D/thpwork "$@" >"$out" 2>"$out.err" &
 	tw=$!
-	i=0
-	while ! grep -q '^ready' "$out" && [ $i -lt 120 ] && kill -0 $tw 2>/dev/null; do
-		sleep 1
-		i=$((i + 1))
-	done
+	await_ready "$out" 120 $tw
 	tpids=$(sed -n 's/^ready //p' "$out")
 }
 
@@ -65,13 +62,16 @@ thp_file() {
 }
 
 thp_swap() {
-	frame_cmd ts_zram sh -c 'for m in $(cat /test/modules.load); do insmod /test/$m.ko || exit; done
+	frame_cmd ts_zram sh -c 'for m in $(cat modules.load); do insmod ./$m.ko || exit; done
 		echo 64M >/sys/block/zram0/disksize && mkswap /dev/zram0 && swapon /dev/zram0 && cat /proc/swaps'
 	thp_work /tmp/ts.out -H -n 2 -r 16 -s 1920 -a 64 -O 448
 	thp_frames ts /tmp/ts.out $tpids
 	kill $tw 2>/dev/null
 	wait $tw
+	# the guest as it was, for a phase after this one: no swap, no zram
 	swapoff /dev/zram0
+	echo 1 >/sys/block/zram0/reset
+	for m in $(sed '1!G;h;$!d' modules.load); do rmmod "$m"; done
 }
 
 thp_run() {
@@ -89,19 +89,15 @@ thp_run() {
 	frame_cmd thp_settings sh -c "cd $T && grep . enabled hugepages-*kB/enabled"
 	frame_file thp_vmstat0 /proc/vmstat
 	frame_cmd thp_stats0 sh -c "cd $T && grep . hugepages-*kB/stats/anon_fault_alloc"
-	/test/thpwork -n 4 -r 16 "$@" >/tmp/thp.out 2>/tmp/thp.err &
+	$D/thpwork -n 4 -r 16 "$@" >/tmp/thp.out 2>/tmp/thp.err &
 	tw=$!
-	i=0
-	while ! grep -q '^ready' /tmp/thp.out && [ $i -lt 120 ] && kill -0 $tw 2>/dev/null; do
-		sleep 1
-		i=$((i + 1))
-	done
+	await_ready /tmp/thp.out 120 $tw
 	frame_file thp_work /tmp/thp.out
 	frame_file thp_work_err /tmp/thp.err
 	frame_cmd thp_kmod $X -b kmod -c
 	frame_cmd thp_pagemap $X -b pagemap -c
 	# a capture and a report of the same moment (see kmod_guest.sh)
-	/test/twice /tmp/thpcap.live /dev/null /tmp/thpcap.dump /tmp/thpcap.err \
+	$D/twice /tmp/thpcap.live /dev/null /tmp/thpcap.dump /tmp/thpcap.err \
 		$X -b kmod -k procs -- -b kmod dump
 	frame_file thp_cap_live /tmp/thpcap.live
 	frame_file thp_cap_dump /tmp/thpcap.dump

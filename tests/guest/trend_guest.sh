@@ -14,18 +14,14 @@ RATE=16 INTERVAL=2 COUNT=90 NOISE_S=1
 [ -f /test/params ] && . /test/params
 cd /test || exit 1
 . /test/frame.sh
+. /test/lib.sh
 mkfifo /tmp/sleep.fifo
-nap() { read -t "$1" _nap <>/tmp/sleep.fifo; }
 
 start() {
 	_o=$1
 	shift
 	"$@" >"$_o" 2>"$_o.err" &
-	_i=0
-	while ! grep -q '^ready' "$_o" && [ $_i -lt 600 ]; do
-		nap 0.1
-		_i=$((_i + 1))
-	done
+	await_ready "$_o" 60
 }
 pss() {
 	awk '$1 == "Pss:" { print $2 }' "/proc/$1/smaps_rollup"

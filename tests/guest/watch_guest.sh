@@ -9,13 +9,10 @@ INTERVAL=60 SAMPLES=12 ROUNDS=15
 [ -f /test/params ] && . /test/params
 cd /test || exit 1
 . /test/frame.sh
+. /test/lib.sh
 : >/tmp/w1.out
 ./workload -n 3 -f 256 -c 256 -p 128 -d /tmp >/tmp/w1.out 2>&1 &
-i=0
-while ! grep -q '^ready' /tmp/w1.out && [ $i -lt 600 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+await_ready /tmp/w1.out 60
 ./watchcost "$ROUNDS" >/tmp/cost 2>/tmp/cost.err
 echo "watch-mark begin"
 ./exmap-mini watch "$INTERVAL" "$SAMPLES"

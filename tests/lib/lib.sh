@@ -31,6 +31,9 @@
 #   rollup PID FIELD          a /proc/PID/smaps_rollup field, in bytes
 #   col CSV KEYCOL KEY FIELD  FIELD of the CSV row whose KEYCOL is KEY
 #   has_pagemap_scan          1 if pagemap takes PAGEMAP_SCAN here, else 0
+#   swap_on DIR               swap is active: already, or a 64 MiB swap file
+#                             made in DIR and enabled (SWAPFILE names it,
+#                             for the caller's swapoff; else empty)
 # TEST_PREFIX goes before every name (kmod_test.sh: "TARGET: ").
 # POSIX sh (dash runs the suites). Names starting _lib_ are its own.
 
@@ -49,6 +52,17 @@ try:
 except OSError:
     print(0)
 '
+}
+
+# swap_on DIR: swap active (one already is, or DIR/swapfile made and
+# enabled: SWAPFILE then names it); status 1 if neither
+swap_on() {
+	[ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ] && return 0
+	SWAPFILE=$1/swapfile
+	{ fallocate -l 64M "$SWAPFILE" || dd if=/dev/zero of="$SWAPFILE" bs=1M count=64; } 2>/dev/null &&
+		chmod 600 "$SWAPFILE" && mkswap "$SWAPFILE" >/dev/null 2>&1 && swapon "$SWAPFILE" && return 0
+	SWAPFILE=
+	return 1
 }
 
 # col CSVFILE KEYCOL KEY FIELD: FIELD of the row whose KEYCOL is KEY (no quoted commas)

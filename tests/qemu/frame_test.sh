@@ -250,6 +250,38 @@ printf 'one more block\n' >in/extra
 run twosessions twosess.log 0 $all extra
 same twosessions dmesg extra
 
+# 12b. One session at a time (-s), as a guest's phases are read: a second
+# session with a block of the same name as the first's, damaged in a line,
+# concerns only itself.
+cat >session3.sh <<EOF
+. "$here/frame.sh"
+frame_begin third
+frame_text text "the third session's own text"
+frame_text more "and more"
+frame_end
+EOF
+$gsh session3.sh | sed 's/$/\r/' >third.log
+l=$(awk 'index($0, "@@F ") && substr($0, 14, 1) == "D" { n++ } n == 1 { print NR; exit }' third.log)
+change_char "$l" 40 <third.log >third.bad.log
+{ cat clean.log; cat third.bad.log; } >phases.log
+# sess NAME SESSION EXPECTED-RC: unframe -s SESSION phases.log into out/NAME
+sess() {
+	rm -rf "out/$1"
+	"$unframe" -s "$2" phases.log "out/$1" >"out.$1.stdout" 2>"out.$1.err"
+	got=$?
+	check_eq "$1: unframe -s $2 exits $3" "$got" "$3" "unframe exits $got: $(head -c 600 "out.$1.err")"
+}
+sess first ftest 0
+same first $all
+silent first
+absent first more
+sess third third 1
+says third "session third ("
+check_cmd "third: its own text, not the first session's" not test -e out/third/text
+check_eq "third: its intact block" "$(cat out/third/more 2>/dev/null)" "and more"
+sess nosess nosuch 1
+says nosess "session nosuch: not in the log"
+
 # 13. Not a framed log at all.
 printf 'just a boot\r\n[    1.0] nothing framed\r\n' >none.log
 run none none.log 1

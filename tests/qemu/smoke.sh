@@ -41,7 +41,7 @@ for target in $targets; do
 	echo "== $target"
 
 	t0=$(now)
-	if [ -f "$repo/build/kernels/$target/info" ]; then cached=" (cached)"; else cached=""; fi
+	if "$kernel" path "$dist" "$arch" >/dev/null 2>&1; then cached=" (cached)"; else cached=""; fi
 	if ! "$kernel" fetch "$dist" "$arch" >"$w/fetch.log" 2>&1; then
 		cat "$w/fetch.log"; failed "fetch"; continue
 	fi

@@ -44,6 +44,7 @@ cp "$build"/kmod/"$(basename "$kdir")"/exmap_mini.ko "$build/exmap-mini" "$build
 # read all of it (its pages theirs alone) and write 384 KiB each of their own.
 cat >"$w/test/run.sh" <<'EOF'
 cd /test
+. /test/lib.sh
 echo "== board: $(uname -m), Linux $(uname -r), $(grep MemTotal /proc/meminfo)"
 echo "== insmod exmap_mini.ko"
 insmod ./exmap_mini.ko && ls -l /proc/exmap-mini
@@ -53,8 +54,7 @@ start() {
 	n=$1
 	shift
 	./workload "$@" -d /tmp/$n >/tmp/$n.out 2>&1 &
-	i=0
-	while ! grep -q '^ready' /tmp/$n.out && [ $i -lt 60 ]; do sleep 1; i=$((i + 1)); done
+	await_ready /tmp/$n.out 60
 }
 start a -n 3 -f 256 -c 256 -p 128
 echo "== exmap-mini (a parent and 3 children sharing a file and copy-on-write pages)"

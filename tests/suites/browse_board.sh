@@ -18,8 +18,9 @@ toolchain/kernel fetch bookworm armhf >"$w/fetch.log" 2>&1 || { cat "$w/fetch.lo
 eval "$(toolchain/kernel path bookworm armhf)"
 cp build/arm/exmap-mini build/arm/tools/workload "$w/test/" || { no "staging $w/test"; finish; }
 cat >"$w/test/run.sh" <<'GUEST'
+. /test/lib.sh
 /test/workload -n 3 -f 256 -c 128 -p 64 >/tmp/wl 2>&1 &
-until grep -q '^ready' /tmp/wl 2>/dev/null; do sleep 0.2; done
+await_ready /tmp/wl 60
 echo browse-start
 /test/exmap-mini browse
 echo "browse-rc $?"

@@ -43,11 +43,15 @@ prepare() {
 	toolchain/kernel fetch $dist $arch >"$w/fetch.log" 2>&1 ||
 		{ cat "$w/fetch.log"; no "kernel fetch"; return 1; }
 	eval "$(toolchain/kernel path $dist $arch)"
+	# unpacked once per machine beside the package in the cache, a
+	# directory (and lock) of their own: kmod's phase keeps zram in another
 	if [ -n "$mods" ]; then
-		m=build/qemu/modules/dmabuf-$dist-$arch
-		tests/qemu/modules "$(ls "${kdir%%/root/*}"/debs/linux-image-*.deb | head -n 1)" "$m" $mods ||
-			{ no "$mods: the modules for the guest"; return 1; }
-		cp "$m"/*.ko "$m/modules.load" "$w/test/" || return 1
+		deb=$(toolchain/kernel deb $dist $arch image 2>"$w/deb.log") &&
+			m=${deb%/debs/*}/modules/$(basename "$deb" .deb)+$(echo $mods | tr ' ' +) &&
+			mkdir -p "${m%/*}" &&
+			flock "$m.lock" sh -c 'tests/qemu/modules "$@" && cp "$2"/*.ko "$2/modules.load" "$0/"' \
+				"$w/test" "$deb" "$m" $mods ||
+			{ cat "$w/deb.log"; no "$mods: the modules for the guest"; return 1; }
 	fi
 	cp "$bin/exmap-mini" "$tools/dmabufwork" tests/guest/dmabuf_guest.sh "$w/test/" || return 1
 	cat >"$w/test/run.sh" <<EOF

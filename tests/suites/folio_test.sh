@@ -182,17 +182,9 @@ else
 fi
 
 # --- 64 KiB folios, partly swapped ---------------------------------------------
-swap_on() {
-	[ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ] && return 0
-	SWAPFILE=$T/swapfile
-	{ fallocate -l 64M "$SWAPFILE" || dd if=/dev/zero of="$SWAPFILE" bs=1M count=64; } 2>/dev/null &&
-		chmod 600 "$SWAPFILE" && mkswap "$SWAPFILE" >/dev/null 2>&1 && swapon "$SWAPFILE" && return 0
-	SWAPFILE=
-	return 1
-}
 if [ ! -w $TH/hugepages-64kB/enabled ]; then
 	echo "skip 64 KiB folios: this kernel has no multi-size THP of 64 KiB ($TH/hugepages-64kB)"
-elif ! swap_on; then
+elif ! swap_on "$T"; then
 	no "mTHP: a swap file is on" "no swap is active and a swap file cannot be enabled in $T"
 else
 	MTHP_WAS=$(sed 's/.*\[\(.*\)\].*/\1/' $TH/hugepages-64kB/enabled)

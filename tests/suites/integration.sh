@@ -256,15 +256,7 @@ stop_workload
 # --- swap: the parent's cow pages go to swap before the fork --------------
 # The second half stays swap entries shared by all N + 1; each child's first
 # half was swapped in and copied. Checked against Swap and SwapPss.
-swap_on() {
-	[ "$(awk 'NR > 1' /proc/swaps | wc -l)" -gt 0 ] && return 0
-	SWAPFILE=$T/swapfile
-	{ fallocate -l 64M "$SWAPFILE" || dd if=/dev/zero of="$SWAPFILE" bs=1M count=64; } 2>/dev/null &&
-		chmod 600 "$SWAPFILE" && mkswap "$SWAPFILE" >/dev/null 2>&1 && swapon "$SWAPFILE" && return 0
-	SWAPFILE=
-	return 1
-}
-if swap_on; then
+if swap_on "$T"; then
 	N=4
 	sharing $N 256 512 128 -S
 	ALL="$WL_PARENT,$(echo "$WL_CHILDREN" | tr ' ' ',')"

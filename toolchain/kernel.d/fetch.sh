@@ -1,20 +1,27 @@
 # toolchain/kernel: fetching. obtain chooses the kernel (the verified
 # index's, resolve.sh; else the lock's, lock.sh, one line saying so) and
-# downloads its packages through apt's own transport, each checked against
-# its SHA256; fetch_unpack unpacks them into DIR.new (an interrupted fetch
-# leaves no half tree that looks fetched); fetch_done records the info file
-# and moves DIR.new into place. Only when both the index and the lock fail
-# does a fetch fail, naming both reasons.
-# Needs from toolchain/kernel: helper buildarch dist arch karch cross dir,
-# die and note; from apt.sh: apt mirror manifest, index_update and
-# apt_tidy; resolve_index and from_lock. Sets source (index or lock),
-# new, R (the tree's final root), image config systemmap kdir_new; the
-# headers and kbuild steps (headers.sh, sysroot.sh) set kgcc cc btf wrapped,
-# which fetch_done records.
+# downloads its packages through apt's own transport into the machine's
+# pool (KERNEL_DIR/debs), each checked against its SHA256; fetch_unpack
+# unpacks them into DIR.new (an interrupted fetch leaves no half tree that
+# looks fetched); fetch_done records the info file and the tree's list of
+# files and moves DIR.new into place. Only when both the index and the lock
+# fail does a fetch fail, naming both reasons. tree_ok decides whether a
+# tree fetched before (by any checkout: KERNEL_DIR is the machine's cache)
+# serves as it is.
+# Needs from toolchain/kernel: helper buildarch dist arch karch cross dir
+# lockfile abi top, die and note; from apt.sh: apt mirror manifest,
+# index_update and apt_tidy; resolve_index and from_lock; cache_file and
+# cache_sha (toolchain/cache.sh). Sets source (index or lock), new, R (the
+# tree's final root), image config systemmap kdir_new; the headers and
+# kbuild steps (headers.sh, sysroot.sh) set kgcc cc btf wrapped, which
+# fetch_done records.
 
 # get_debs DIR ROLE...: the manifest's packages of those roles into DIR,
 # each checked against its SHA256 (the index's or the lock's); else why
-# names the file and what went wrong.
+# names the file and what went wrong. Each comes through the machine's pool
+# of packages (KERNEL_DIR/debs, toolchain/cache.sh): one there whose SHA256
+# is right is not downloaded again, a damaged one is (said), and DIR gets a
+# link to it (a copy across file systems).
 get_debs() {
 	d=$1
 	shift
@@ -22,22 +29,16 @@ get_debs() {
 	awk -v roles=" $* " 'index(roles, " " $2 " ")' "$manifest" >"$apt/want" || die "$apt/want: cannot write"
 	while read -r k r p v sum pool; do
 		f=$d/${pool##*/}
-		# Already there and whole: a download cut short is never used.
-		if [ -f "$f" ] && [ "$(sha256sum <"$f" | cut -c 1-64)" = "$sum" ]; then
-			continue
-		fi
-		rm -f "$f"
-		if ! "$helper" download-file "$mirror/$pool" "$f" "SHA256:$sum" >>"$d/download.log" 2>&1; then
-			got=$(sed -n '/Hashes of received file/,/Filesize/s/.*SHA256:\([0-9a-f]*\).*/\1/p' "$d/download.log" | tail -n 1)
-			if grep -q 'Hash Sum mismatch' "$d/download.log"; then
-				why="$pool: SHA256 $got differs from the $source's $sum"
-			else
-				e=$(grep -E '^(E|Err):' "$d/download.log" | tail -n 1)
-				why="$pool: cannot download (${e:-see $d/download.log})"
-			fi
-			rm -f "$f" "$f.FAILED"
+		if ! cache_file "$top/debs" "$mirror/$pool" "$sum"; then
+			case $cache_why in
+			"SHA256 "*) set -- $cache_why
+				why="$pool: SHA256 $2 differs from the $source's $sum" ;;
+			*)	why="$pool: $cache_why" ;;
+			esac
 			return 1
 		fi
+		[ "$cache_path" -ef "$f" ] || ln -f "$cache_path" "$f" 2>/dev/null || cp "$cache_path" "$f" ||
+			die "$f: cannot write"
 	done <"$apt/want"
 }
 
@@ -136,9 +137,50 @@ fetch_done() {
 		[ -z "$wrapped" ] || echo "sysroot=$dir/sysroot"
 		echo "packages=$imgpkg${basepkg:+ $basepkg} $hdrpkg $commonpkg $kbuildpkg:$buildarch"
 		echo "source=$source"
+		echo "image_sha256=$(cache_sha "$new/${image#"$dir"/}")"
 	} >"$new/info.tmp"
 	mv "$new/info.tmp" "$new/info"
+	tree_list "$new" >"$new/files" || die "$new/files: cannot write"
 	apt_tidy
 	mv "$new" "$dir" || die "$new: cannot move to $dir"
 	note "$dist $arch: fetched $release into $dir"
+}
+
+# tree_list DIR: every file and link of the tree with its size and time, to
+# tell later whether anything in it changed (a module build writes nothing
+# there).
+tree_list() {
+	(cd "$1" && find root sysroot -printf '%y %p %s %T@\n' 2>/dev/null | LC_ALL=C sort)
+}
+
+# tree_ok: the fetched tree serves as it is; else why says why not. Its
+# files are as fetch_done listed them, its image's SHA256 the one
+# recorded; every package it was unpacked from that the lock also names,
+# at that version, has the lock's SHA256; and (no ABI named) the lock names
+# no newer kernel for DIST-ARCH (make kernels-lock moved on: the newer one
+# is fetched).
+tree_ok() {
+	[ -f "$dir/files" ] || { why="no list of its files (fetched before the cache)"; return 1; }
+	tree_list "$dir" >"$dir/files.now" 2>/dev/null || { why="$dir: cannot list"; return 1; }
+	if ! cmp -s "$dir/files" "$dir/files.now"; then
+		why="$(diff "$dir/files" "$dir/files.now" | grep '^[<>]' | head -n 1 | cut -d' ' -f3) changed since it was fetched"
+		rm -f "$dir/files.now"
+		return 1
+	fi
+	rm -f "$dir/files.now"
+	img=$(get image)
+	[ "$(cache_sha "$img" 2>/dev/null)" = "$(get image_sha256)" ] ||
+		{ why="$img: SHA256 not the one recorded at fetch"; return 1; }
+	[ -f "$lockfile" ] || return 0
+	why=$(awk 'NR == FNR { if ($1 !~ /^#/ && NF == 6) L[$1 " " $2 " " $3 " " $4] = $5; next }
+		($1 " " $2 " " $3 " " $4) in L && L[$1 " " $2 " " $3 " " $4] != $5 {
+			print $3 " " $4 ": SHA256 " $5 ", the lock says " L[$1 " " $2 " " $3 " " $4]; exit }' \
+		"$lockfile" "$dir/manifest")
+	[ -z "$why" ] || return 1
+	[ -z "$abi" ] || return 0
+	lv=$(awk -v k="$dist-$arch" '$1 == k && $2 == "image" { print $4; exit }' "$lockfile")
+	if [ -n "$lv" ] && dpkg --compare-versions "$lv" gt "$(get version)"; then
+		why="the lock names a newer kernel ($lv, this is $(get version))"
+		return 1
+	fi
 }

@@ -1,0 +1,21 @@
+# The guest's /test/run.sh for a boot that serves phases (tests/qemu/phases):
+# each phase /test/phases lists, in order, in a subshell of its own (what
+# it sets stays there; an exit ends only it) with /test/PHASE as its
+# directory and D, sources its guest.sh between frame_begin PHASE and
+# frame_end: a session of its own, which the host reads apart (unframe -s
+# PHASE). A phase leaves the guest as it found it (its processes ended, its
+# module unloaded, its mounts gone), for the next. Marks on the console say
+# where each phase began and ended, with the guest's uptime.
+. /test/frame.sh
+. /test/lib.sh
+for p in $(cat /test/phases); do
+	echo "phase-mark $p begin $(cut -d' ' -f1 /proc/uptime)"
+	(
+		D=/test/$p
+		cd "$D" || exit 1
+		frame_begin "$p"
+		. ./guest.sh
+		frame_end
+	)
+	echo "phase-mark $p end $? $(cut -d' ' -f1 /proc/uptime)"
+done
