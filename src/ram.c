@@ -12,14 +12,15 @@
 #include <string.h>
 
 #include "capture.h"
+#include "kowner.h"
 #include "ram.h"
 #include "ramsrc.h"
 
-enum { L_HEAD, L_PART, L_DETAIL, L_RESERVED, L_SWAP, L_CENSUS };
+enum { L_HEAD, L_PART, L_DETAIL, L_RESERVED, L_SWAP, L_CENSUS, L_OWNER };
 
 static const char *const csv_cat[] = {
 	[L_HEAD] = NULL, [L_PART] = "part", [L_DETAIL] = "detail", [L_RESERVED] = "reserved",
-	[L_SWAP] = "swap", [L_CENSUS] = "census",
+	[L_SWAP] = "swap", [L_CENSUS] = "census", [L_OWNER] = "owner",
 };
 
 struct rline {
@@ -30,7 +31,7 @@ struct rline {
 	const char *source;
 };
 
-#define RLINES	192
+#define RLINES	256
 static struct rline lines[RLINES];
 static size_t nlines;
 
@@ -99,6 +100,13 @@ static void part(int depth, const char *sub, int64_t v, const char *source)
 {
 	add(depth, L_PART, sub, NULL, v, source);
 	left -= v;
+}
+
+/* A line of the kernel's memory by owner (kownview.c). */
+static void owner_line(int depth, const char *label, const char *name, int64_t bytes,
+		       const char *source)
+{
+	add(depth, L_OWNER, label, name, bytes, source);
 }
 
 /* a - b, as a signed figure: a counter less what the scan found of it */
@@ -209,6 +217,8 @@ static void build(const struct scan *s, const struct ramsrc *r)
 		add(1, L_SWAP, "zram compressed", NULL, (int64_t)r->zram_compr, "zram");
 		add(1, L_SWAP, "zram in RAM", NULL, (int64_t)r->zram_used, "zram");
 	}
+	if (r->kown)
+		kown_lines(r->kown, owner_line);
 	if (!r->census_err) {
 		add(0, L_CENSUS, "census", NULL, (int64_t)(r->census.frames * s->page_size), r->census.source);
 		for (i = 0; i < FK_N; i++) {
@@ -259,6 +269,8 @@ static void print_csv(const struct ramsrc *r)
 		const char *cat = csv_cat[l->kind];
 		int64_t v = l->bytes;
 
+		if (l->kind == L_OWNER)
+			continue;	/* the largest few: kown_csv gives all */
 		if (l->kind == L_HEAD) {
 			if (strcmp(l->sub, "installed") && strcmp(l->sub, "MemTotal"))
 				continue;	/* sums of the parts below them */
@@ -273,7 +285,8 @@ static void print_csv(const struct ramsrc *r)
 			csv_field(l->name, strlen(l->name));
 		outf(",%s%llu,%s\n", v < 0 ? "-" : "", (unsigned long long)(v < 0 ? -v : v), l->source);
 	}
-	(void)r;
+	if (r->kown)
+		kown_csv(r->kown);
 }
 
 static void print_text(const struct ramsrc *r, const struct opts *o)
@@ -443,6 +456,7 @@ static void each_line(const struct scan *s, const struct ramsrc *r, int parts_on
 	static const char *const kind[] = {
 		[L_HEAD] = "head", [L_PART] = "part", [L_DETAIL] = "detail",
 		[L_RESERVED] = "reserved", [L_SWAP] = "swap", [L_CENSUS] = "census",
+		[L_OWNER] = "owner",
 	};
 	size_t i;
 
@@ -508,6 +522,8 @@ void diff_ram(const struct scan *a, const struct scan *b, const struct opts *o, 
 		const struct rline *l = &lines[i];
 		int64_t va = 0;
 
+		if (l->kind == L_OWNER)
+			continue;	/* kown_diff's, owner by owner */
 		for (j = 0; j < na; j++)
 			if (la[j].kind == l->kind && !strcmp(la[j].sub, l->sub) &&
 			    (la[j].name && l->name ? !strcmp(la[j].name, l->name) : la[j].name == l->name)) {
@@ -542,6 +558,7 @@ void diff_ram(const struct scan *a, const struct scan *b, const struct opts *o, 
 	}
 	if (same && !o->csv)
 		outf("(%zu ram lines did not change; -a shows them)\n", same);
+	kown_diff(a->cap->ram->kown, b->cap->ram->kown, o);
 }
 
 void view_ram(struct scan *s, const struct opts *o, const char *census_how)

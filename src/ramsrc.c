@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kowner.h"
 #include "ramsrc.h"
 
 static char text[1 << 16];	/* one /proc file at a time */
@@ -369,11 +370,12 @@ static void read_slabinfo(struct ramsrc *r, uint64_t page_size)
 	}
 }
 
-/* /proc/vmallocinfo (root): its pages, and those of kernel stacks. */
+/* /proc/vmallocinfo (root): its pages, those of kernel stacks, and each
+ * owner's (kowner.c). */
 static void read_vmallocinfo(struct ramsrc *r, uint64_t page_size)
 {
 	static char buf[1 << 16];
-	struct linebuf lb;
+	static struct linebuf lb;
 	size_t len;
 	int fd = open("/proc/vmallocinfo", O_RDONLY | O_CLOEXEC), toolong;
 
@@ -389,11 +391,30 @@ static void read_vmallocinfo(struct ramsrc *r, uint64_t page_size)
 		if (!pg || ram_dec_prefix(pg + 7, &n) < 0)
 			continue;
 		r->vmalloc_info += n * page_size;
-		if (find_str(buf, "thread_stack") || find_str(buf, "dup_task_struct"))
+		if (kown_vmalloc(r->kown, buf, n * page_size))
 			r->vmalloc_stacks += n * page_size;
 	}
 	close(fd);
 	r->have_vmallocinfo = r->vmalloc_info > 0;
+	r->kown->have[KO_VMALLOC] = r->have_vmallocinfo;
+}
+
+/* The kernel's memory by owner: vmallocinfo's, then allocinfo's where the
+ * kernel has it (each site listed if sites). */
+static void read_owners(struct ramsrc *r, uint64_t page_size, int sites)
+{
+	static const char *const why[] = {
+		[KO_ABSENT] = "no /proc/allocinfo: CONFIG_MEM_ALLOC_PROFILING adds slab and page owners",
+		[KO_OFF] = "allocinfo: profiling is off (sysctl vm.mem_profiling): no slab or page owners",
+		[KO_DENIED] = "/proc/allocinfo cannot be read (root only): no slab or page owners",
+	};
+	int state;
+
+	r->kown = kown_begin(sites);
+	read_vmallocinfo(r, page_size);
+	if ((state = kown_alloc(r->kown)) != KO_READ)
+		note(r, why[state]);
+	kown_end(r->kown);
 }
 
 /* /proc/modules: each module's size, in pages. */
@@ -463,7 +484,7 @@ void ram_read_parts(struct ramsrc *r, uint64_t page_size)
 	read_meminfo(r);
 	r->files.devs_only = 1;
 	ram_read_mounts(&r->files, page_size);
-	read_vmallocinfo(r, page_size);
+	read_owners(r, page_size, 0);
 	read_zram(r);
 	r->census_err = -ENOENT;
 }
@@ -487,7 +508,7 @@ void ram_read(struct ramsrc *r, const char *census_how, uint64_t page_size)
 		note(r, "some files of tmpfs or ramfs mounts could not be looked at");
 	ram_read_sysv(&r->files);
 	read_slabinfo(r, page_size);
-	read_vmallocinfo(r, page_size);
+	read_owners(r, page_size, 1);
 	read_modules(r, page_size);
 	read_zram(r);
 	read_census(r, census_how, __builtin_ctzll(page_size));

@@ -42,6 +42,7 @@ struct ramsrc {
 	uint64_t vmalloc_stacks;	/* vmallocinfo: kernel stacks it holds */
 	uint64_t vmalloc_info;		/* vmallocinfo: all pages */
 	int have_vmallocinfo;
+	struct kowners *kown;		/* the kernel's memory by owner (kowner.h): NULL none */
 	uint64_t zram_used, zram_compr, zram_orig;
 	uint32_t nzram;
 	struct census census;
