@@ -3,7 +3,8 @@
  * As node_exporter's textfile collector reads it: HELP and TYPE for each
  * family, gauges in base units, no timestamps. The series stay few whatever
  * the machine runs: processes summed by name (--pids: one each), the
- * largest files (-n, 20) and the rest as path="other", the ram view's parts.
+ * largest files (-n, 20) and the rest as path="other", the ram view's parts,
+ * the 20 largest kernel modules and the rest as module="other".
  * A label value is written with \, " and newline escaped, and every byte
  * that is not part of valid UTF-8 as the text \xNN (lowercase), so that
  * Prometheus takes it; names that come out the same are one series.
@@ -15,10 +16,12 @@
 #include <time.h>
 
 #include "capture.h"
+#include "kowner.h"
 #include "ram.h"
 #include "ramsrc.h"
 
 #define FILES_TOP	20	/* files named without -n */
+#define MODULES_TOP	20	/* kernel modules named */
 
 /* One series' labels, as written between the braces, and its figures. */
 struct series {
@@ -319,6 +322,23 @@ static void put_files(struct scan *s, const struct opts *o)
 	sample(other, (int64_t)rest);
 }
 
+/* The largest kernel modules by what they hold, the rest as module="other". */
+static void put_modules(struct scan *s, const struct kowners *k)
+{
+	uint32_t order[MODULES_TOP], n, i;
+	uint64_t rest;
+
+	if (!k->have[KO_VMALLOC] && !k->have[KO_ALLOC])
+		return;
+	n = kown_top(k, order, MODULES_TOP, &rest);
+	family("exmap_kernel_module_bytes", "What each kernel module holds: its allocations "
+	       "(allocinfo), else its vmalloc areas; the smaller ones as other.");
+	for (i = 0; i < n; i++)
+		sample(key_make(s->arena, "module", k->owner[order[i]].name, "", 0),
+		       (int64_t)kown_held(k, order[i], NULL));
+	sample("module=\"other\"", (int64_t)rest);
+}
+
 static void ram_part(void *arg, const struct ram_line *l)
 {
 	sample(key_make(arg, "part", l->label, "", 0), l->bytes);
@@ -368,4 +388,6 @@ void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
 	}
 	family("exmap_ram_bytes", "The ram view's parts of MemTotal.");
 	ram_parts(s, r, ram_part, s->arena);
+	if (r->kown)
+		put_modules(s, r->kown);
 }

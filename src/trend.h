@@ -18,7 +18,8 @@
  * has its floor's envelope (and a process its sole's), and, for the page,
  * its series (SERIES_POINTS buckets, each a window's least and most).
  */
-enum { TK_PROC, TK_FILE, TK_PART, TK_BUDGET_PROC, TK_BUDGET_FILE };
+enum { TK_PROC, TK_FILE, TK_PART, TK_BUDGET_PROC, TK_BUDGET_FILE, TK_KOWN };
+/* TK_KOWN: a kernel owner (the core kernel, a module): what it holds */
 
 #define SERIES_POINTS	240
 
@@ -90,6 +91,7 @@ void trend_sample(int64_t t, uint64_t realtime);
 void trend_proc(int32_t pid, uint64_t start, const char *name, const char *cmd,
 		uint32_t cmdlen, uint64_t eff, uint64_t sole, int known);
 void trend_file(const char *path, uint64_t eff, int known);
+void trend_kown(const char *name, uint64_t held, int known);
 void trend_part(int32_t pid, uint64_t start, const char *name, const char *part,
 		uint64_t eff, int known);
 void trend_sample_end(void);

@@ -25,7 +25,9 @@ __asm__(".pushsection .rodata.trend_script,\"a\"\n"
 	".popsection\n");
 extern const char trend_script[];
 
-static const char *const kind_js[] = { "process", "file", "part" };
+static const char *const kind_js[] = {
+	[TK_PROC] = "process", [TK_FILE] = "file", [TK_PART] = "part", [TK_KOWN] = "owner",
+};
 
 static void js_i64(int64_t v)
 {
@@ -140,10 +142,10 @@ static void js_brief(const int *kinds, uint32_t nk)
 
 void trend_page(const struct opts *o, const struct trend_opts *to)
 {
-	static const int all[] = { TK_PROC, TK_FILE }, part[] = { TK_PART };
+	static const int all[] = { TK_PROC, TK_FILE, TK_KOWN }, part[] = { TK_PART };
 	const struct trend_sum *S = trend_summary();
 	const int *kinds = S->pick ? part : all;
-	uint32_t k, i, n, nser = 0, b, nb = S->nbucket, nk = S->pick ? 1 : 2;
+	uint32_t k, i, n, nser = 0, b, nb = S->nbucket, nk = S->pick ? 1 : 3;
 
 	(void)o;
 	(void)to;
@@ -173,7 +175,7 @@ void trend_page(const struct opts *o, const struct trend_opts *to)
 		struct shown *v = trend_rows(kinds[k], &n);
 
 		for (i = 0; i < n; i++) {
-			outs(k || i ? ",\n" : "");
+			outs(nser++ ? ",\n" : "");
 			js_row(&v[i]);
 		}
 	}

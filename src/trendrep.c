@@ -53,7 +53,9 @@ static void fmt_signed(const struct opts *o, char *buf, size_t len, int64_t v, i
 	fmt_snprintf(buf, len, "%s%s", v > 0 ? "+" : v < 0 ? "-" : "", num);
 }
 
-static const char *const kind_name[] = { "process", "file", "part" };
+static const char *const kind_name[] = {
+	[TK_PROC] = "process", [TK_FILE] = "file", [TK_PART] = "part", [TK_KOWN] = "owner",
+};
 
 /* Where the arguments start in a command line's text: after its first word
  * when that is the program the name already says (its path, or the name). */
@@ -171,13 +173,15 @@ static void put_table(const struct opts *o, int kind, const char *title)
 	for (judged = 0; judged < n && !v[judged].brief; judged++)
 		;
 	shown = (uint32_t)rows_shown(o, o->csv ? n : judged);
+	if (kind == TK_KOWN && !n)
+		return;	/* a log from before kernel owners, or none held anything */
 	if (!o->csv && !o->noheader) {
-		outf("%s\n %*s", title, W_SLOPE, "SLOPE/h");
+		outf("%s%s\n %*s", kind == TK_KOWN ? "\n" : "", title, W_SLOPE, "SLOPE/h");
 		if (kind == TK_PROC)
 			outf("%*s", W_SLOPE, "SOLE/h");
 		outf(" %6s %*s %*s %*s %*s %s\n", "SAMPL", w - 1, "FIRST", w - 1, "LAST",
 		     w - 1, "MIN", w - 1, "MAX", kind == TK_PROC ? "NAME COMMAND" :
-		     kind == TK_FILE ? "PATH" : "PART");
+		     kind == TK_FILE ? "PATH" : kind == TK_KOWN ? "OWNER" : "PART");
 	}
 	for (i = 0; i < shown; i++) {
 		if (o->csv)
@@ -305,6 +309,7 @@ void trend_report(const struct opts *o, const struct trend_opts *to)
 		if (!o->csv && !o->noheader)
 			outs("\n");
 		put_table(o, TK_FILE, "files, by slope:");
+		put_table(o, TK_KOWN, "kernel owners (the core kernel, modules), by slope:");
 	}
 	if (!o->csv && !o->noheader)
 		outf("\n* grows: the floor rose %lluK or more, and steadily (most windows above "

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "kowner.h"
 #include "ram.h"
 #include "ramsrc.h"
 #include "wlog.h"
@@ -339,7 +340,8 @@ static void ram_one(void *arg, const struct ram_line *l)
 	struct ramnow *r = arg;
 	uint32_t i;
 
-	for (i = 0; i < W.nram && strcmp(W.ram_name[i], l->label) != 0; i++)
+	for (i = 0; i < W.nram && (W.ram_depth[i] == WL_RAM_OWNER || strcmp(W.ram_name[i], l->label));
+	     i++)
 		;
 	if (i == WL_RAM_MAX)
 		die("internal: more than %d parts of MemTotal", WL_RAM_MAX);
@@ -349,6 +351,44 @@ static void ram_one(void *arg, const struct ram_line *l)
 	}
 	r->v[i] = l->bytes;	/* a part the view shows only when not 0 stays 0 */
 	W.ram_depth[i] = (uint8_t)l->depth;
+}
+
+/*
+ * The kernel's owners (the core kernel, modules), as ram entries of depth
+ * WL_RAM_OWNER: what each holds, where it holds something. Their names are
+ * kept here (the reading's are gone at the next); an owner past the table
+ * is left out, said once.
+ */
+static void owners_now(const struct kowners *k, struct ramnow *r)
+{
+	static char names[WL_RAM_MAX][KO_NAME];
+	static int said;
+	uint32_t i, j;
+
+	for (i = 0; i < k->nowner; i++) {
+		const char *name = k->owner[i].name;
+		uint64_t v = kown_held(k, i, NULL);
+
+		if (!v)
+			continue;
+		for (j = 0; j < W.nram && (W.ram_depth[j] != WL_RAM_OWNER || strcmp(W.ram_name[j], name));
+		     j++)
+			;
+		if (j == WL_RAM_MAX) {
+			if (!said)
+				warnx("watch: over %d ram parts and kernel owners: %s and later ones "
+				      "left out of samples", WL_RAM_MAX, name);
+			said = 1;
+			continue;
+		}
+		if (j == W.nram) {
+			memcpy(names[j], name, KO_NAME);
+			W.ram_name[W.nram++] = names[j];
+			W.ram_depth[j] = WL_RAM_OWNER;
+			r->fresh[j] = 1;
+		}
+		r->v[j] = (int64_t)v;
+	}
 }
 
 /* ---- the lines ---- */
@@ -520,6 +560,7 @@ void wsample_write(struct scan *s, uint64_t real_ms, uint64_t up_ms, int key)
 	memset(&r, 0, sizeof(r));
 	ram_read_parts(&rs, s->page_size);
 	ram_parts(s, &rs, ram_one, &r);
+	owners_now(rs.kown, &r);
 	used = (uint64_t)s->arena->peak + s->arena->hi;
 	if (used > W.peak)
 		W.peak = used;

@@ -49,30 +49,37 @@ static unsigned long leak_bytes, leak_rate, leak_start;
 static int leak_vmalloc, leaking;
 static struct delayed_work leak_work;
 
-/* Each allocation a call site of its own: allocinfo names them apart. */
+/*
+ * Each allocation a call site of its own: allocinfo names them apart. Not
+ * a tail call: vmallocinfo names the function vmalloc returns to, which
+ * would be the caller's (xm_init's, whose code is freed after loading,
+ * which leaves a bare address).
+ */
+#define NOTAIL(x)	({ typeof(x) _x = (x); barrier(); _x; })
+
 static noinline void *xm_kmalloc_fixed(void)
 {
-	return kmalloc(XM_KBLOCK, GFP_KERNEL);
+	return NOTAIL(kmalloc(XM_KBLOCK, GFP_KERNEL));
 }
 
 static noinline struct page *xm_pages_fixed(void)
 {
-	return alloc_pages(GFP_KERNEL, pages_order);
+	return NOTAIL(alloc_pages(GFP_KERNEL, pages_order));
 }
 
 static noinline void *xm_vmalloc_fixed(void)
 {
-	return vmalloc((unsigned long)vmalloc_kib << 10);
+	return NOTAIL(vmalloc((unsigned long)vmalloc_kib << 10));
 }
 
 static noinline void *xm_leak_kmalloc(void)
 {
-	return kmalloc(XM_KBLOCK, GFP_KERNEL);
+	return NOTAIL(kmalloc(XM_KBLOCK, GFP_KERNEL));
 }
 
 static noinline void *xm_leak_vmalloc(void)
 {
-	return vmalloc(XM_VBLOCK);
+	return NOTAIL(vmalloc(XM_VBLOCK));
 }
 
 static void xm_leak_tick(struct work_struct *w)
