@@ -201,7 +201,7 @@ static int sdec(char **p, int64_t *v)
 }
 
 /* One allocinfo line, "BYTES CALLS path:line [module] func:name ...", to its owner. */
-static void alloc_line(struct kowners *k, char *p)
+void kown_alloc_line(struct kowners *k, char *p)
 {
 	char name[320];
 	const char *path, *f, *mod = NULL;
@@ -252,7 +252,7 @@ int kown_alloc(struct kowners *k)
 	lb_init(&lb, fd);
 	while (lb_next(&lb, buf, sizeof(buf), &len, &toolong) > 0)
 		if (!toolong)
-			alloc_line(k, buf);
+			kown_alloc_line(k, buf);
 	close(fd);
 	k->have[KO_ALLOC] = 1;
 	return KO_READ;

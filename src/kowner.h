@@ -47,6 +47,7 @@ struct kowners {
 struct kowners *kown_begin(int sites);
 int kown_vmalloc(struct kowners *k, char *line, uint64_t bytes);
 int kown_alloc(struct kowners *k);
+void kown_alloc_line(struct kowners *k, char *line);
 void kown_end(struct kowners *k);
 uint64_t kown_held(const struct kowners *k, uint32_t i, int *src);
 void kown_dump(const struct kowners *k, void (*line)(const char *, size_t));
