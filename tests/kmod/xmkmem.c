@@ -4,8 +4,10 @@
  * (tests/suites/kmem_qemu.sh, loaded only in qemu guests): at load it holds
  * kmalloc_n blocks of 4 KiB (kmalloc-4k objects, exact), pages_n blocks of
  * 2^pages_order pages (alloc_pages) and vmalloc_kib KiB (vmalloc), each
- * from a call site of its own; /proc/xmkmem says what it holds, and a write
- * to it acts:
+ * from a call site of its own; /proc/xmkmem says what it holds ("kmalloc
+ * BYTES", "pages BYTES", "vmalloc BYTES", "leak BYTES KIND RATE MS": what
+ * the leak took, bytes a second and ms since it began, while it runs), and
+ * a write to it acts:
  *   free            everything given back (the leak too, which stops)
  *   leak vmalloc N  from now, N KiB a second, 16 KiB per vmalloc
  *   leak kmalloc N  from now, N KiB a second, 4 KiB per kmalloc
@@ -140,10 +142,11 @@ static void xm_free_all(void)
 static int xm_show(struct seq_file *m, void *v)
 {
 	mutex_lock(&xm_lock);
-	seq_printf(m, "kmalloc %lu\npages %lu\nvmalloc %lu\nleak %lu %s %lu\n",
+	seq_printf(m, "kmalloc %lu\npages %lu\nvmalloc %lu\nleak %lu %s %lu %u\n",
 		   (unsigned long)nk * XM_KBLOCK, (unsigned long)np * (PAGE_SIZE << pages_order),
 		   vblock ? (unsigned long)vmalloc_kib << 10 : 0, leak_bytes,
-		   leak_vmalloc ? "vmalloc" : "kmalloc", leaking ? leak_rate : 0);
+		   leak_vmalloc ? "vmalloc" : "kmalloc", leaking ? leak_rate : 0,
+		   leaking ? jiffies_to_msecs(jiffies - leak_start) : 0);
 	mutex_unlock(&xm_lock);
 	return 0;
 }
