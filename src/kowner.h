@@ -57,6 +57,7 @@ int kown_parse(struct kowners **kp, char **w, size_t n, int letter, struct arena
 void kown_lines(const struct kowners *k, void (*add)(int depth, const char *label, const char *name,
 						    int64_t bytes, const char *source));
 void kown_csv(const struct kowners *k);
+const char *kown_note(const struct kowners *k);
 void kown_diff(const struct kowners *a, const struct kowners *b, const struct opts *o);
 uint32_t kown_top(const struct kowners *k, uint32_t *order, uint32_t most, uint64_t *rest);
 

@@ -17,6 +17,7 @@ static const char *const sites_are[KO_NSRC] = { "callers", "call sites" };
 
 static const struct kowners *K;
 static int S;
+static uint32_t oo[KO_OWNERS], so[KO_SITES];	/* owners and sites, in order */
 
 static int owner_cmp(const void *pa, const void *pb)
 {
@@ -78,7 +79,6 @@ static const char *short_name(char *buf, size_t len, const char *name)
 void kown_lines(const struct kowners *k, void (*add)(int depth, const char *label, const char *name,
 						    int64_t bytes, const char *source))
 {
-	static uint32_t oo[KO_OWNERS], so[KO_SITES];
 	static char text[KO_NSRC * (KO_SHOW * (KO_SHOW_SITES + 1) + 1)][64];
 	uint32_t nt = 0, n, m, i, j;
 	int src;
@@ -122,6 +122,18 @@ void kown_lines(const struct kowners *k, void (*add)(int depth, const char *labe
 	}
 }
 
+/* What a reading could not list, as a note of the view; NULL: nothing. */
+const char *kown_note(const struct kowners *k)
+{
+	static char text[96];
+
+	if (!k || !k->lost)
+		return NULL;
+	fmt_snprintf(text, sizeof(text), "%llu callers or call sites past the %u listed: in their "
+		     "owners' figures", (unsigned long long)k->lost, KO_SITES);
+	return text;
+}
+
 static void csv_row(const char *owner, const char *site, uint64_t bytes, int src)
 {
 	outs("owner,");
@@ -135,7 +147,6 @@ static void csv_row(const char *owner, const char *site, uint64_t bytes, int src
 /* The ram view's CSV: every owner (its name the subcategory) and every site listed. */
 void kown_csv(const struct kowners *k)
 {
-	static uint32_t oo[KO_OWNERS], so[KO_SITES];
 	uint32_t n, m, i, j;
 	int src;
 
@@ -254,7 +265,6 @@ void kown_diff(const struct kowners *a, const struct kowners *b, const struct op
 /* The most largest modules by what they hold (order), and what the others hold (rest). */
 uint32_t kown_top(const struct kowners *k, uint32_t *order, uint32_t most, uint64_t *rest)
 {
-	static uint32_t oo[KO_OWNERS];
 	uint32_t i, n, m = 0;
 	int src;
 

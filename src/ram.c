@@ -564,6 +564,7 @@ void diff_ram(const struct scan *a, const struct scan *b, const struct opts *o, 
 void view_ram(struct scan *s, const struct opts *o, const char *census_how)
 {
 	const struct ramsrc *rp = figures(s, census_how);
+	const char *kn = kown_note(rp->kown);
 	uint32_t i;
 
 	build(s, rp);
@@ -579,9 +580,14 @@ void view_ram(struct scan *s, const struct opts *o, const char *census_how)
 				outf("note: no census of frames: %s\n", rp->census_err == -ENODATA ?
 				     "no System RAM ranges (iomem)" : rp->census_err == -EPROTONOSUPPORT ?
 				     CENSUS_KMOD_OLD : "no kpageflags, no module");
+			if (kn)
+				outf("note: %s\n", kn);
 		}
 	}
-	if (o->csv || o->noheader)
+	if (o->csv || o->noheader) {
 		for (i = 0; i < rp->nnotes; i++)
 			warnx("%s", rp->notes[i]);
+		if (kn)
+			warnx("%s", kn);
+	}
 }
