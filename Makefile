@@ -104,6 +104,14 @@ ifeq ($(PICTURES),0)
 SRCS := $(filter-out src/folded.c src/tree.c src/html.c src/page.c src/trendpage.c,$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_PICTURES
 endif
+# KOWNVIEW=0: the ram view's kernel owners (kownview.c's sections: the
+# largest few as text, every one as CSV) left out of the board's own view;
+# its dump, watch and metrics keep them, and a host shows them from its
+# capture. arm64's and riscv64's default (their budgets).
+KOWNVIEW ?= 1
+ifeq ($(KOWNVIEW),0)
+XM_CFLAGS += -DEXMAP_NO_KOWNVIEW
+endif
 HDRS := $(wildcard src/*.h) kmod/exmap_mini_abi.h
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))

@@ -102,12 +102,14 @@ static void part(int depth, const char *sub, int64_t v, const char *source)
 	left -= v;
 }
 
+#ifndef EXMAP_NO_KOWNVIEW
 /* A line of the kernel's memory by owner (kownview.c). */
 static void owner_line(int depth, const char *label, const char *name, int64_t bytes,
 		       const char *source)
 {
 	add(depth, L_OWNER, label, name, bytes, source);
 }
+#endif
 
 /* a - b, as a signed figure: a counter less what the scan found of it */
 static int64_t less(uint64_t a, uint64_t b)
@@ -217,8 +219,10 @@ static void build(const struct scan *s, const struct ramsrc *r)
 		add(1, L_SWAP, "zram compressed", NULL, (int64_t)r->zram_compr, "zram");
 		add(1, L_SWAP, "zram in RAM", NULL, (int64_t)r->zram_used, "zram");
 	}
+#ifndef EXMAP_NO_KOWNVIEW	/* a board's: in its capture, shown on a host */
 	if (r->kown)
 		kown_lines(r->kown, owner_line);
+#endif
 	if (!r->census_err) {
 		add(0, L_CENSUS, "census", NULL, (int64_t)(r->census.frames * s->page_size), r->census.source);
 		for (i = 0; i < FK_N; i++) {
@@ -285,8 +289,12 @@ static void print_csv(const struct ramsrc *r)
 			csv_field(l->name, strlen(l->name));
 		outf(",%s%llu,%s\n", v < 0 ? "-" : "", (unsigned long long)(v < 0 ? -v : v), l->source);
 	}
+#ifndef EXMAP_NO_KOWNVIEW
 	if (r->kown)
 		kown_csv(r->kown);
+#else
+	(void)r;
+#endif
 }
 
 static void print_text(const struct ramsrc *r, const struct opts *o)
@@ -564,7 +572,12 @@ void diff_ram(const struct scan *a, const struct scan *b, const struct opts *o, 
 void view_ram(struct scan *s, const struct opts *o, const char *census_how)
 {
 	const struct ramsrc *rp = figures(s, census_how);
+#ifdef EXMAP_NO_KOWNVIEW
+	const char *kn = rp->kown && (rp->kown->have[KO_VMALLOC] || rp->kown->have[KO_ALLOC]) ?
+			 "the kernel's memory by owner: in a capture (dump), on a host" : NULL;
+#else
 	const char *kn = kown_note(rp->kown);
+#endif
 	uint32_t i;
 
 	build(s, rp);
