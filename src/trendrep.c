@@ -143,7 +143,9 @@ static void put_text_row(const struct opts *o, const struct shown *s)
 	put_name(r, path_room(1 + W_SLOPE * (proc ? 2 : 1) + 7 + 4 * (size_t)w + 1));
 }
 
-static const char *const kind_plural[] = { "processes", "files", "parts" };
+static const char *const kind_plural[] = {
+	[TK_PROC] = "processes", [TK_FILE] = "files", [TK_PART] = "parts", [TK_KOWN] = "owners",
+};
 
 /* The brief rows of a table, apart: how many, the largest peak, the longest life. */
 static void put_brief(const struct opts *o, const struct shown *v, uint32_t n, int kind)
