@@ -104,12 +104,16 @@ ifeq ($(PICTURES),0)
 SRCS := $(filter-out src/folded.c src/tree.c src/html.c src/page.c src/trendpage.c,$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_PICTURES
 endif
-# KOWNVIEW=0: the ram view's kernel owners (kownview.c's sections: the
-# largest few as text, every one as CSV) left out of the board's own view;
-# its dump, watch and metrics keep them, and a host shows them from its
-# capture. arm64's and riscv64's default (their budgets).
+# The kernel's memory by owner (kowner.c, kownview.c). KOWNVIEW=0: each
+# owner's figures alone, no callers or call sites, and no owner sections in
+# this build's own ram view: its dump (a host shows them), watch and metrics
+# keep them (arm64's default, its budget). KOWNERS=0: none at all (riscv64's).
+KOWNERS ?= 1
 KOWNVIEW ?= 1
-ifeq ($(KOWNVIEW),0)
+ifeq ($(KOWNERS),0)
+SRCS := $(filter-out src/kowner.c src/kownview.c,$(SRCS))
+XM_CFLAGS += -DEXMAP_NO_KOWNERS
+else ifeq ($(KOWNVIEW),0)
 XM_CFLAGS += -DEXMAP_NO_KOWNVIEW
 endif
 HDRS := $(wildcard src/*.h) kmod/exmap_mini_abi.h

@@ -116,8 +116,10 @@ void ram_dump(const struct ramsrc *r, void (*line)(const char *, size_t))
 		emit(line, "d huge %x", r->files.huge_dev[i]);
 	for (i = 0; i < r->nnotes; i++)
 		emit(line, "o %s", esc(e, sizeof(e), r->notes[i]));
+#ifndef EXMAP_NO_KOWNERS
 	if (r->kown)
 		kown_dump(r->kown, line);
+#endif
 }
 
 /* A word of the line, unescaped into the arena. */
@@ -216,8 +218,10 @@ int ram_parse(struct ramsrc *r, char *p, struct arena *a)
 		else
 			return -1;
 		return 0;
+#ifndef EXMAP_NO_KOWNERS
 	case 'z': case 'j': case 'q':	/* the kernel's memory by owner */
 		return kown_parse(&r->kown, w, n, w[0][0], a);
+#endif
 	case 'o':
 		if (n != 2 || r->nnotes == sizeof(r->notes) / sizeof(r->notes[0]) ||
 		    !(r->notes[r->nnotes] = name_of(a, w[1])))

@@ -20,18 +20,28 @@
 const char *const ko_source[KO_NSRC] = { "vmallocinfo", "allocinfo" };
 
 static struct kowners live;
+static uint32_t nnames, last;
+#ifndef EXMAP_NO_KOWNVIEW
 static struct ko_site live_site[KO_SITES];
 static char names[KO_NAMES];	/* the live sites' names */
-static uint32_t nnames, last;
+#endif
 
-/* A reading begins: the owners alone, or with their sites. */
+/* A reading begins: the owners alone, or with their sites (never in a
+ * board's build without the view's owners, KOWNVIEW=0: its capture holds
+ * the owners' figures). */
 struct kowners *kown_begin(int sites)
 {
 	live.nowner = live.nsite = 0;
 	live.lost = 0;
 	live.have[KO_VMALLOC] = live.have[KO_ALLOC] = 0;
+#ifdef EXMAP_NO_KOWNVIEW
+	live.site = NULL;
+	live.room = 0;
+	(void)sites;
+#else
 	live.site = sites ? live_site : NULL;
 	live.room = sites ? KO_SITES : 0;
+#endif
 	nnames = last = 0;
 	return &live;
 }
@@ -98,6 +108,9 @@ static void site_add(struct kowners *k, uint32_t owner, int src, const char *nam
 	struct ko_site *s;
 
 	k->owner[owner].bytes[src] += bytes;
+#ifdef EXMAP_NO_KOWNVIEW	/* the owners' figures alone */
+	(void)name, (void)len, (void)calls, (void)s;
+#else
 	if (!k->site)
 		return;
 	s = k->nsite ? &k->site[k->nsite - 1] : NULL;
@@ -117,23 +130,7 @@ static void site_add(struct kowners *k, uint32_t owner, int src, const char *nam
 	names[nnames + len] = '\0';
 	*s = (struct ko_site){ names + nnames, bytes, calls, owner, (uint32_t)src };
 	nnames += (uint32_t)len + 1;
-}
-
-/* The fork path's functions, where kernel stacks are vmalloc'ed (VMAP_STACK):
- * alloc_thread_stack_node, inlined into dup_task_struct, which 6.12 and
- * later inline into copy_process, and it into kernel_clone and fork_idle. */
-static int fork_path(const char *f, size_t n)
-{
-	static const char *const fns[] = {
-		"alloc_thread_stack_node", "dup_task_struct", "copy_process", "kernel_clone",
-		"fork_idle", "create_io_thread",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
-		if (strlen(fns[i]) == n && memcmp(fns[i], f, n) == 0)
-			return 1;
-	return 0;
+#endif
 }
 
 /* word as a whole word of s. */
@@ -148,13 +145,13 @@ static int has_word(const char *s, const char *word)
 }
 
 /*
- * A line of /proc/vmallocinfo with pages= (bytes of them): 1 when it is a
- * kernel stack (counted as stacks, not here); else an area vmalloc
- * allocated (flag vmalloc) is its caller's owner's. The rest map memory
- * that is counted where it came from or is not RAM the kernel allocated:
- * ioremap, vmap (pages from another allocator), vm_map_ram.
+ * A line of /proc/vmallocinfo with pages= (bytes of them), not a kernel
+ * stack's (ramsrc.c counts those as stacks): an area vmalloc allocated
+ * (flag vmalloc) is its caller's owner's. The rest map memory that is
+ * counted where it came from or is not RAM the kernel allocated: ioremap,
+ * vmap (pages from another allocator), vm_map_ram.
  */
-int kown_vmalloc(struct kowners *k, char *line, uint64_t bytes)
+void kown_vmalloc(struct kowners *k, const char *line, uint64_t bytes)
 {
 	const char *c = line, *mod = NULL, *pg;
 	size_t clen, flen, mlen = 0;
@@ -172,17 +169,14 @@ int kown_vmalloc(struct kowners *k, char *line, uint64_t bytes)
 		mod = c + clen + 2;
 		mlen = strcspn(mod, " ]");
 	}
-	if (!mod && fork_path(c, flen))
-		return 1;
 	if (!(pg = find_str(c, " pages=")) || !has_word(pg + 1, "vmalloc") || !bytes)
-		return 0;
+		return;
 	if (c[0] == '0' && c[1] == 'x')	/* no symbol: freed init code, no kallsyms */
 		site_add(k, owner_of(k, KO_NOSYM, strlen(KO_NOSYM)), KO_VMALLOC, "addresses", 9,
 			 bytes, 1);
 	else
 		site_add(k, mod ? owner_of(k, mod, mlen) : owner_of(k, KO_KERNEL, strlen(KO_KERNEL)),
 			 KO_VMALLOC, c, flen, bytes, 1);
-	return 0;
 }
 
 /* A signed decimal at *p, past it. */
@@ -226,9 +220,11 @@ void kown_alloc_line(struct kowners *k, char *p)
 	flen = strcspn(f, " ");
 	if (flen + plen + 2 > sizeof(name))
 		return;
+#ifndef EXMAP_NO_KOWNVIEW	/* sites named */
 	memcpy(name, f, flen);
 	name[flen] = ' ';
 	memcpy(name + flen + 1, path, plen);
+#endif
 	site_add(k, mod ? owner_of(k, mod, mlen) : owner_of(k, KO_KERNEL, strlen(KO_KERNEL)),
 		 KO_ALLOC, name, flen + 1 + plen, (uint64_t)bytes, calls);
 }
@@ -306,6 +302,7 @@ void kown_dump(const struct kowners *k, void (*line)(const char *, size_t))
 				 o->sites[KO_ALLOC]);
 		line(buf, (size_t)n);
 	}
+#ifndef EXMAP_NO_KOWNVIEW	/* a board's lists none: the owners' figures alone */
 	for (i = 0; i < k->nsite; i++) {
 		const struct ko_site *s = &k->site[i];
 
@@ -314,6 +311,7 @@ void kown_dump(const struct kowners *k, void (*line)(const char *, size_t))
 				 (unsigned long long)s->bytes, (unsigned long long)s->calls, e);
 		line(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 	}
+#endif
 }
 
 /* A z, j or q line's words w[0..n) into *kp (made in a at the first): 0, or -1. */

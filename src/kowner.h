@@ -45,7 +45,7 @@ struct kowners {
 
 /* kowner.c: reading, and the capture's lines */
 struct kowners *kown_begin(int sites);
-int kown_vmalloc(struct kowners *k, char *line, uint64_t bytes);
+void kown_vmalloc(struct kowners *k, const char *line, uint64_t bytes);
 int kown_alloc(struct kowners *k);
 void kown_alloc_line(struct kowners *k, char *line);
 void kown_end(struct kowners *k);
@@ -53,12 +53,11 @@ uint64_t kown_held(const struct kowners *k, uint32_t i, int *src);
 void kown_dump(const struct kowners *k, void (*line)(const char *, size_t));
 int kown_parse(struct kowners **kp, char **w, size_t n, int letter, struct arena *a);
 
-/* kownview.c: the ram view's lines, its CSV, diff, metrics */
+/* kownview.c: the ram view's lines, its CSV, diff */
 void kown_lines(const struct kowners *k, void (*add)(int depth, const char *label, const char *name,
 						    int64_t bytes, const char *source));
 void kown_csv(const struct kowners *k);
 const char *kown_note(const struct kowners *k);
 void kown_diff(const struct kowners *a, const struct kowners *b, const struct opts *o);
-uint32_t kown_top(const struct kowners *k, uint32_t *order, uint32_t most, uint64_t *rest);
 
 #endif

@@ -259,27 +259,3 @@ void kown_diff(const struct kowners *a, const struct kowners *b, const struct op
 	if (same && !o->csv)
 		outf("(%u kernel owners did not change; -a shows them)\n", same);
 }
-
-/* ---- metrics ---- */
-
-/* The most largest modules by what they hold (order), and what the others hold (rest). */
-uint32_t kown_top(const struct kowners *k, uint32_t *order, uint32_t most, uint64_t *rest)
-{
-	uint32_t i, n, m = 0;
-	int src;
-
-	(void)kown_held(k, 0, &src);
-	n = owners_by(k, src, oo);
-	*rest = 0;
-	for (i = 0; i < n; i++) {
-		const struct ko_owner *o = &k->owner[oo[i]];
-
-		if (strcmp(o->name, KO_KERNEL) == 0)
-			continue;	/* not a module */
-		if (m < most && o->name[0] != '[')
-			order[m++] = oo[i];
-		else
-			*rest += o->bytes[src];
-	}
-	return m;
-}

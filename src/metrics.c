@@ -4,7 +4,7 @@
  * family, gauges in base units, no timestamps. The series stay few whatever
  * the machine runs: processes summed by name (--pids: one each), the
  * largest files (-n, 20) and the rest as path="other", the ram view's parts,
- * the 20 largest kernel modules and the rest as module="other".
+ * the 8 largest kernel modules and the rest as module="other".
  * A label value is written with \, " and newline escaped, and every byte
  * that is not part of valid UTF-8 as the text \xNN (lowercase), so that
  * Prometheus takes it; names that come out the same are one series.
@@ -21,7 +21,6 @@
 #include "ramsrc.h"
 
 #define FILES_TOP	20	/* files named without -n */
-#define MODULES_TOP	20	/* kernel modules named */
 
 /* One series' labels, as written between the braces, and its figures. */
 struct series {
@@ -322,22 +321,29 @@ static void put_files(struct scan *s, const struct opts *o)
 	sample(other, (int64_t)rest);
 }
 
-/* The largest kernel modules by what they hold, the rest as module="other". */
+#ifndef EXMAP_NO_KOWNERS
+/* The 8 largest kernel modules by what they hold, the rest as module="other". */
 static void put_modules(struct scan *s, const struct kowners *k)
 {
-	uint32_t order[MODULES_TOP], n, i;
-	uint64_t rest;
+	static struct ramtop t;
+	uint64_t named = 0;
+	uint32_t i;
 
 	if (!k->have[KO_VMALLOC] && !k->have[KO_ALLOC])
 		return;
-	n = kown_top(k, order, MODULES_TOP, &rest);
+	memset(&t, 0, sizeof(t));
+	for (i = 0; i < k->nowner; i++)	/* a module's name has no '[' */
+		if (k->owner[i].name[0] != '[')
+			ram_top_add(&t, k->owner[i].name, strlen(k->owner[i].name), kown_held(k, i, NULL));
 	family("exmap_kernel_module_bytes", "What each kernel module holds: its allocations "
 	       "(allocinfo), else its vmalloc areas; the smaller ones as other.");
-	for (i = 0; i < n; i++)
-		sample(key_make(s->arena, "module", k->owner[order[i]].name, "", 0),
-		       (int64_t)kown_held(k, order[i], NULL));
-	sample("module=\"other\"", (int64_t)rest);
+	for (i = 0; i < t.n; i++) {
+		sample(key_make(s->arena, "module", t.top[i].name, "", 0), (int64_t)t.top[i].bytes);
+		named += t.top[i].bytes;
+	}
+	sample("module=\"other\"", (int64_t)(t.bytes - named));
 }
+#endif
 
 static void ram_part(void *arg, const struct ram_line *l)
 {
@@ -388,6 +394,8 @@ void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
 	}
 	family("exmap_ram_bytes", "The ram view's parts of MemTotal.");
 	ram_parts(s, r, ram_part, s->arena);
+#ifndef EXMAP_NO_KOWNERS
 	if (r->kown)
 		put_modules(s, r->kown);
+#endif
 }

@@ -102,7 +102,7 @@ static void part(int depth, const char *sub, int64_t v, const char *source)
 	left -= v;
 }
 
-#ifndef EXMAP_NO_KOWNVIEW
+#if !defined(EXMAP_NO_KOWNVIEW) && !defined(EXMAP_NO_KOWNERS)
 /* A line of the kernel's memory by owner (kownview.c). */
 static void owner_line(int depth, const char *label, const char *name, int64_t bytes,
 		       const char *source)
@@ -219,7 +219,7 @@ static void build(const struct scan *s, const struct ramsrc *r)
 		add(1, L_SWAP, "zram compressed", NULL, (int64_t)r->zram_compr, "zram");
 		add(1, L_SWAP, "zram in RAM", NULL, (int64_t)r->zram_used, "zram");
 	}
-#ifndef EXMAP_NO_KOWNVIEW	/* a board's: in its capture, shown on a host */
+#if !defined(EXMAP_NO_KOWNVIEW) && !defined(EXMAP_NO_KOWNERS)	/* a board's: on a host */
 	if (r->kown)
 		kown_lines(r->kown, owner_line);
 #endif
@@ -289,7 +289,7 @@ static void print_csv(const struct ramsrc *r)
 			csv_field(l->name, strlen(l->name));
 		outf(",%s%llu,%s\n", v < 0 ? "-" : "", (unsigned long long)(v < 0 ? -v : v), l->source);
 	}
-#ifndef EXMAP_NO_KOWNVIEW
+#if !defined(EXMAP_NO_KOWNVIEW) && !defined(EXMAP_NO_KOWNERS)
 	if (r->kown)
 		kown_csv(r->kown);
 #else
@@ -566,15 +566,19 @@ void diff_ram(const struct scan *a, const struct scan *b, const struct opts *o, 
 	}
 	if (same && !o->csv)
 		outf("(%zu ram lines did not change; -a shows them)\n", same);
+#ifndef EXMAP_NO_KOWNERS
 	kown_diff(a->cap->ram->kown, b->cap->ram->kown, o);
+#endif
 }
 
 void view_ram(struct scan *s, const struct opts *o, const char *census_how)
 {
 	const struct ramsrc *rp = figures(s, census_how);
-#ifdef EXMAP_NO_KOWNVIEW
-	const char *kn = rp->kown && (rp->kown->have[KO_VMALLOC] || rp->kown->have[KO_ALLOC]) ?
-			 "the kernel's memory by owner: in a capture (dump), on a host" : NULL;
+#ifdef EXMAP_NO_KOWNERS
+	const char *kn = NULL;
+#elif defined(EXMAP_NO_KOWNVIEW)
+	const char *kn = rp->kown ? "the kernel's memory by owner: in a capture (dump), on a host" :
+			 NULL;
 #else
 	const char *kn = kown_note(rp->kown);
 #endif

@@ -370,6 +370,23 @@ static void read_slabinfo(struct ramsrc *r, uint64_t page_size)
 	}
 }
 
+/* Whether a vmallocinfo line is a kernel stack's (VMAP_STACK): the fork
+ * path's, alloc_thread_stack_node inlined into dup_task_struct, which 6.12
+ * and later inline into copy_process, and it into kernel_clone and fork_idle. */
+int ram_vmalloc_stack(const char *line)
+{
+	static const char *const fns[] = {
+		" alloc_thread_stack_node+", " dup_task_struct+", " copy_process+", " kernel_clone+",
+		" fork_idle+", " create_io_thread+",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		if (find_str(line, fns[i]))
+			return 1;
+	return 0;
+}
+
 /* /proc/vmallocinfo (root): its pages, those of kernel stacks, and each
  * owner's (kowner.c). */
 static void read_vmallocinfo(struct ramsrc *r, uint64_t page_size)
@@ -391,22 +408,33 @@ static void read_vmallocinfo(struct ramsrc *r, uint64_t page_size)
 		if (!pg || ram_dec_prefix(pg + 7, &n) < 0)
 			continue;
 		r->vmalloc_info += n * page_size;
-		if (kown_vmalloc(r->kown, buf, n * page_size))
+		if (ram_vmalloc_stack(buf))
 			r->vmalloc_stacks += n * page_size;
+#ifndef EXMAP_NO_KOWNERS
+		else if (r->kown)
+			kown_vmalloc(r->kown, buf, n * page_size);
+#endif
 	}
 	close(fd);
 	r->have_vmallocinfo = r->vmalloc_info > 0;
-	r->kown->have[KO_VMALLOC] = r->have_vmallocinfo;
+#ifndef EXMAP_NO_KOWNERS
+	if (r->kown)
+		r->kown->have[KO_VMALLOC] = r->have_vmallocinfo;
+#endif
 }
 
 /* The kernel's memory by owner: vmallocinfo's, then allocinfo's where the
  * kernel has it (each site listed if sites). */
 static void read_owners(struct ramsrc *r, uint64_t page_size, int sites)
 {
+#ifdef EXMAP_NO_KOWNERS	/* a board's build without them (KOWNERS=0) */
+	(void)sites;
+	read_vmallocinfo(r, page_size);
+#else
 	static const char *const why[] = {
 		[KO_ABSENT] = "no /proc/allocinfo: CONFIG_MEM_ALLOC_PROFILING adds slab and page owners",
-		[KO_OFF] = "allocinfo: profiling is off (sysctl vm.mem_profiling): no slab or page owners",
-		[KO_DENIED] = "/proc/allocinfo cannot be read (root only): no slab or page owners",
+		[KO_OFF] = "allocinfo: profiling off (vm.mem_profiling): no slab or page owners",
+		[KO_DENIED] = "/proc/allocinfo: root only: no slab or page owners",
 	};
 	int state;
 
@@ -415,6 +443,7 @@ static void read_owners(struct ramsrc *r, uint64_t page_size, int sites)
 	if ((state = kown_alloc(r->kown)) != KO_READ)
 		note(r, why[state]);
 	kown_end(r->kown);
+#endif
 }
 
 /* /proc/modules: each module's size, in pages. */

@@ -56,6 +56,7 @@ extern const char *const ram_mi_name[MI_N];	/* meminfo's names for them */
 
 void ram_read(struct ramsrc *r, const char *census_how, uint64_t page_size);
 void ram_read_parts(struct ramsrc *r, uint64_t page_size);
+int ram_vmalloc_stack(const char *line);
 
 
 #endif

@@ -335,61 +335,71 @@ struct ramnow {
 	uint8_t fresh[WL_RAM_MAX];
 };
 
+#ifndef EXMAP_NO_KOWNERS
+/* A kernel owner's name, kept here: its reading's is gone at the next. */
+static const char *owner_name(uint32_t id, const char *name)
+{
+	static char names[WL_RAM_MAX][RAM_NAME];
+
+	fmt_snprintf(names[id], RAM_NAME, "%s", name);
+	return names[id];
+}
+#endif
+
+/* A ram part, or a kernel owner (the core kernel, a module: depth
+ * WL_RAM_OWNER), by its name; an owner past the table is left out, said once. */
 static void ram_one(void *arg, const struct ram_line *l)
 {
+#ifdef EXMAP_NO_KOWNERS
+	const int owner = 0;
+#else
+	static int said;
+	int owner = l->depth == WL_RAM_OWNER;
+#endif
 	struct ramnow *r = arg;
 	uint32_t i;
 
-	for (i = 0; i < W.nram && (W.ram_depth[i] == WL_RAM_OWNER || strcmp(W.ram_name[i], l->label));
-	     i++)
+	for (i = 0; i < W.nram && ((W.ram_depth[i] == WL_RAM_OWNER) != owner ||
+				   strcmp(W.ram_name[i], l->label)); i++)
 		;
-	if (i == WL_RAM_MAX)
+	if (i == WL_RAM_MAX && !owner)
 		die("internal: more than %d parts of MemTotal", WL_RAM_MAX);
+#ifndef EXMAP_NO_KOWNERS
+	if (i == WL_RAM_MAX) {
+		if (!said)
+			warnx("watch: over %d ram parts and kernel owners: %s and later ones "
+			      "left out of samples", WL_RAM_MAX, l->label);
+		said = 1;
+		return;
+	}
+#endif
 	if (i == W.nram) {
+#ifndef EXMAP_NO_KOWNERS
+		W.ram_name[W.nram++] = owner ? owner_name(i, l->label) : l->label;
+#else
 		W.ram_name[W.nram++] = l->label;
+#endif
 		r->fresh[i] = 1;
 	}
 	r->v[i] = l->bytes;	/* a part the view shows only when not 0 stays 0 */
 	W.ram_depth[i] = (uint8_t)l->depth;
 }
 
-/*
- * The kernel's owners (the core kernel, modules), as ram entries of depth
- * WL_RAM_OWNER: what each holds, where it holds something. Their names are
- * kept here (the reading's are gone at the next); an owner past the table
- * is left out, said once.
- */
+#ifndef EXMAP_NO_KOWNERS
+/* What each kernel owner holds, where it holds something. */
 static void owners_now(const struct kowners *k, struct ramnow *r)
 {
-	static char names[WL_RAM_MAX][KO_NAME];
-	static int said;
-	uint32_t i, j;
+	uint32_t i;
 
 	for (i = 0; i < k->nowner; i++) {
-		const char *name = k->owner[i].name;
-		uint64_t v = kown_held(k, i, NULL);
+		struct ram_line l = { WL_RAM_OWNER, "owner", k->owner[i].name, NULL,
+				      (int64_t)kown_held(k, i, NULL), NULL };
 
-		if (!v)
-			continue;
-		for (j = 0; j < W.nram && (W.ram_depth[j] != WL_RAM_OWNER || strcmp(W.ram_name[j], name));
-		     j++)
-			;
-		if (j == WL_RAM_MAX) {
-			if (!said)
-				warnx("watch: over %d ram parts and kernel owners: %s and later ones "
-				      "left out of samples", WL_RAM_MAX, name);
-			said = 1;
-			continue;
-		}
-		if (j == W.nram) {
-			memcpy(names[j], name, KO_NAME);
-			W.ram_name[W.nram++] = names[j];
-			W.ram_depth[j] = WL_RAM_OWNER;
-			r->fresh[j] = 1;
-		}
-		r->v[j] = (int64_t)v;
+		if (l.bytes)
+			ram_one(r, &l);
 	}
 }
+#endif
 
 /* ---- the lines ---- */
 
@@ -560,7 +570,9 @@ void wsample_write(struct scan *s, uint64_t real_ms, uint64_t up_ms, int key)
 	memset(&r, 0, sizeof(r));
 	ram_read_parts(&rs, s->page_size);
 	ram_parts(s, &rs, ram_one, &r);
+#ifndef EXMAP_NO_KOWNERS
 	owners_now(rs.kown, &r);
+#endif
 	used = (uint64_t)s->arena->peak + s->arena->hi;
 	if (used > W.peak)
 		W.peak = used;

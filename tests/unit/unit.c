@@ -17,6 +17,7 @@
 #include "capture.h"
 #include "census.h"
 #include "kowner.h"
+#include "ramsrc.h"
 #include "trend.h"
 #include "wlog.h"
 #ifndef EXMAP_NO_PICTURES
@@ -1002,8 +1003,10 @@ static void test_kowners(void)
 		const char *pg = strstr(vmi[i], "pages=");
 
 		strcpy(line, vmi[i]);
-		if (kown_vmalloc(k, line, pg ? strtoull(pg + 6, NULL, 10) * 4096 : 0) != stack[i])
+		if (ram_vmalloc_stack(line) != stack[i])
 			check(0, "kowners: the fork path's areas are kernel stacks", vmi[i]);
+		else if (!stack[i])
+			kown_vmalloc(k, line, pg ? strtoull(pg + 6, NULL, 10) * 4096 : 0);
 	}
 	k->have[KO_VMALLOC] = 1;
 	for (i = 0; i < sizeof(ai) / sizeof(ai[0]); i++) {
