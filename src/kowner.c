@@ -194,7 +194,27 @@ static int sdec(char **p, int64_t *v)
 	return 0;
 }
 
-/* One allocinfo line, "BYTES CALLS path:line [module] func:name ...", to its owner. */
+/* Whether the site counts pages whose objects are counted at their own
+ * callers: the slab's pages (its objects at kmalloc's and
+ * kmem_cache_alloc's callers), percpu chunks' (at alloc_percpu's). */
+static int pages_of_objects(const char *path, size_t plen, const char *f, size_t flen)
+{
+	static const char *const sites[][2] = {
+		{ "mm/slub.c:", "alloc_slab_page" }, { "mm/percpu-vm.c:", "pcpu_alloc_pages" },
+	};
+	size_t i, n;
+
+	for (i = 0; i < sizeof(sites) / sizeof(sites[0]); i++) {
+		n = strlen(sites[i][0]);
+		if (plen > n && memcmp(path, sites[i][0], n) == 0 && strlen(sites[i][1]) == flen &&
+		    memcmp(f, sites[i][1], flen) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* One allocinfo line, "BYTES CALLS path:line [module] func:name ...", to
+ * its owner, but pages of objects counted at their callers. */
 void kown_alloc_line(struct kowners *k, char *p)
 {
 	char name[320];
@@ -218,7 +238,7 @@ void kown_alloc_line(struct kowners *k, char *p)
 		return;
 	f += 5;
 	flen = strcspn(f, " ");
-	if (flen + plen + 2 > sizeof(name))
+	if (flen + plen + 2 > sizeof(name) || (!mod && pages_of_objects(path, plen, f, flen)))
 		return;
 #ifndef EXMAP_NO_KOWNVIEW	/* sites named */
 	memcpy(name, f, flen);

@@ -993,6 +993,8 @@ static void test_kowners(void)
 		"        4096        1 include/linux/x.h:9 func:inlined accurate:no",
 		"        8192        2 include/linux/x.h:9 func:inlined",
 		"          -8        1 mm/y.c:3 func:negative",
+		"     1048576       32 mm/slub.c:2478 func:alloc_slab_page",
+		"      131072       32 mm/percpu-vm.c:95 func:pcpu_alloc_pages",
 	};
 	char line[256];
 	struct kowners *k = kown_begin(1);
@@ -1031,7 +1033,7 @@ static void test_kowners(void)
 			ok &= !strcmp(o->name, KO_NOSYM) && o->bytes[KO_VMALLOC] == 64 * 4096;
 	}
 	check(ok, "kowners: each owner's bytes and sites (vmalloc areas only; allocinfo's "
-	      "held, a site once)", NULL);
+	      "held, a site once, not the slab's and percpu's pages)", NULL);
 	for (i = 0, ok = 0; i < k->nsite; i++)
 		ok += k->site[i].src == KO_ALLOC && !strcmp(k->site[i].name, "inlined include/linux/x.h:9") &&
 		      k->site[i].bytes == 12288 && k->site[i].calls == 3;
