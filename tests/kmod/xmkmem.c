@@ -13,12 +13,14 @@
  *   leak kmalloc N  from now, N KiB a second, 4 KiB per kmalloc
  *   stop            the leak stops (what it took is kept)
  * The leak runs every 100 ms and takes what the rate owes since it began,
- * so that a late worker catches up. Its blocks are linked through their own
+ * by CLOCK_BOOTTIME (watch times its samples so; jiffies lag it where
+ * ticks are lost, as under qemu's TCG), so that a late worker catches up. Its blocks are linked through their own
  * first bytes: nothing else is allocated, so allocinfo's figures for the
  * module are these blocks alone.
  */
 #include <linux/gfp.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -47,7 +49,8 @@ static unsigned int nk, np;
 
 /* the leak: its blocks, linked through their first bytes */
 static void *leak_k, *leak_v;
-static unsigned long leak_bytes, leak_rate, leak_start;
+static unsigned long leak_bytes, leak_rate;
+static u64 leak_start;	/* CLOCK_BOOTTIME's ns, as watch's samples are timed */
 static int leak_vmalloc, leaking;
 static struct delayed_work leak_work;
 
@@ -91,7 +94,7 @@ static void xm_leak_tick(struct work_struct *w)
 	mutex_lock(&xm_lock);
 	if (!leaking)
 		goto out;
-	want = div_u64((u64)leak_rate * jiffies_to_msecs(jiffies - leak_start), 1000);
+	want = div_u64((u64)leak_rate * div_u64(ktime_get_boottime_ns() - leak_start, 1000000), 1000);
 	while (leak_bytes < want) {
 		void **b = leak_vmalloc ? xm_leak_vmalloc() : xm_leak_kmalloc();
 
@@ -146,7 +149,7 @@ static int xm_show(struct seq_file *m, void *v)
 		   (unsigned long)nk * XM_KBLOCK, (unsigned long)np * (PAGE_SIZE << pages_order),
 		   vblock ? (unsigned long)vmalloc_kib << 10 : 0, leak_bytes,
 		   leak_vmalloc ? "vmalloc" : "kmalloc", leaking ? leak_rate : 0,
-		   leaking ? jiffies_to_msecs(jiffies - leak_start) : 0);
+		   leaking ? (unsigned int)div_u64(ktime_get_boottime_ns() - leak_start, 1000000) : 0);
 	mutex_unlock(&xm_lock);
 	return 0;
 }
@@ -176,7 +179,7 @@ static ssize_t xm_write(struct file *f, const char __user *ubuf, size_t len, lof
 		   (!strcmp(kind, "vmalloc") || !strcmp(kind, "kmalloc")) && !leaking) {
 		leak_vmalloc = !strcmp(kind, "vmalloc");
 		leak_rate = kib << 10;
-		leak_start = jiffies;
+		leak_start = ktime_get_boottime_ns();
 		leak_bytes = 0;
 		leaking = 1;
 		schedule_delayed_work(&leak_work, 0);
