@@ -54,6 +54,7 @@ SCAN_FAMILIES = ["exmap_build_info", "exmap_scan_info", "exmap_scan_duration_sec
                  "exmap_scan_time_seconds", "exmap_scan_unreadable_processes",
                  "exmap_capture_lost_processes"]
 FILE_FAMILY = "exmap_file_eff_resident_bytes"
+MODULE_FAMILY = "exmap_kernel_module_bytes"
 # The odd workload (tests/work/oddnames.c): its processes' names as labels,
 # and how many have each; its file's name after its directory.
 ODD_NAMES = {'a"b\\c d': 1, "caf\u00e9 \u00fcber": 1, "x\\xffy": 2, "nl\nname": 1,
@@ -83,7 +84,7 @@ def read_csv(path):
 
 def expected(d):
     """The figures the metrics must hold, from the CLI's CSV."""
-    procs, files, ram = {}, {}, {}
+    procs, files, ram, owners = {}, {}, {}, {}
     for r in read_csv(f"{d}/procs.csv"):
         p = procs.setdefault(label(r["name"]), {"n": 0, **{k: 0 for k in PROC_FAMILIES.values()}})
         p["n"] += 1
@@ -97,8 +98,13 @@ def expected(d):
             ram[label(r["subcategory"])] = int(r["bytes"])
         if r["category"] == b"memtotal":
             ram_total = int(r["bytes"])
+        if r["category"] == b"owner" and not r["name"]:	# an owner's whole figure
+            owners.setdefault(r["source"], {})[label(r["subcategory"])] = int(r["bytes"])
     kv = dict(line.rstrip("\n").split("=", 1) for line in open(f"{d}/expect"))
-    return procs, files, ram, ram_total, kv
+    # what each module holds: allocinfo's where it was read, else vmalloc's
+    mods = {k: v for k, v in owners.get(b"allocinfo", owners.get(b"vmallocinfo", {})).items()
+            if not k.startswith("[")}
+    return procs, files, ram, ram_total, kv, mods
 
 
 def unescape(s, i):
@@ -159,7 +165,7 @@ def without_host(what, series, host):
 
 
 def compare(what, series, d, n):
-    procs, files, ram, ram_total, kv = expected(d)
+    procs, files, ram, ram_total, kv, mods = expected(d)
     series = without_host(what, series, kv["host"])
     for fam, col in PROC_FAMILIES.items():
         got = by(series, fam, "name")
@@ -212,6 +218,15 @@ def compare(what, series, d, n):
     check(f"{what}: exmap_ram_bytes: they add up to MemTotal ({ram_total})",
           sum(got.values()) == ram_total, f"{sum(got.values())}")
 
+    got = by(series, MODULE_FAMILY, "module")
+    other = got.pop("other", None)
+    named = sorted(got.values())
+    check(f"{what}: {MODULE_FAMILY}: the {len(got)} largest of the {len(mods)} modules (8 at "
+          f"most) as the ram view's CSV has them, the rest as other",
+          len(got) == min(8, len(mods)) and all(mods.get(k) == v for k, v in got.items()) and
+          all(v <= named[0] for k, v in mods.items() if k not in got) and
+          other == sum(mods.values()) - sum(named), f"{got}, other {other}, {mods}")
+
     scan = {f: series.get(f, {}) for f in SCAN_FAMILIES}
     info = [dict(ls) for ls in scan["exmap_scan_info"]]
     check(f"{what}: exmap_scan_info: source {kv['source']}, from the capture",
@@ -231,20 +246,22 @@ def compare(what, series, d, n):
     check(f"{what}: no scan duration from a capture (it does not say)",
           not scan["exmap_scan_duration_seconds"], f"{scan['exmap_scan_duration_seconds']}")
 
-    # The series: 5 a process name, the files shown and other, the parts, the scan's.
-    count_series(what, series, n, len(procs), len(files), len(ram))
+    # The series: 5 a process name, the files shown and other, the parts, the
+    # modules shown and other, the scan's.
+    count_series(what, series, n, len(procs), len(files), len(ram), min(8, len(mods)))
 
 
-def count_series(what, series, n, names, files, parts):
+def count_series(what, series, n, names, files, parts, mods):
     scan = {f: series.get(f, {}) for f in SCAN_FAMILIES}
     total = sum(len(v) for v in series.values())
     nscan = sum(len(v) for v in scan.values())
     nproc = int(sum(series.get("exmap_processes", {}).values()))
-    bound = 5 * names + min(n, files) + 1 + parts + nscan
+    bound = 5 * names + min(n, files) + 1 + parts + mods + 1 + nscan
     print(f"series: {total} for {nproc} processes of {names} names, {files} files "
-          f"(-n {n}), {parts} ram parts")
+          f"(-n {n}), {parts} ram parts, {mods} kernel modules")
     check(f"{what}: the series: 5 a process name ({names}), {min(n, files)} files and other, "
-          f"{parts} parts, {nscan} of the scan: {bound}", total == bound, f"{total}")
+          f"{parts} parts, {mods} modules and other, {nscan} of the scan: {bound}",
+          total == bound, f"{total}")
     check(f"{what}: the scan's series, {nscan}: 5 at most (build, source, "
           f"duration or lost processes, time, unreadable processes)", 0 < nscan <= 5, f"{nscan}")
     check(f"{what}: each process family one series a name",
@@ -259,7 +276,8 @@ def cmd_count(path, n, what):
     files = len(series.get(FILE_FAMILY, {})) - 1
     check(f"{what}: at most {n} files and other", 0 <= files <= n and
           any(dict(ls).get("path") == "other" for ls in series.get(FILE_FAMILY, {})), f"{files}")
-    count_series(what, series, n, names, files, len(series.get("exmap_ram_bytes", {})))
+    count_series(what, series, n, names, files, len(series.get("exmap_ram_bytes", {})),
+                 len(series.get(MODULE_FAMILY, {})) - 1)
 
 
 def cmd_text(path, d, n, what="file"):
