@@ -247,7 +247,7 @@ board: setup
 # board's binary (tests/bench/browse_cost.sh).
 bench: setup
 	$(MAKE) all $(BUILD)/floor build/host/workload build/host/runstat \
-		build/host/benchwork build/host/benchwork-asan $(BUILD)/watchcost
+		build/host/benchwork build/host/benchwork-asan $(BUILD)/watchcost $(BUILD)/kowncost
 	$(MAKE) ARCH=arm all build/arm/tools/workload build/arm/capture/prog \
 		build/arm/capture/prog.stripped build/arm/watchcost
 	tests/bench/bench.sh $(BUILD)
@@ -266,6 +266,7 @@ bench: setup
 	grep '^ram view on the emulated' $(BUILD)/ram-bench.log
 	tests/bench/watch_bench.sh $(BUILD)
 	tests/bench/watch_board.sh
+	tests/bench/kmem_bench.sh
 
 # make kmod KDIR=/path/to/kernel/build: the module for that kernel, built out
 # of tree in $(BUILD)/kmod/<KDIR's name>/ so that kmod/ stays clean.
