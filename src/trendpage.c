@@ -181,6 +181,7 @@ void trend_page(const struct opts *o, const struct trend_opts *to)
 	}
 	outs("];\n");
 	js_brief(kinds, nk);
+	nser = 0;
 	outs("D.series = [");
 	for (k = 0; k < nk; k++) {
 		struct shown *v = trend_rows(kinds[k], &n);
