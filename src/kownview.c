@@ -13,7 +13,7 @@
 #define KO_SHOW_SITES	4	/* callers or call sites each of them shows */
 
 static const char *const head[KO_NSRC] = { "vmalloc by owner", "allocations by owner" };
-static const char *const sites_are[KO_NSRC] = { "callers", "call sites" };
+static const char *const sites_are[KO_NSRC] = { "caller", "call site" };
 
 static const struct kowners *K;
 static int S;
@@ -107,16 +107,18 @@ void kown_lines(const struct kowners *k, void (*add)(int depth, const char *labe
 			}
 			if (o->bytes[src] > sum) {	/* more, or past the table */
 				if (o->sites[src] > j)
-					fmt_snprintf(text[nt], sizeof(text[0]), "and %u more %s",
-						     o->sites[src] - j, sites_are[src]);
+					fmt_snprintf(text[nt], sizeof(text[0]), "and %u more %s%s",
+						     o->sites[src] - j, sites_are[src],
+						     o->sites[src] - j == 1 ? "" : "s");
 				else
-					fmt_snprintf(text[nt], sizeof(text[0]), "and %s not listed",
+					fmt_snprintf(text[nt], sizeof(text[0]), "and %ss not listed",
 						     sites_are[src]);
 				add(2, "more", text[nt++], (int64_t)(o->bytes[src] - sum), ko_source[src]);
 			}
 		}
 		if (n > i) {
-			fmt_snprintf(text[nt], sizeof(text[0]), "and %u more owners", n - i);
+			fmt_snprintf(text[nt], sizeof(text[0]), "and %u more owner%s", n - i,
+				     n - i == 1 ? "" : "s");
 			add(1, "more", text[nt++], (int64_t)(total - shown), ko_source[src]);
 		}
 	}
