@@ -249,10 +249,10 @@ void kown_alloc_line(struct kowners *k, char *p)
 		 KO_ALLOC, name, flen + 1 + plen, (uint64_t)bytes, calls);
 }
 
-/* /proc/allocinfo (root), where the kernel has it and profiling is on. */
-int kown_alloc(struct kowners *k)
+/* /proc/allocinfo (root), where the kernel has it and profiling is on,
+ * through lb (the caller's: vmallocinfo's before it). */
+int kown_alloc(struct kowners *k, struct linebuf *lb)
 {
-	static struct linebuf lb;
 	static char buf[512];
 	char on[8];
 	size_t len;
@@ -265,8 +265,8 @@ int kown_alloc(struct kowners *k)
 		close(fd);
 		return KO_OFF;
 	}
-	lb_init(&lb, fd);
-	while (lb_next(&lb, buf, sizeof(buf), &len, &toolong) > 0)
+	lb_init(lb, fd);
+	while (lb_next(lb, buf, sizeof(buf), &len, &toolong) > 0)
 		if (!toolong)
 			kown_alloc_line(k, buf);
 	close(fd);

@@ -46,7 +46,7 @@ struct kowners {
 /* kowner.c: reading, and the capture's lines */
 struct kowners *kown_begin(int sites);
 void kown_vmalloc(struct kowners *k, const char *line, uint64_t bytes);
-int kown_alloc(struct kowners *k);
+int kown_alloc(struct kowners *k, struct linebuf *lb);
 void kown_alloc_line(struct kowners *k, char *line);
 void kown_end(struct kowners *k);
 uint64_t kown_held(const struct kowners *k, uint32_t i, int *src);

@@ -21,6 +21,7 @@
 #include "ramsrc.h"
 
 static char text[1 << 16];	/* one /proc file at a time */
+static struct linebuf lb;	/* vmallocinfo's, then allocinfo's */
 
 static void note(struct ramsrc *r, const char *what)
 {
@@ -392,7 +393,6 @@ int ram_vmalloc_stack(const char *line)
 static void read_vmallocinfo(struct ramsrc *r, uint64_t page_size)
 {
 	static char buf[1 << 16];
-	static struct linebuf lb;
 	size_t len;
 	int fd = open("/proc/vmallocinfo", O_RDONLY | O_CLOEXEC), toolong;
 
@@ -440,7 +440,7 @@ static void read_owners(struct ramsrc *r, uint64_t page_size, int sites)
 
 	r->kown = kown_begin(sites);
 	read_vmallocinfo(r, page_size);
-	if ((state = kown_alloc(r->kown)) != KO_READ)
+	if ((state = kown_alloc(r->kown, &lb)) != KO_READ)
 		note(r, why[state]);
 	kown_end(r->kown);
 #endif
