@@ -17,7 +17,7 @@
 #     a watch sample's, the owners' figures alone).
 # Emulated, so the ratios are the point. Lines start "kernel owners:".
 # Needs make all build/watchcost build/kowncost build/host/runstat. usage:
-# tests/bench/kmem_bench.sh    Work dir build/qemu/kmemcost. KMEM_ROUNDS (61).
+# tests/bench/kmem_bench.sh    Work dir build/qemu/kmemcost. KMEM_ROUNDS (201).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 w=build/qemu/kmemcost
@@ -33,7 +33,7 @@ cp tests/kmod/xmkmem.c tests/kmod/Kbuild "$w/kmod/" &&
 	make -C "$kdir" ARCH=x86 M="$PWD/$w/kmod" modules >"$w/kmod.log" 2>&1 || die "xmkmem build"
 cp build/exmap-mini build/watchcost build/host/runstat "$w/kmod/xmkmem.ko" "$w/test/" &&
 	cp tests/guest/kmemcost_guest.sh "$w/test/run.sh" || die "staging $w/test"
-echo "ROUNDS=${KMEM_ROUNDS:-61}" >"$w/test/params"
+echo "ROUNDS=${KMEM_ROUNDS:-201}" >"$w/test/params"
 tests/qemu/initramfs amd64 "$w/initramfs.cpio.gz" "$w"/test/* >"$w/initramfs.log" 2>&1 ||
 	{ cat "$w/initramfs.log"; die "initramfs"; }
 QEMU_MEM=512M tests/qemu/boot amd64 "$image" "$w/initramfs.cpio.gz" "$w/console.log" 1800 \

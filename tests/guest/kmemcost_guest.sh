@@ -6,7 +6,7 @@
 # and of the ram view with profiling on and off (vm.mem_profiling: off,
 # exmap-mini reads no allocinfo), 7 runs each; watchcost's pairs with
 # profiling on and off.
-ROUNDS=31
+ROUNDS=201
 cd /test || exit 1
 . /test/params
 . /test/frame.sh
