@@ -194,3 +194,20 @@ void capture_check(struct loader *L)
 	check_counts(L, lost_procs, lostc);
 	report_lost(L, lost_procs);
 }
+
+/* The build-id a capture records for file f (capture.h). */
+int capture_buildid(const struct capture *c, const struct file *f,
+		    const unsigned char **id, size_t *len)
+{
+	const struct capbid *b;
+
+	for (b = c->bid; b; b = b->next)
+		if (b->inode == f->inode && b->dev == f->dev &&
+		    (b->flags & MF_DELETED) == (f->flags & MF_DELETED) &&
+		    strcmp(b->path, f->path) == 0) {
+			*id = b->id;
+			*len = b->len;
+			return 1;
+		}
+	return c->bid_lost ? -1 : 0;
+}

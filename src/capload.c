@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "dmabuf.h"
 #include "ramsrc.h"
 
 static struct loader LD;
@@ -397,6 +398,9 @@ static void flush_line(struct loader *L)
 		parse_counts(L, pend, L->nlogical == 1);
 	} else if (kind == CK_BID) {
 		parse_bid(L, pend);
+	} else if ((kind == CK_ABSENT || kind == CK_RAM) && pend[0] == 'a') {
+		if (!L->stray && dmacap_table(L->s, L->opened, kind == CK_ABSENT, pend) < 0)
+			chunk_fail(L, "a dma-buf line is malformed");
 	} else if (kind == CK_ABSENT) {
 		parse_absent(L, pend);
 	} else if (kind == CK_RAM) {
@@ -410,6 +414,12 @@ static void flush_line(struct loader *L)
 		parse_map(L, pend + 2);
 	} else if (pend[0] == 'r' && pend[1] == ' ') {
 		parse_runs(L, pend + 2);
+	} else if ((pend[0] == 'f' || pend[0] == 'e') && pend[1] == ' ') {
+		if (dmacap_proc(L->s, L->p, pend) < 0)
+			chunk_fail(L, "a dma-buf line is malformed");
+	} else if (pend[0] == 'y' && pend[1] == ' ') {
+		if (!L->p || L->p->cg || L->m || cap_cgroup_parse(pend + 2, L->s->arena, &L->p->cg) < 0)
+			chunk_fail(L, "a cgroup line is malformed or out of place");
 	} else {
 		chunk_fail(L, "a line of an unknown kind");
 	}
@@ -582,22 +592,7 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 	if (cap_unescape(cf->h.uname, cap->uname, sizeof(cap->uname), &len) < 0)
 		strcpy(cap->uname, "?");
 	s->source = cap->src_name;
+	dmabuf_settle(s);
 	if (s->unreadable)
 		exit_at_least(EX_PARTIAL);
-}
-
-int capture_buildid(const struct capture *c, const struct file *f,
-		    const unsigned char **id, size_t *len)
-{
-	const struct capbid *b;
-
-	for (b = c->bid; b; b = b->next)
-		if (b->inode == f->inode && b->dev == f->dev &&
-		    (b->flags & MF_DELETED) == (f->flags & MF_DELETED) &&
-		    strcmp(b->path, f->path) == 0) {
-			*id = b->id;
-			*len = b->len;
-			return 1;
-		}
-	return c->bid_lost ? -1 : 0;
 }

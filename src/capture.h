@@ -172,6 +172,16 @@ uint32_t cap_first_proc(const struct cap_header *h);
 uint32_t cap_nchunks(const struct cap_header *h);
 size_t cap_header_text(char *buf, size_t len, const struct cap_header *h);
 int cap_parse_header(const char *text, struct cap_header *h, int *version);
+struct cgcharge;
+struct cgproc;
+#ifdef EXMAP_NO_CGROUPS
+/* CGROUPS=0: no y line written; one read is passed over */
+#define cap_cgroup_text(buf, room, path, c)	((void)(path), (void)(c), (size_t)0)
+#define cap_cgroup_parse(p, a, out)	((void)(p), (void)(a), (void)(out), 0)
+#else
+size_t cap_cgroup_text(char *buf, size_t room, const char *path, const struct cgcharge *c);
+int cap_cgroup_parse(char *p, struct arena *a, struct cgproc **out);
+#endif
 
 /* ---- capram.c: the ram view's figures as a chunk's lines, and back ---- */
 

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "capture.h"
+#include "dmabuf.h"
+#include "cgroup.h"
 #include "ram.h"
 #include "wlog.h"
 #ifndef EXMAP_NO_PICTURES
@@ -409,7 +411,10 @@ void diff_captures(struct arena *a, const struct capfile *cfa, const struct capf
 	figs = sample ? SAMPLE_FILE : ALL_FIGS;
 	counts = !sample;
 	put_rows(&files, a, o, 0);
-	if (!sample)
+	if (!sample) {	/* a watch's last sample holds neither */
+		diff_cgroups(s, o, a);
 		diff_ram(&s[0], &s[1], o, a);
+		diff_dmabuf(&s[0], &s[1], o, a);
+	}
 	out_flush();
 }

@@ -61,7 +61,10 @@ struct fig {
 enum field {
 	F_VM, F_MAPPED, F_RESIDENT, F_EFF_MAPPED, F_EFF_RESIDENT,
 	F_SOLE, F_WRITABLE, F_SWAP, NFIGS,
-	F_PID = NFIGS, F_NAME, F_PATH, F_NPROC, F_ADDRESS, NFIELDS
+	F_PID = NFIGS, F_NAME, F_PATH, F_NPROC, F_ADDRESS,
+	/* the cgroups view's own (cgroup.h) */
+	F_CGROUP, F_PROCESSES, F_CHARGED, F_CHARGED_ANON, F_CHARGED_FILE, F_CHARGED_SHMEM,
+	NFIELDS
 };
 
 extern const char *const field_names[NFIELDS];
@@ -152,6 +155,8 @@ struct proc {
 	struct fig rfig;	/* the mappings the report shows (-P, -F) */
 	int shown;		/* in the report */
 	uint32_t files_gone;	/* files not read: it exited after the scan (said once) */
+	struct dmaproc *dma;	/* its dma-bufs and DRM clients (dmabuf.h); NULL: none */
+	struct cgproc *cg;	/* its cgroup (cgroup.h); NULL: not read */
 };
 
 struct file {
@@ -428,13 +433,17 @@ struct scan {
 	uint32_t nabsent, absent_lost;		/* those beyond ABSENT_MAX */
 	int want_cmdline;	/* read each process's command line (dump) */
 	int want_start;		/* read each process's start time (watch), from stat */
+	int want_cgroup;	/* read each process's cgroup (cgroup.h) */
 	int progress;		/* show progress on stderr after a second */
 	uint64_t t0, tshown;	/* when the scan began, when progress was last shown (ms) */
 	size_t done, total;	/* processes */
 	struct capture *cap;	/* loaded from a capture, else NULL (capture.h) */
 	struct file *files;	/* the file table, once built (files_build) */
 	uint32_t nfile;
+	struct cgroup *cgroups;	/* the cgroup table, once built (cgroups_build) */
+	uint32_t ncgroup;
 	const char *source;	/* the page source's name: its own, or the capture's */
+	struct dmatab *dma;	/* the dma-bufs (dmabuf.h); NULL: not read */
 };
 static inline struct run *scan_run(const struct scan *s, uint64_t i)
 {
@@ -466,7 +475,7 @@ int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
 /* table.c: rows of figures, as text or CSV, sorted and cut, for every view */
 enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF, V_BROWSE, V_RAM,
-	    V_FOLDED, V_HTML, V_CAPTURES, V_WATCH, V_TREND, V_METRICS };
+	    V_FOLDED, V_HTML, V_CAPTURES, V_WATCH, V_TREND, V_METRICS, V_DMABUF, V_CGROUPS };
 struct opts {
 	enum view view;
 	pid_t view_pid;

@@ -16,26 +16,34 @@
 #include <time.h>
 
 #include "capture.h"
+#include "dmabuf.h"
+#include "cgroup.h"
 #include "kowner.h"
 #include "ram.h"
 #include "ramsrc.h"
 
-#define FILES_TOP	20	/* files named without -n */
+#define FILES_TOP	20	/* files and cgroups named without -n */
 
 /* One series' labels, as written between the braces, and its figures. */
 struct series {
 	const char *key;
-	uint64_t v[4];		/* eff_resident, sole, resident, swap; a file's: v[0] */
+	uint64_t v[6];		/* eff_resident, sole, resident, swap, dmabuf,
+				   eff_dmabuf; a file's: v[0] */
 	uint32_t n;		/* processes */
 };
 
 static const struct {
 	const char *name, *help;
-} proc_family[4] = {
+} proc_family[6] = {
 	{ "exmap_process_eff_resident_bytes", "Proportional set size (PSS) by process name." },
 	{ "exmap_process_sole_bytes", "Unique set size (USS) by process name." },
 	{ "exmap_process_resident_bytes", "Resident set size (RSS) by process name." },
 	{ "exmap_process_swap_bytes", "Swapped out memory by process name." },
+#ifndef EXMAP_NO_DMABUF
+	{ "exmap_process_dmabuf_bytes", "The dma-bufs held, whole, by process name." },
+	{ "exmap_process_eff_dmabuf_bytes", "Each dma-buf held shared among its holders, "
+	  "by process name." },
+#endif
 };
 
 /* The length of the valid UTF-8 sequence at s (n bytes left); 0 if none starts there. */
@@ -118,7 +126,7 @@ static size_t merge(struct series *t, size_t n)
 	sort(t, n, sizeof(*t), by_key);
 	for (i = 0; i < n; i++) {
 		if (m && strcmp(t[m - 1].key, t[i].key) == 0) {
-			for (int k = 0; k < 4; k++)
+			for (int k = 0; k < 6; k++)
 				t[m - 1].v[k] += t[i].v[k];
 			t[m - 1].n += t[i].n;
 		} else {
@@ -266,6 +274,8 @@ static size_t procs_table(struct scan *s, struct series **out, int pids)
 		t[i].v[1] = p->fig.sole;
 		t[i].v[2] = p->fig.resident;
 		t[i].v[3] = p->fig.swap;
+		t[i].v[4] = p->dma ? p->dma->held : 0;
+		t[i].v[5] = p->dma ? eff_bytes(&p->dma->share) : 0;
 		t[i].n = 1;
 	}
 	*out = t;
@@ -276,12 +286,13 @@ static void put_procs(struct scan *s, const struct opts *o)
 {
 	struct series *by_name, *each;
 	size_t nn = procs_table(s, &by_name, 0), ne = nn, i;
-	int k;
+	/* the dma-buf families where one can exist: fds read, or one held */
+	int k, nk = s->dma && (s->dma->walk || s->dma->n) ? 6 : 4;
 
 	each = by_name;
 	if (o->pids)
 		ne = procs_table(s, &each, 1);
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < nk; k++) {
 		family(proc_family[k].name, proc_family[k].help);
 		for (i = 0; i < ne; i++)
 			sample(each[i].key, (int64_t)each[i].v[k]);
@@ -345,6 +356,79 @@ static void put_modules(struct scan *s, const struct kowners *k)
 }
 #endif
 
+#ifndef EXMAP_NO_DMABUF
+/* CMA: all areas' pages and those in use (meminfo), each area's where sysfs says. */
+static void put_cma(struct scan *s, const struct ramsrc *r)
+{
+	uint32_t i, j;
+
+	family("exmap_cma_bytes", "CMA areas: their pages (total) and those in use (used: "
+	       "CmaTotal - CmaFree for all; given out by cma_alloc for an area).");
+	sample("area=\"all\",kind=\"total\"", (int64_t)r->mi[MI_CMATOTAL]);
+	sample("area=\"all\",kind=\"used\"", (int64_t)(r->mi[MI_CMATOTAL] - r->mi[MI_CMAFREE]));
+	for (i = 0; i < r->cma.n; i++) {
+		sample(key_make(s->arena, "area", r->cma.top[i].name, "\",kind=\"total", 0),
+		       (int64_t)r->cma.top[i].bytes);
+		for (j = 0; j < r->cma_used.n; j++)
+			if (strcmp(r->cma_used.top[j].name, r->cma.top[i].name) == 0)
+				sample(key_make(s->arena, "area", r->cma.top[i].name,
+						"\",kind=\"used", 0), (int64_t)r->cma_used.top[j].bytes);
+	}
+}
+#endif
+
+/*
+ * The largest cgroups by eff_resident (-n, 20), the rest as cgroup="other"
+ * (no path is so named); the charges of those named, where known: summed,
+ * the rest's would count a nested cgroup's twice.
+ */
+static void put_cgroups(struct scan *s, const struct opts *o)
+{
+	static const struct {
+		const char *name, *help;
+	} fams[4] = {
+		{ "exmap_cgroup_eff_resident_bytes", "PSS by cgroup: its processes' shares; the "
+		  "smaller ones as other." },
+		{ "exmap_cgroup_processes", "Processes in the cgroup." },
+		{ "exmap_cgroup_charged_bytes", "The kernel's charge (memory.current or "
+		  "memory.usage_in_bytes), where known." },
+		{ "exmap_cgroup_charged_shmem_bytes", "Its charge for shmem and tmpfs (memory.stat), "
+		  "where known." },
+	};
+	uint32_t n, i, k;
+	struct cgroup *rows = cgroups_build(s, &n);
+	struct series *t = arena_alloc(s->arena, ((size_t)n + 1) * sizeof(*t), 8);
+	uint64_t top = o->top ? o->top : FILES_TOP;
+
+	if (!n)
+		return;	/* no process's cgroup: a capture made before they were */
+	for (i = 0; i < n; i++) {
+		t[i].key = key_make(s->arena, "cgroup", rows[i].path, "", 0);
+		t[i].v[0] = eff_bytes(&rows[i].fig.eff_resident);
+		t[i].v[1] = i;
+		t[i].n = rows[i].nproc;
+	}
+	sort(t, n, sizeof(*t), by_size);
+	for (k = 0; k < 4; k++) {
+		uint64_t rest = 0;
+
+		family(fams[k].name, fams[k].help);
+		for (i = 0; i < n; i++) {
+			const struct cgcharge *c = &rows[t[i].v[1]].charge;
+			int which = k == 2 ? CH_CHARGED : CH_SHMEM;
+
+			if (i >= top)
+				rest += k == 0 ? t[i].v[0] : t[i].n;
+			else if (k < 2)
+				sample(t[i].key, (int64_t)(k == 0 ? t[i].v[0] : t[i].n));
+			else if (c->known & 1u << which)
+				sample(t[i].key, (int64_t)c->v[which]);
+		}
+		if (k < 2)
+			sample("cgroup=\"other\"", (int64_t)rest);
+	}
+}
+
 static void ram_part(void *arg, const struct ram_line *l)
 {
 	sample(key_make(arg, "part", l->label, "", 0), l->bytes);
@@ -388,6 +472,7 @@ void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
 	}
 	put_procs(s, o);
 	put_files(s, o);
+	put_cgroups(s, o);
 	if (!r) {
 		warnx("metrics: the capture holds no ram view (v1, or lost): no exmap_ram_bytes");
 		return;
@@ -397,5 +482,9 @@ void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
 #ifndef EXMAP_NO_KOWNERS
 	if (r->kown)
 		put_modules(s, r->kown);
+#endif
+#ifndef EXMAP_NO_DMABUF
+	if (r->mi[MI_CMATOTAL])
+		put_cma(s, r);
 #endif
 }

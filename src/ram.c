@@ -12,15 +12,17 @@
 #include <string.h>
 
 #include "capture.h"
+#include "dmabuf.h"
 #include "kowner.h"
 #include "ram.h"
 #include "ramsrc.h"
 
-enum { L_HEAD, L_PART, L_DETAIL, L_RESERVED, L_SWAP, L_CENSUS, L_OWNER };
+enum { L_HEAD, L_PART, L_DETAIL, L_RESERVED, L_SWAP, L_CENSUS, L_DMABUF, L_OWNER };
 
 static const char *const csv_cat[] = {
 	[L_HEAD] = NULL, [L_PART] = "part", [L_DETAIL] = "detail", [L_RESERVED] = "reserved",
-	[L_SWAP] = "swap", [L_CENSUS] = "census", [L_OWNER] = "owner",
+	[L_SWAP] = "swap", [L_CENSUS] = "census", [L_DMABUF] = "dmabuf",
+	[L_OWNER] = "owner",
 };
 
 struct rline {
@@ -102,6 +104,16 @@ static void part(int depth, const char *sub, int64_t v, const char *source)
 	left -= v;
 }
 
+/* A dma-buf line (dmabuf_ram): a part, or one of the lines after swap. */
+static void dma_line(int depth, int is_part, const char *label, const char *name, int64_t v,
+		     const char *source)
+{
+	if (is_part && !name)
+		part(depth, label, v, source);
+	else
+		add(depth, is_part ? L_DETAIL : L_DMABUF, label, name, v, source);
+}
+
 #if !defined(EXMAP_NO_KOWNVIEW) && !defined(EXMAP_NO_KOWNERS)
 /* A line of the kernel's memory by owner (kownview.c). */
 static void owner_line(int depth, const char *label, const char *name, int64_t bytes,
@@ -164,6 +176,20 @@ static void build(const struct scan *s, const struct ramsrc *r)
 	if (mi[MI_CMATOTAL]) {
 		add(2, L_RESERVED, "cma (within MemTotal)", NULL, (int64_t)mi[MI_CMATOTAL], "meminfo");
 		add(3, L_RESERVED, "cma free (within MemTotal)", NULL, (int64_t)mi[MI_CMAFREE], "meminfo");
+		add(3, L_RESERVED, "cma used (within MemTotal)", NULL, less(mi[MI_CMATOTAL],
+		    mi[MI_CMAFREE]), "meminfo");
+#ifndef EXMAP_NO_DMABUF	/* read with dma-bufs */
+		for (i = 0; i < r->cma.n; i++) {	/* each area: its pages, those given out */
+			uint32_t j;
+
+			add(3, L_RESERVED, "cma area (within MemTotal)", r->cma.top[i].name,
+			    (int64_t)r->cma.top[i].bytes, "sysfs");
+			for (j = 0; j < r->cma_used.n; j++)
+				if (strcmp(r->cma_used.top[j].name, r->cma.top[i].name) == 0)
+					add(4, L_RESERVED, "cma area allocated (within MemTotal)",
+					    r->cma.top[i].name, (int64_t)r->cma_used.top[j].bytes, "sysfs");
+		}
+#endif
 	}
 
 	add(1, L_HEAD, "MemTotal", NULL, (int64_t)mi[MI_TOTAL], "meminfo");
@@ -210,6 +236,7 @@ static void build(const struct scan *s, const struct ramsrc *r)
 			part(3, "hugetlb pool", (int64_t)mi[MI_HUGETLB], "meminfo");
 		lines[kernel].bytes = k0 - left;
 	}
+	dmabuf_ram(s, 1, dma_line);	/* what no meminfo counter holds: unexplained shrinks */
 	add(2, L_PART, "unexplained", NULL, left, "derived");
 
 	add(0, L_SWAP, "swap", NULL, (int64_t)mi[MI_SWAPTOTAL], "meminfo");
@@ -219,6 +246,7 @@ static void build(const struct scan *s, const struct ramsrc *r)
 		add(1, L_SWAP, "zram compressed", NULL, (int64_t)r->zram_compr, "zram");
 		add(1, L_SWAP, "zram in RAM", NULL, (int64_t)r->zram_used, "zram");
 	}
+	dmabuf_ram(s, 0, dma_line);
 #if !defined(EXMAP_NO_KOWNVIEW) && !defined(EXMAP_NO_KOWNERS)	/* a board's: on a host */
 	if (r->kown)
 		kown_lines(r->kown, owner_line);
@@ -464,6 +492,7 @@ static void each_line(const struct scan *s, const struct ramsrc *r, int parts_on
 	static const char *const kind[] = {
 		[L_HEAD] = "head", [L_PART] = "part", [L_DETAIL] = "detail",
 		[L_RESERVED] = "reserved", [L_SWAP] = "swap", [L_CENSUS] = "census",
+		[L_DMABUF] = "dmabuf",
 		[L_OWNER] = "owner",
 	};
 	size_t i;

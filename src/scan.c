@@ -11,7 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "exmap.h"
+#include "dmabuf.h"
+#include "cgroup.h"
 
 static char line[LINE_MAX_MAPS];
 static struct linebuf maps_lb;
@@ -530,6 +531,8 @@ static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 		return o;
 	if (s->want_cmdline && (o = read_cmdline(s, p, piddir)) != P_OK)
 		return o;
+	if (s->want_cgroup && (err = cg_read(s->arena, p, piddir)) <= 0)
+		return gone_or_bad(p->pid, err, "reading cgroup");
 	if ((o = read_maps(s, p, piddir)) != P_OK)
 		return o;
 	if ((err = s->src->open(s->src, piddir, p->pid)) < 0)
@@ -547,6 +550,8 @@ static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 			break;
 	}
 	s->src->close(s->src);
+	if (o == P_OK)	/* read whole: its dma-bufs and DRM clients (dmabuf.h) */
+		dmabuf_proc(s, p, piddir);
 	return o;
 }
 

@@ -34,6 +34,7 @@ static struct {
 	uint32_t mask, n, most;	/* most: the load limit */
 	struct trow *touched;	/* this sample's rows */
 	uint32_t sample;	/* samples begun */
+	int cg_doubt;		/* a process's cgroup is in doubt: no cgroup row this sample */
 	int64_t t, t0;		/* ms since boot: this sample's, the log's first */
 	int in_warmup;
 	int pass;		/* 2: the page's series */
@@ -66,8 +67,8 @@ static struct trow *row_new(int kind, const char *name, const char *cmd, uint32_
 	return r;
 }
 
-/* The row of a key, made when first met (the page's walk makes none). */
-static struct trow *row(int kind, const char *name, const char *cmd, uint32_t cmdlen)
+/* The row of a key, made when first met if make (the page's walk makes none). */
+static struct trow *row_at(int kind, const char *name, const char *cmd, uint32_t cmdlen, int make)
 {
 	uint32_t h = key_hash(kind, name, cmd, cmdlen) & T.mask;
 	struct trow *r;
@@ -76,13 +77,18 @@ static struct trow *row(int kind, const char *name, const char *cmd, uint32_t cm
 		if (r->kind == kind && strcmp(r->name, name) == 0 && r->cmdlen == cmdlen &&
 		    (!cmd || memcmp(r->cmd, cmd, cmdlen) == 0))
 			return r;
-	if (T.pass == 2)
+	if (T.pass == 2 || !make)
 		return NULL;
 	if (T.n == T.most)
 		die("trend: more than %u rows (processes by name and command line, files, "
 		    "parts): raise the working memory with -m SIZE", T.most);
 	T.n++;
 	return T.slot[h] = row_new(kind, name, cmd, cmdlen);
+}
+
+static struct trow *row(int kind, const char *name, const char *cmd, uint32_t cmdlen)
+{
+	return row_at(kind, name, cmd, cmdlen, 1);
 }
 
 /* A row's value at this sample, added to what its other processes gave. */
@@ -147,6 +153,7 @@ void trend_sample(int64_t t, uint64_t realtime)
 {
 	T.sample++;
 	T.touched = NULL;
+	T.cg_doubt = 0;
 	T.t = t;
 	if (T.sample == 1)
 		T.t0 = t;
@@ -210,6 +217,13 @@ void trend_proc(int32_t pid, uint64_t start, const char *name, const char *cmd,
 			add(&T.sum.budget[2 * i], eff, sole, known);
 }
 
+/* A process's dma-bufs' share: its row made once it holds one. */
+void trend_dmabuf(const char *name, const char *cmd, uint32_t cmdlen, uint64_t eff, int known)
+{
+	if (!T.in_warmup)
+		add(row_at(TK_DMABUF, name, cmd ? cmd : "", cmd ? cmdlen : 0, eff > 0), eff, 0, known);
+}
+
 void trend_file(const char *path, uint64_t eff, int known)
 {
 	size_t i;
@@ -267,6 +281,17 @@ void trend_part(int32_t pid, uint64_t start, const char *name, const char *part,
 	add(row(TK_PART, part, NULL, 0), eff, 0, known);
 }
 
+/* A process's value added to its cgroup's row; doubt: its cgroup may have
+ * changed in a line the log lost, so no cgroup's sum at this sample is known. */
+void trend_cgroup(const char *path, int doubt, uint64_t eff, uint64_t sole, int known)
+{
+	if (T.in_warmup)
+		return;
+	T.cg_doubt |= doubt;
+	if (path)
+		add(row(TK_CGROUP, path, NULL, 0), eff, sole, known);
+}
+
 /* Pass 2: the value into the row's series: a point a bucket the row is in
  * (none for the buckets it is absent from). */
 static void to_series(struct series *s, int64_t t, uint64_t v)
@@ -295,7 +320,9 @@ void trend_sample_end(void)
 		return;
 	}
 	for (r = T.touched; r; r = r->next) {
-		if (r->lost)
+		uint32_t per = r->kind == TK_CGROUP ? 1 : r->count;	/* a cgroup's: the sum */
+
+		if (r->lost || (r->kind == TK_CGROUP && T.cg_doubt))
 			continue;
 		if (T.pass == 2) {
 			if (r->ser)
@@ -307,10 +334,10 @@ void trend_sample_end(void)
 		r->last = r->eff;
 		r->min = r->eff < r->min ? r->eff : r->min;
 		r->max = r->eff > r->max ? r->eff : r->max;
-		r->nlast = r->count;
-		env_add(&r->e_eff, T.t, (r->eff + r->count / 2) / r->count);
-		if (r->kind == TK_PROC || r->kind == TK_BUDGET_PROC)
-			env_add(&r->e_sole, T.t, (r->sole + r->count / 2) / r->count);
+		r->nlast = per;
+		env_add(&r->e_eff, T.t, (r->eff + per / 2) / per);
+		if (r->kind == TK_PROC || r->kind == TK_CGROUP || r->kind == TK_BUDGET_PROC)
+			env_add(&r->e_sole, T.t, (r->sole + per / 2) / per);
 	}
 	T.touched = NULL;
 }
@@ -352,6 +379,10 @@ static void on_value(void *arg, const struct wl_value *v)
 		trend_proc(p->pid, p->start, p->name, p->cmdline, p->cmdlen,
 			   (uint64_t)v->v[WL_EFF_RESIDENT], (uint64_t)v->v[WL_SOLE],
 			   (v->known & 3) == 3);
+		trend_dmabuf(p->name, p->cmdline, p->cmdlen, (uint64_t)v->v[WL_EFF_DMABUF],
+			     (v->known >> WL_EFF_DMABUF) & 1);
+		trend_cgroup(p->cgroup, p->cgroup_doubt, (uint64_t)v->v[WL_EFF_RESIDENT],
+			     (uint64_t)v->v[WL_SOLE], (v->known & 3) == 3);
 		break;
 	case WL_FILE:
 		trend_file(v->file->path, (uint64_t)v->v[0], v->known & 1);

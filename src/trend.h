@@ -14,12 +14,15 @@
 
 /*
  * trend.c: the rows. A process by its name and command line, a file by its
- * path, a part of the processes -P picks; budgets' rows of their own. Each
+ * path, a part of the processes -P picks, a cgroup by its path (its
+ * processes summed); budgets' rows of their own. Each
  * has its floor's envelope (and a process its sole's), and, for the page,
  * its series (SERIES_POINTS buckets, each a window's least and most).
  */
-enum { TK_PROC, TK_FILE, TK_PART, TK_BUDGET_PROC, TK_BUDGET_FILE, TK_KOWN };
-/* TK_KOWN: a kernel owner (the core kernel, a module): what it holds */
+enum { TK_PROC, TK_FILE, TK_PART, TK_CGROUP, TK_BUDGET_PROC, TK_BUDGET_FILE, TK_DMABUF, TK_KOWN };
+/* TK_DMABUF: a process's dma-bufs' share (eff_dmabuf), by name and command
+ * line, from the first sample it held one; TK_KOWN: a kernel owner (the
+ * core kernel, a module): what it holds */
 
 #define SERIES_POINTS	240
 
@@ -40,14 +43,15 @@ struct trow {
 	struct trow *next;	/* the next row touched in this sample */
 	uint64_t eff, sole;	/* this sample's sums */
 	uint32_t count;		/* and how many values they sum (processes) */
-	uint32_t nlast;		/* the count at its last sample */
+	uint32_t nlast;		/* the count at its last sample (a cgroup's: 1) */
 	uint64_t first, last, min, max;	/* its sums: at its first and last sample */
 	const char *path;	/* a file budget's first file, to tell two apart */
 	int ambiguous;		/* a file budget matched files of two paths */
 	struct series *ser;	/* the page's: a grower's */
 	/* the floor of each sample's mean (sum / count), so that processes of
 	 * the row starting or exiting are not growth; its slope times nlast
-	 * is the row's */
+	 * is the row's (a cgroup's: of its sum, a process joining it is its
+	 * growth) */
 	struct envelope e_eff, e_sole;
 };
 
@@ -90,10 +94,12 @@ void trend_begin(struct arena *a, const struct trend_opts *to);
 void trend_sample(int64_t t, uint64_t realtime);
 void trend_proc(int32_t pid, uint64_t start, const char *name, const char *cmd,
 		uint32_t cmdlen, uint64_t eff, uint64_t sole, int known);
+void trend_dmabuf(const char *name, const char *cmd, uint32_t cmdlen, uint64_t eff, int known);
 void trend_file(const char *path, uint64_t eff, int known);
 void trend_kown(const char *name, uint64_t held, int known);
 void trend_part(int32_t pid, uint64_t start, const char *name, const char *part,
 		uint64_t eff, int known);
+void trend_cgroup(const char *path, int doubt, uint64_t eff, uint64_t sole, int known);
 void trend_sample_end(void);
 int parse_duration(const char *s, int64_t *ms);
 void cmd_words(const struct trow *r, char *buf, size_t len);

@@ -26,7 +26,8 @@ __asm__(".pushsection .rodata.trend_script,\"a\"\n"
 extern const char trend_script[];
 
 static const char *const kind_js[] = {
-	[TK_PROC] = "process", [TK_FILE] = "file", [TK_PART] = "part", [TK_KOWN] = "owner",
+	[TK_PROC] = "process", [TK_FILE] = "file", [TK_PART] = "part", [TK_CGROUP] = "cgroup",
+	[TK_DMABUF] = "dmabuf", [TK_KOWN] = "owner",
 };
 
 static void js_i64(int64_t v)
@@ -78,7 +79,7 @@ static void js_row(const struct shown *s)
 	else
 		js_slope(&s->f);
 	outs(",");
-	if (r->kind == TK_PROC && !s->brief)
+	if ((r->kind == TK_PROC || r->kind == TK_CGROUP) && !s->brief)
 		js_slope(&s->fs);
 	else
 		outs("null");
@@ -142,10 +143,12 @@ static void js_brief(const int *kinds, uint32_t nk)
 
 void trend_page(const struct opts *o, const struct trend_opts *to)
 {
-	static const int all[] = { TK_PROC, TK_FILE, TK_KOWN }, part[] = { TK_PART };
+	/* the table's rows: the cgroups' and kernel owners' too (the growers'
+	 * charts: processes', files' and owners') */
+	static const int all[] = { TK_PROC, TK_FILE, TK_CGROUP, TK_KOWN }, part[] = { TK_PART };
 	const struct trend_sum *S = trend_summary();
 	const int *kinds = S->pick ? part : all;
-	uint32_t k, i, n, nser = 0, b, nb = S->nbucket, nk = S->pick ? 1 : 3;
+	uint32_t k, i, n, nser = 0, nrow = 0, b, nb = S->nbucket, nk = S->pick ? 1 : 4;
 
 	(void)o;
 	(void)to;
@@ -175,13 +178,12 @@ void trend_page(const struct opts *o, const struct trend_opts *to)
 		struct shown *v = trend_rows(kinds[k], &n);
 
 		for (i = 0; i < n; i++) {
-			outs(nser++ ? ",\n" : "");
+			outs(nrow++ ? ",\n" : "");
 			js_row(&v[i]);
 		}
 	}
 	outs("];\n");
 	js_brief(kinds, nk);
-	nser = 0;
 	outs("D.series = [");
 	for (k = 0; k < nk; k++) {
 		struct shown *v = trend_rows(kinds[k], &n);

@@ -54,7 +54,8 @@ static void fmt_signed(const struct opts *o, char *buf, size_t len, int64_t v, i
 }
 
 static const char *const kind_name[] = {
-	[TK_PROC] = "process", [TK_FILE] = "file", [TK_PART] = "part", [TK_KOWN] = "owner",
+	[TK_PROC] = "process", [TK_FILE] = "file", [TK_PART] = "part", [TK_CGROUP] = "cgroup",
+	[TK_DMABUF] = "dmabuf", [TK_KOWN] = "owner",
 };
 
 /* Where the arguments start in a command line's text: after its first word
@@ -91,7 +92,7 @@ static void put_csv(const struct opts *o, const struct shown *s)
 	if (!s->brief)
 		outf("%lld", (long long)s->f.slope);
 	outs(",");
-	if (r->kind == TK_PROC && !s->brief && s->fs.known)
+	if ((r->kind == TK_PROC || r->kind == TK_CGROUP) && !s->brief && s->fs.known)
 		outf("%lld", (long long)s->fs.slope);
 	outf(",%d,%lld,%d\n", s->grows, (long long)(e->last.t - e->first.t), s->brief);
 }
@@ -122,7 +123,8 @@ static void put_name(const struct trow *r, size_t room)
 static void put_text_row(const struct opts *o, const struct shown *s)
 {
 	const struct trow *r = s->r;
-	int proc = r->kind == TK_PROC, w = o->kib ? W_SIZE + 2 : W_SIZE;
+	int proc = r->kind == TK_PROC || r->kind == TK_CGROUP || r->kind == TK_DMABUF;
+	int w = o->kib ? W_SIZE + 2 : W_SIZE;
 	char buf[32];
 	uint64_t v[4] = { r->first, r->last, r->min, r->max };
 	int k;
@@ -130,9 +132,11 @@ static void put_text_row(const struct opts *o, const struct shown *s)
 	outs(s->grows ? "*" : " ");
 	fmt_signed(o, buf, sizeof(buf), s->f.slope, 1);
 	outf("%*s", W_SLOPE, buf);
-	if (proc) {
+	if (r->kind == TK_PROC || r->kind == TK_CGROUP) {
 		fmt_signed(o, buf, sizeof(buf), s->fs.slope, s->fs.known);
 		outf("%*s", W_SLOPE, buf);
+	} else if (proc) {
+		outf("%*s", W_SLOPE, "");
 	}
 	outf(" %6u", r->e_eff.samples);
 	for (k = 0; k < 4; k++) {
@@ -144,7 +148,8 @@ static void put_text_row(const struct opts *o, const struct shown *s)
 }
 
 static const char *const kind_plural[] = {
-	[TK_PROC] = "processes", [TK_FILE] = "files", [TK_PART] = "parts", [TK_KOWN] = "owners",
+	[TK_PROC] = "processes", [TK_FILE] = "files", [TK_PART] = "parts", [TK_CGROUP] = "cgroups",
+	[TK_DMABUF] = "dma-buf rows", [TK_KOWN] = "owners",
 };
 
 /* The brief rows of a table, apart: how many, the largest peak, the longest life. */
@@ -175,15 +180,17 @@ static void put_table(const struct opts *o, int kind, const char *title)
 	for (judged = 0; judged < n && !v[judged].brief; judged++)
 		;
 	shown = (uint32_t)rows_shown(o, o->csv ? n : judged);
-	if (kind == TK_KOWN && !n)
-		return;	/* a log from before kernel owners, or none held anything */
+	if ((kind == TK_DMABUF || kind == TK_KOWN) && !n)
+		return;	/* no process held a dma-buf; a log from before kernel owners */
 	if (!o->csv && !o->noheader) {
-		outf("%s%s\n %*s", kind == TK_KOWN ? "\n" : "", title, W_SLOPE, "SLOPE/h");
-		if (kind == TK_PROC)
-			outf("%*s", W_SLOPE, "SOLE/h");
+		outf("%s%s\n %*s", kind == TK_DMABUF || kind == TK_KOWN ? "\n" : "", title, W_SLOPE,
+		     "SLOPE/h");
+		if (kind == TK_PROC || kind == TK_CGROUP || kind == TK_DMABUF)
+			outf("%*s", W_SLOPE, kind == TK_DMABUF ? "" : "SOLE/h");
 		outf(" %6s %*s %*s %*s %*s %s\n", "SAMPL", w - 1, "FIRST", w - 1, "LAST",
-		     w - 1, "MIN", w - 1, "MAX", kind == TK_PROC ? "NAME COMMAND" :
-		     kind == TK_FILE ? "PATH" : kind == TK_KOWN ? "OWNER" : "PART");
+		     w - 1, "MIN", w - 1, "MAX", kind == TK_PROC || kind == TK_DMABUF ? "NAME COMMAND" :
+		     kind == TK_FILE ? "PATH" : kind == TK_CGROUP ? "CGROUP" : kind == TK_KOWN ? "OWNER" :
+		     "PART");
 	}
 	for (i = 0; i < shown; i++) {
 		if (o->csv)
@@ -272,6 +279,7 @@ void trend_report(const struct opts *o, const struct trend_opts *to)
 {
 	const struct trend_sum *S = trend_summary();
 	char a[40], b[40], span[24], w[24];
+	uint32_t ncg;
 
 	if (!o->csv && !o->noheader) {
 		fmt_when(a, sizeof(a), S->real_first);
@@ -287,7 +295,8 @@ void trend_report(const struct opts *o, const struct trend_opts *to)
 			outf("%llu samples with values the log lost: those values left out\n",
 			     (unsigned long long)S->unknown);
 		outs("slope: how fast the floor (each window's least eff_resident) rose, an hour;\n"
-		     "  a row of several processes: the floor of their mean, times their count\n\n");
+		     "  a row of several processes: the floor of their mean, times their count\n"
+		     "  (a cgroup's: of their sum)\n\n");
 	}
 	if (o->csv && !o->noheader)
 		outs("kind,name,cmdline,samples,first,last,min,max,slope,sole_slope,grows,"
@@ -311,6 +320,13 @@ void trend_report(const struct opts *o, const struct trend_opts *to)
 		if (!o->csv && !o->noheader)
 			outs("\n");
 		put_table(o, TK_FILE, "files, by slope:");
+		put_table(o, TK_DMABUF, "dma-bufs held (each one's share, eff_dmabuf), by slope:");
+		trend_rows(TK_CGROUP, &ncg);	/* a log before cgroups were written: none */
+		if (ncg) {
+			if (!o->csv && !o->noheader)
+				outs("\n");
+			put_table(o, TK_CGROUP, "cgroups (their processes summed), by slope:");
+		}
 		put_table(o, TK_KOWN, "kernel owners (the core kernel, modules), by slope:");
 	}
 	if (!o->csv && !o->noheader)

@@ -60,16 +60,26 @@ static const char usage_text[] =
 "                         each (its place N, for log@N), and a watch's last\n"
 "                         sample when its closing capture never came\n"
 "  trend                  with -l: a watch log's processes (by name and command\n"
-"                         line) and files, how fast each one's floor rose\n"
-"                         (bytes an hour, largest first), those seen too\n"
+"                         line), files and cgroups, how fast each one's floor\n"
+"                         rose (bytes an hour, largest first), those seen too\n"
 "                         briefly for a slope apart; with -P, its parts\n"
 #endif
 "  metrics                Prometheus's text format: processes by name, the -n\n"
-"                         (20) largest files, the ram view's parts\n"
+"                         (20) largest files and cgroups, the ram view's parts\n"
 "  watch interval [count] a sample every interval seconds (count of them, else\n"
 "                         until SIGINT or SIGTERM): what changed, as a log\n"
 "                         between two captures (-l log, diff log@1 log@2);\n"
 "                         with metrics, -o's file rewritten each sample\n"
+#ifndef EXMAP_NO_DMABUF
+"  dmabuf                 one row per dma-buf: inode, exporter, name, size, the\n"
+"                         processes holding it; what none holds; DRM clients\n"
+#endif
+#ifndef EXMAP_NO_CGROUPS
+"  cgroups                one row per cgroup: its unit or container, its\n"
+"                         processes' eff_resident, sole and swap, beside the\n"
+"                         kernel's charge (memory.current or usage_in_bytes;\n"
+"                         memory.stat's anon, file, shmem)\n"
+#endif
 "options:\n"
 "  -b source  where page information comes from: auto (the default: the\n"
 "             module if loaded, else pagemap), kmod or pagemap\n"
@@ -85,7 +95,13 @@ static const char usage_text[] =
 "  -F file    report only this file's part (a path, a basename or a soname)\n"
 "  -s field   sort by: vm mapped resident eff_mapped eff_resident sole\n"
 "             writable swap, or pid name (procs), path nproc (files),\n"
+#ifndef EXMAP_NO_CGROUPS
+"             address path (maps), address name (sections, symbols),\n"
+"             processes charged charged_anon charged_file charged_shmem\n"
+"             cgroup (cgroups)\n"
+#else
 "             address path (maps), address name (sections, symbols)\n"
+#endif
 "  -n count   print only the first count rows\n"
 "  -m size    cap the working memory (the arena) at size bytes; K, M, G\n"
 "  -t pages   room in the page table for this many distinct shared pages\n"
@@ -128,6 +144,9 @@ static const char usage_text[] =
 "  SOLE  sole          pages nothing else maps\n"
 "  WRITE writable      pages in RAM the process has written\n"
 "  SWAP  swap          pages swapped out\n"
+#ifndef EXMAP_NO_DMABUF
+"  EFDMA eff_dmabuf    (procs) its dma-bufs, each shared among its holders\n"
+#endif
 "exit status: 0 ok, 1 partial (some processes unreadable), 2 usage or fatal,\n"
 "             3 a budget exceeded, 4 a damaged capture (what it lost is named);\n"
 "             when several apply, the highest\n";

@@ -25,6 +25,11 @@ const char *const field_names[NFIELDS] = {
 	[F_SOLE] = "sole", [F_WRITABLE] = "writable", [F_SWAP] = "swap",
 	[F_PID] = "pid", [F_NAME] = "name", [F_PATH] = "path",
 	[F_NPROC] = "nproc", [F_ADDRESS] = "address",
+#ifndef EXMAP_NO_CGROUPS	/* else none, so no -s names them */
+	[F_CGROUP] = "cgroup", [F_PROCESSES] = "processes", [F_CHARGED] = "charged",
+	[F_CHARGED_ANON] = "charged_anon", [F_CHARGED_FILE] = "charged_file",
+	[F_CHARGED_SHMEM] = "charged_shmem",
+#endif
 };
 
 static char obuf[65536];

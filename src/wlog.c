@@ -56,6 +56,8 @@ static void proc_define(const struct pend *d, const char *cmd, size_t n)
 		memset(p->v, 0, sizeof(p->v));
 		p->known = 0;
 		p->started = 1;
+		p->pub.cgroup = NULL;
+		p->pub.cgroup_doubt = 0;
 	}
 	p->live = 1;
 	p->doubt = 0;
@@ -101,10 +103,19 @@ static void pend_done(void)
 	d->cls = WC_N;
 	if (wl_unescape(d->esc, d->elen, text, sizeof(text), &n) < 0 || n != d->want)
 		return;	/* not a definition: the id stays unknown */
-	if (cls == WC_PROCDEF)
+	if (cls == WC_PROCDEF) {
 		proc_define(d, text, n);
-	else
+	} else if (cls == WC_CGDEF) {
+		struct rproc *p = &wlr.proc[d->id];
+
+		if (!p->live)
+			return;	/* its P was lost */
+		memcpy(p->cg, text, n + 1);
+		p->pub.cgroup = p->cg;
+		p->pub.cgroup_doubt = 0;
+	} else {
 		file_define(d, text, n);
+	}
 }
 
 /* Escaped text for the definition waiting for it: applied once all of it is in. */
@@ -161,6 +172,23 @@ static int define(int cls, char *it)
 	return (int)d->id;
 }
 
+/* G ID,LEN,PATH: process ID's cgroup */
+static int define_cg(char *it)
+{
+	struct pend *d = &wlr.pend;
+	char *f[3];
+	uint64_t id;
+
+	if (wl_fields(it, f, 3) != 3 || hex_parse(f[0], wlr.np - 1, &id) < 0 ||
+	    hex_parse(f[1], PATH_BUF - 1, &d->want) < 0)
+		return -1;
+	d->cls = WC_CGDEF;
+	d->id = (uint32_t)id;
+	d->elen = 0;
+	pend_add(f[2]);
+	return (int)id;
+}
+
 /* R ID,DEPTH,NAME */
 static int define_ram(char *it)
 {
@@ -188,7 +216,8 @@ static int define_ram(char *it)
 
 /* ---- values ---- */
 
-/* p ID,MASK,VALUE...: the fields MASK names, eff_resident in bytes, the rest in pages */
+/* p ID,MASK,VALUE...: the fields MASK names, eff_resident and eff_dmabuf in
+ * bytes, the rest in pages */
 static int proc_values(char *it)
 {
 	char *f[2 + WL_NFIELD];
@@ -206,11 +235,13 @@ static int proc_values(char *it)
 		if (hex_parse(f[k++], UINT64_MAX / wlr.ps, &v) < 0)
 			return -1;
 		if (p->live) {
-			p->v[i] = (int64_t)(i == WL_EFF_RESIDENT ? v : v * wlr.ps);
+			p->v[i] = (int64_t)(i == WL_EFF_RESIDENT || i == WL_EFF_DMABUF ? v : v * wlr.ps);
 			p->known |= 1u << i;
 			p->changed |= 1u << i;
 		}
 	}
+	if (wlr.format == 1 && p->live)	/* written before dma-bufs were read */
+		p->v[WL_EFF_DMABUF] = 0, p->known |= 1u << WL_EFF_DMABUF;
 	p->seen |= p->live;
 	return (int)id;
 }
@@ -295,9 +326,10 @@ static int head(char *it)
 	for (i = 0; i < 12; i++)
 		if (hex_parse(f[i], UINT64_MAX, &v[i]) < 0)
 			return -1;
-	if (v[0] != WL_FORMAT)
-		die("%s: line %llu: a watch log in format %llu: this exmap-mini reads %d",
+	if (v[0] == 0 || v[0] > WL_FORMAT)
+		die("%s: line %llu: a watch log in format %llu: this exmap-mini reads 1 to %d",
 		    wlr.file_now, (unsigned long long)wlr.at, (unsigned long long)v[0], WL_FORMAT);
+	wlr.format = (uint32_t)v[0];
 	for (i = 6; i < 10; i++)
 		if (v[i] == 0 || v[i] > (i == 9 ? WL_RAM_MAX : WL_CAP_MAX))
 			return -1;
@@ -332,6 +364,7 @@ static int one_item(int cls, char *it, int *sub)
 	switch (cls) {
 	case WC_RAMDEF: return define_ram(it);
 	case WC_FILEDEF: case WC_PROCDEF: return define(cls, it);
+	case WC_CGDEF: return define_cg(it);
 	case WC_PROC: return proc_values(it);
 	case WC_PART: return part_value(it);
 	case WC_FILE: case WC_RAM: return file_or_ram_value(cls, it);

@@ -17,7 +17,7 @@
 
 #include "exmap.h"
 
-#define WL_FORMAT	1	/* h's first field */
+#define WL_FORMAT	2	/* h's first field; 1 (no eff_dmabuf) is read too */
 #define WL_LINE_MAX	256	/* a watch line, "XM w " and newline in */
 #define WL_SEQ_MOD	4096	/* SEQ counts lines modulo this */
 #define WL_KEYFRAME	60	/* samples from a keyframe to the next */
@@ -27,13 +27,14 @@
 
 /* The classes of a sample's lines, in the order they come. */
 enum wl_class {
-	WC_HEAD, WC_RAMDEF, WC_FILEDEF, WC_PROCDEF, WC_PROC, WC_PART, WC_FILE, WC_RAM,
+	WC_HEAD, WC_RAMDEF, WC_FILEDEF, WC_PROCDEF, WC_CGDEF, WC_PROC, WC_PART, WC_FILE, WC_RAM,
 	WC_END, WC_TIME, WC_STOP, WC_N
 };
-extern const char wl_class_char[WC_N + 1];	/* "hRFPpqfrxte" */
+extern const char wl_class_char[WC_N + 1];	/* "hRFPGpqfrxte" */
 
 /* A process's figures, in p's MASK order. */
-enum wl_field { WL_EFF_RESIDENT, WL_SOLE, WL_RESIDENT, WL_SWAP, WL_WRITABLE, WL_NFIELD };
+enum wl_field { WL_EFF_RESIDENT, WL_SOLE, WL_RESIDENT, WL_SWAP, WL_WRITABLE, WL_EFF_DMABUF,
+	       WL_NFIELD };	/* eff_dmabuf: its dma-bufs' share (dmabuf.h), in bytes */
 extern const char *const wl_field_name[WL_NFIELD];
 
 /* What a process's memory is split into (q's PART). */
@@ -82,6 +83,8 @@ struct wl_proc {
 	const char *cmdline;	/* the arguments, a NUL after each */
 	uint32_t cmdlen;
 	int born;		/* it started during the watch (else it ran at its start) */
+	const char *cgroup;	/* its cgroup's path (G); NULL: none given */
+	int cgroup_doubt;	/* a G line that may have been its was lost */
 };
 
 struct wl_file {
@@ -102,7 +105,7 @@ struct wl_value {
 	enum wl_part part;		/* WL_PARTOF */
 	const char *ram;		/* WL_RAM: the part's name in the ram view */
 	int ram_depth;
-	int64_t v[WL_NFIELD];		/* bytes; WL_PROC all five, the rest v[0] */
+	int64_t v[WL_NFIELD];		/* bytes; WL_PROC all six, the rest v[0] */
 	uint32_t known;			/* a bit per field known at this sample */
 	uint32_t changed;		/* a bit per field written in this sample */
 };

@@ -15,6 +15,7 @@
 struct rproc {
 	struct wl_proc pub;
 	char *cmd;		/* CMDLINE_MAX + 1 */
+	char *cg;		/* its cgroup: PATH_BUF */
 	int live, doubt;	/* defined; its definition may have been lost */
 	int64_t v[WL_NFIELD];
 	uint32_t known, changed;
@@ -65,6 +66,7 @@ struct wlread {
 	struct arena a;
 	/* the run */
 	uint64_t id, ps, ivl;
+	uint32_t format;	/* 1: no process has eff_dmabuf (it is 0) */
 	uint32_t np, nf, nq, nr;
 	int have_run, synced;
 	uint64_t last_n;

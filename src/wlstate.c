@@ -22,7 +22,7 @@ void wlr_tables(void)
 
 	while (slots < 4 * wlr.nq)
 		slots <<= 1;
-	size = (size_t)wlr.np * (sizeof(struct rproc) + CMDLINE_MAX + 1) +
+	size = (size_t)wlr.np * (sizeof(struct rproc) + CMDLINE_MAX + 1 + PATH_BUF) +
 	       (size_t)wlr.nf * (sizeof(struct rfile) + PATH_BUF) +
 	       (size_t)slots * sizeof(struct rpart) + (size_t)wlr.nr * sizeof(struct rram) +
 	       (1u << 16);
@@ -35,6 +35,7 @@ void wlr_tables(void)
 	wlr.ram = arena_alloc(&wlr.a, (size_t)wlr.nr * sizeof(*wlr.ram), 8);
 	for (i = 0; i < wlr.np; i++) {
 		wlr.proc[i].cmd = arena_alloc(&wlr.a, CMDLINE_MAX + 1, 1);
+		wlr.proc[i].cg = arena_alloc(&wlr.a, PATH_BUF, 1);
 		wlr.proc[i].pub.id = i;
 	}
 	for (i = 0; i < wlr.nf; i++) {
@@ -106,6 +107,8 @@ static void mark_range(uint64_t a, uint64_t b)
 
 		if (IN(WC_PROCDEF, 0, i))
 			p->doubt = p->marked = 1;
+		if (IN(WC_CGDEF, 0, i))	/* until its next G: a keyframe's at the latest */
+			p->pub.cgroup_doubt = 1;
 		if (IN(WC_PROC, 0, i))
 			p->known = 0, p->marked = 1;
 		/* its parts, and all of it where it may have exited */

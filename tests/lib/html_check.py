@@ -246,6 +246,23 @@ def page(exmap, outdir, scan, pids):
         if z is None:
             continue
         shares(f"{os.path.basename(t['name'])}'s processes", z["tiles"], area, fprocs[t["name"]])
+    # Cgroups > processes: each cgroup's box its eff_resident (the cgroups
+    # view's, of the processes -P names), and inside it its processes, adding
+    # up to it
+    cgroups = {x["cgroup"]: int(x["eff_resident"])
+               for x in csv_rows(run([exmap] + scan + P + ["-c", "cgroups"]).stdout)}
+    if "cgroups" in R:
+        shares("cgroups at the root (the Cgroups perspective)", R["cgroups"]["tiles"], area, cgroups)
+        bad = []
+        for t in R["cgroups"]["tiles"]:
+            z = R["cgroups"]["zoom"].get(t["name"], {}).get("tiles", [])
+            if abs(sum(k["v"] for k in z) - cgroups.get(t["name"], -1)) > len(z) or \
+                    not all(k["kind"] == "process" and k["name"] in procs for k in z):
+                bad.append((t["name"], [(k["name"], k["v"]) for k in z]))
+        check("a click into each cgroup: its processes, their eff_resident adding up to it", not bad,
+              repr(bad[:2]))
+    else:
+        check("no Cgroups perspective: the capture holds no cgroups", not cgroups, repr(cgroups))
     # the tooltip: all eight figures, in bytes, as the CSV has them
     tip = R.get("tip", {})
     want = [x for x in csv_rows(run([exmap] + scan + P + ["-c", "procs"]).stdout)

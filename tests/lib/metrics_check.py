@@ -55,6 +55,12 @@ SCAN_FAMILIES = ["exmap_build_info", "exmap_scan_info", "exmap_scan_duration_sec
                  "exmap_capture_lost_processes"]
 FILE_FAMILY = "exmap_file_eff_resident_bytes"
 MODULE_FAMILY = "exmap_kernel_module_bytes"
+# the cgroups: the -n largest and other (eff_resident, processes), those
+# named also their charges where known (tests/lib/cgroup_check.py has the rest)
+CG_FAMILIES = {"exmap_cgroup_eff_resident_bytes": "eff_resident",
+               "exmap_cgroup_processes": "processes",
+               "exmap_cgroup_charged_bytes": "charged",
+               "exmap_cgroup_charged_shmem_bytes": "charged_shmem"}
 # The odd workload (tests/work/oddnames.c): its processes' names as labels,
 # and how many have each; its file's name after its directory.
 ODD_NAMES = {'a"b\\c d': 1, "caf\u00e9 \u00fcber": 1, "x\\xffy": 2, "nl\nname": 1,
@@ -105,6 +111,23 @@ def expected(d):
     mods = {k: v for k, v in owners.get(b"allocinfo", owners.get(b"vmallocinfo", {})).items()
             if not k.startswith("[")}
     return procs, files, ram, ram_total, kv, mods
+
+
+def compare_cgroups(what, series, d, n):
+    """The cgroup families against the CLI's -c cgroups of the same capture."""
+    cg = {label(r["cgroup"]): r for r in read_csv(f"{d}/cgroups.csv")}
+    eff = {k: int(r["eff_resident"]) for k, r in cg.items()}
+    top = sorted(eff, key=lambda k: (-eff[k], k.encode("utf-8", "surrogateescape")))[:n]
+    rest = set(eff) - set(top)
+    for fam, col in CG_FAMILIES.items():
+        got = by(series, fam, "cgroup")
+        want = {k: int(cg[k][col]) for k in top if cg[k][col] != b""}
+        if col in ("eff_resident", "processes"):
+            want["other"] = sum(int(cg[k][col]) for k in rest)
+        check(f"{what}: {fam}: the {len(top)} largest of {len(cg)} cgroups"
+              f"{' and other' if 'other' in want else ', where charged'}, as the CLI's",
+              got == want, f"{[(k, got.get(k), want.get(k)) for k in set(got) | set(want) if got.get(k) != want.get(k)][:3]}")
+    return len(top)
 
 
 def unescape(s, i):
@@ -246,6 +269,7 @@ def compare(what, series, d, n):
     check(f"{what}: no scan duration from a capture (it does not say)",
           not scan["exmap_scan_duration_seconds"], f"{scan['exmap_scan_duration_seconds']}")
 
+    compare_cgroups(what, series, d, n)
     # The series: 5 a process name, the files shown and other, the parts, the
     # modules shown and other, the scan's.
     count_series(what, series, n, len(procs), len(files), len(ram), min(8, len(mods)))
@@ -256,12 +280,18 @@ def count_series(what, series, n, names, files, parts, mods):
     total = sum(len(v) for v in series.values())
     nscan = sum(len(v) for v in scan.values())
     nproc = int(sum(series.get("exmap_processes", {}).values()))
-    bound = 5 * names + min(n, files) + 1 + parts + mods + 1 + nscan
+    ncg = sum(len(series.get(f, {})) for f in CG_FAMILIES)
+    named = len(series.get("exmap_cgroup_processes", {})) - 1
+    check(f"{what}: the cgroups' series, {ncg}: 4 at most for each of the {named} named "
+          f"({n} at most), and 2 for other", ncg == 0 or
+          (0 <= named <= n and ncg <= 4 * named + 2 and
+           len(series["exmap_cgroup_eff_resident_bytes"]) == named + 1), f"{ncg}")
+    bound = 5 * names + min(n, files) + 1 + parts + mods + 1 + nscan + ncg
     print(f"series: {total} for {nproc} processes of {names} names, {files} files "
-          f"(-n {n}), {parts} ram parts, {mods} kernel modules")
+          f"(-n {n}), {parts} ram parts, {mods} kernel modules, {ncg} of cgroups")
     check(f"{what}: the series: 5 a process name ({names}), {min(n, files)} files and other, "
-          f"{parts} parts, {mods} modules and other, {nscan} of the scan: {bound}",
-          total == bound, f"{total}")
+          f"{parts} parts, {mods} modules and other, {nscan} of the scan, {ncg} of cgroups: "
+          f"{bound}", total == bound, f"{total}")
     check(f"{what}: the scan's series, {nscan}: 5 at most (build, source, "
           f"duration or lost processes, time, unreadable processes)", 0 < nscan <= 5, f"{nscan}")
     check(f"{what}: each process family one series a name",

@@ -95,6 +95,11 @@ done <<EOF
 2|-P $W watch 1|exmap-mini: watch: writes a log of whole samples: of the options only -b, -p, -m, -t, -o and --max
 2|-s pid watch 1|exmap-mini: -s: pid is not a field of this view; it has: none (a log of samples)
 2|-o /nonexistent/dir/log watch 1|exmap-mini: watch: -o /nonexistent/dir/log: No such file or directory
+# cgroups
+2|cgroups extra|usage: exmap-mini \[options\] cgroups
+2|-s vm cgroups|exmap-mini: -s: vm is not a field of this view; it has: eff_resident sole swap processes charged charged_anon charged_file charged_shmem cgroup
+2|-s charged procs|exmap-mini: -s: charged is not a field of this view; it has: vm mapped resident eff_mapped eff_resident sole writable swap pid name
+2|-l tests/data/capture-v1.log cgroups|exmap-mini: cgroups: tests/data/capture-v1.log holds no process's cgroup (a capture made before captures carried them)
 # metrics, -o for a view, --pids
 2|metrics extra|usage: exmap-mini \[options\] metrics
 2|--pids procs|exmap-mini: --pids: for the metrics view only

@@ -115,7 +115,7 @@ if [ $rc -eq 0 ] || { [ $rc -eq 1 ] && grep -q 'could not be read' "$T/all.err";
 else
 	no "full scan exits 0, or 1 naming unreadable processes" "rc $rc: $(cat "$T/all.err")"
 fi
-head -1 "$T/all.csv" | grep -qx 'pid,name,vm,mapped,resident,eff_mapped,eff_resident,sole,writable,swap' &&
+head -1 "$T/all.csv" | grep -qx 'pid,name,vm,mapped,resident,eff_mapped,eff_resident,sole,writable,swap,dmabuf,eff_dmabuf' &&
 	ok "procs CSV header" || no "procs CSV header" "$(head -1 "$T/all.csv")"
 for pid in $WL_PARENT $WL_CHILDREN; do
 	check_num "pid $pid eff_resident = Pss" "$(col "$T/all.csv" pid "$pid" eff_resident)" \

@@ -107,6 +107,8 @@ if [ "$(id -u)" -eq 0 ]; then
 	csv sections -p $$ sections "$(readlink /proc/$$/exe)"
 	csv symbols -p $$ symbols "$(readlink /proc/$$/exe)"
 	csv ram -p $$ ram
+	csv dmabuf -p $$ dmabuf
+	csv cgroups -p $$ cgroups
 	"$EXMAP" -p $$ dump >"$T/a.cap" 2>/dev/null
 	csv diff diff "$T/a.cap" "$T/a.cap"
 	csv captures -l "$T/a.cap" captures

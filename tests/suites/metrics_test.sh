@@ -6,9 +6,10 @@
 #   - promtool check metrics on a live scan (and --pids) and on a capture
 #     of this machine;
 #   - the capture's metrics against the CLI's figures for it (-c procs,
-#     files, ram), each name, each file, each part, each family's sum, and
-#     the series count: 5 a process name, the files shown and other, the
-#     ram view's parts, the scan's (tests/lib/metrics_check.py);
+#     files, ram, cgroups), each name, each file, each part, each cgroup,
+#     each family's sum, and the series count: 5 a process name, the files
+#     shown and other, the ram view's parts, the scan's, the cgroups' (4 at
+#     most for each named, 2 for other) (tests/lib/metrics_check.py);
 #   - -o into two node_exporter textfile directories (-n 20 and every
 #     file), nothing else left there; two node_exporters and a Prometheus
 #     server on loopback ports, started here and stopped after: what its
@@ -88,7 +89,7 @@ rc=$?
 hi=$(date +%s)
 stop_workload
 check_cmd "dump of this machine: exit 0 or 1" within 0 $rc 1
-for v in procs files ram; do
+for v in procs files ram cgroups; do
 	"$X" -l "$T/cap.log" -c $v >"$T/$v.csv" 2>/dev/null
 done
 {
@@ -116,6 +117,9 @@ check_cmd "-o FILE holds what standard output gets" same_file "$T/stdout.prom" "
 run_checks "capture, -n 20" python3 $CHECK text "$T/tf20/exmap.prom" "$T" 20 "file -n 20"
 run_checks "capture, every file" python3 $CHECK text "$T/tfall/exmap.prom" "$T" 100000 \
 	"file, every file"
+# -n 3: fewer than this machine's cgroups (and files) named, the rest other
+"$X" -l "$T/cap.log" -n 3 metrics >"$T/n3.prom" 2>/dev/null
+run_checks "capture, -n 3" python3 $CHECK text "$T/n3.prom" "$T" 3 "-n 3"
 
 # --- a fleet: two boards' captures (other host names) and this machine -------
 mkdir -p "$T/tffleet" "$T/tftwice"

@@ -16,6 +16,8 @@
 
 #include "capture.h"
 #include "census.h"
+#include "dmabuf.h"
+#include "cgroup.h"
 #include "kowner.h"
 #include "ramsrc.h"
 #include "trend.h"
@@ -545,6 +547,65 @@ static void test_capwire(void)
 	      "cap_parse_header: chunks that do not add up are refused", line);
 }
 
+#ifndef EXMAP_NO_CGROUPS
+/* What a cgroup's path names; a y line written and read back, and refused. */
+static void test_cgroups(void)
+{
+#define ID64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	static const struct { const char *path, *name; } names[] = {
+		{ "/", "/" },
+		{ "/system.slice/nginx.service", "nginx.service" },
+		{ "/user.slice/user-1000.slice/session-2.scope", "session-2.scope" },
+		{ "/system.slice/docker-" ID64 ".scope", "docker 0123456789ab" },
+		{ "/machine.slice/libpod-" ID64 ".scope/container", "podman 0123456789ab" },
+		{ "/machine.slice/libpod-conmon-" ID64 ".scope", "conmon 0123456789ab" },
+		{ "/docker/" ID64, "docker 0123456789ab" },
+		{ "/libpod_parent/libpod-" ID64, "podman 0123456789ab" },
+		{ "/kubepods/burstable/pod1234-5678/" ID64, "k8s 0123456789ab" },
+		{ "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod12.slice/"
+		  "cri-containerd-" ID64 ".scope", "containerd 0123456789ab" },
+		{ "/lxc.payload.web", "lxc web" },
+		{ "/lxc/web", "lxc web" },
+		{ "/process_api/12e289ff5e76c66a2d42829f3c021cad",
+		  "/process_api/12e289ff5e76c66a2d42829f3c021cad" },
+		{ "/system.slice/docker-0123.scope", "docker-0123.scope" },
+	};
+	static const char *const bad[] = {
+		"1 ok 10 - - - /a b", "3 ok 10 - - - /a", "1 fine 10 - - - /a", "1 ok 10 - - /a",
+		"1 ok 10 - - - %zz", "1 ok x - - - /a",
+	};
+	static struct arena a;
+	struct cgcharge c = { .hier = CG_V2, .state = CG_OK, .known = 0xb,
+			      .v = { 8 << 20, 4096, 0, 8 << 20 } };
+	struct cgproc *p;
+	char buf[PATH_BUF], line[PATH_BUF];
+	size_t i, n;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		n = cg_name(names[i].path, buf, sizeof(buf));
+		check(n == strlen(names[i].name) && strcmp(buf, names[i].name) == 0, "cg_name", buf);
+	}
+	if (arena_init(&a, 1 << 20) < 0) {
+		check(0, "cgroups: an arena", NULL);
+		return;
+	}
+	n = cap_cgroup_text(buf, sizeof(buf), "/machine.slice/a b", &c);
+	check(n == strlen(buf) && strcmp(buf, "y 2 ok 800000 1000 - 800000 /machine.slice/a%20b") == 0,
+	      "cap_cgroup_text", buf);
+	strcpy(line, buf + 2);
+	check(cap_cgroup_parse(line, &a, &p) == 0 && p->loaded && strcmp(p->path, "/machine.slice/a b") == 0 &&
+	      p->charge.hier == CG_V2 && p->charge.state == CG_OK && p->charge.known == 0xb &&
+	      p->charge.v[CH_CHARGED] == 8 << 20 && p->charge.v[CH_ANON] == 4096 &&
+	      p->charge.v[CH_SHMEM] == 8 << 20, "cap_cgroup_parse reads what was written", buf);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		strcpy(line, bad[i]);
+		check(cap_cgroup_parse(line, &a, &p) < 0, "cap_cgroup_parse refuses", bad[i]);
+	}
+	arena_release(&a);
+#undef ID64
+}
+#endif
+
 /* A console log: which capture lines come out of it, joined, and from which line. */
 static void test_caplog(void)
 {
@@ -1060,6 +1121,64 @@ static void test_kowners(void)
 }
 #endif
 
+#ifndef EXMAP_NO_DMABUF
+/* A DRM client's fdinfo lines (Documentation/gpu/drm-usage-stats.rst's keys)
+ * into regions: each figure where its key and unit say, others ignored. */
+static void test_drm_lines(void)
+{
+	static const struct {
+		const char *line;
+		int ret;
+	} lines[] = {
+		{ "drm-total-memory:	4 KiB", 1 }, { "drm-resident-memory:	1 MiB", 1 },
+		{ "drm-memory-vram:	2048 KiB", 1 },	/* before drm-resident-: resident */
+		{ "drm-shared-system:	123", 1 }, { "drm-engine-gfx:	12345 ns", 0 },
+		{ "drm-purgeable-memory:	4 KiB", 0 }, { "drm-client-id:	7", 0 },
+		{ "drm-total-:	5", -1 }, { "drm-total-memory:	5 GiB", -1 },
+		{ "drm-total-memory:	x", -1 }, { "drm-shared-memory:	99999999999999999999", -1 },
+	};
+	static const struct {
+		const char *region;
+		uint64_t total, resident, shared;
+		uint32_t have;
+	} want[] = {
+		{ "memory", 4096, 1 << 20, 0, DRM_TOTAL | DRM_RESIDENT },
+		{ "vram", 0, 2 << 20, 0, DRM_RESIDENT },
+		{ "system", 0, 0, 123, DRM_SHARED },
+	};
+	static struct arena a;
+	static struct scan s;
+	struct drmuse *u = NULL, *d;
+	char why[160];
+	size_t i, n = 0;
+
+	if (arena_init(&a, 1 << 20) < 0) {
+		check(0, "drm lines: an arena", NULL);
+		return;
+	}
+	s.arena = &a;
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		int r = drm_line(&s, &u, lines[i].line, 7, "xe");
+
+		fmt_snprintf(why, sizeof(why), "%s: %d, want %d", lines[i].line, r, lines[i].ret);
+		check(r == lines[i].ret, "drm lines: what each line is", why);
+	}
+	for (d = u; d; d = d->next, n++) {
+		for (i = 0; i < 3 && strcmp(want[i].region, d->region) != 0; i++)
+			;
+		fmt_snprintf(why, sizeof(why), "%s: %llu %llu %llu have %x", d->region,
+			     (unsigned long long)d->total, (unsigned long long)d->resident,
+			     (unsigned long long)d->shared, d->have);
+		check(i < 3 && d->client == 7 && strcmp(d->driver, "xe") == 0 &&
+		      d->total == want[i].total && d->resident == want[i].resident &&
+		      d->shared == want[i].shared && d->have == want[i].have,
+		      "drm lines: a region's figures", why);
+	}
+	check(n == 3, "drm lines: three regions", NULL);
+	arena_release(&a);
+}
+#endif
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -1076,6 +1195,9 @@ int main(void)
 	test_ptab_run();
 	test_arena();
 	test_capwire();
+#ifndef EXMAP_NO_CGROUPS
+	test_cgroups();
+#endif
 	test_caplog();
 	test_census_infer();
 	test_census_settle();
@@ -1086,6 +1208,9 @@ int main(void)
 	test_wldef();
 #ifndef EXMAP_NO_KOWNERS
 	test_kowners();
+#endif
+#ifndef EXMAP_NO_DMABUF
+	test_drm_lines();
 #endif
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
