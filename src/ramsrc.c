@@ -376,14 +376,12 @@ static void read_slabinfo(struct ramsrc *r, uint64_t page_size)
  * and later inline into copy_process, and it into kernel_clone and fork_idle. */
 int ram_vmalloc_stack(const char *line)
 {
-	static const char *const fns[] = {
-		" alloc_thread_stack_node+", " dup_task_struct+", " copy_process+", " kernel_clone+",
-		" fork_idle+", " create_io_thread+",
-	};
-	size_t i;
+	static const char fns[] = "thread_stack\0dup_task_struct\0copy_process\0kernel_clone\0"
+				  "fork_idle\0create_io_thread\0";
+	const char *f;
 
-	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
-		if (find_str(line, fns[i]))
+	for (f = fns; *f; f += strlen(f) + 1)
+		if (find_str(line, f))
 			return 1;
 	return 0;
 }

@@ -29,8 +29,6 @@ DMABUF ?= 0
 # The cgroups view and each process's cgroup (8.5 KiB here) stay out until the
 # build has that room within its 128 KiB; CGROUPS=1 puts them in.
 CGROUPS ?= 0
-# The kernel's memory by owner: each owner's figures alone (read, dumped,
-# watched, in metrics), no callers or call sites and no sections in this
-# build's ram view (KOWNVIEW=0: 2.6 KB, where the whole is 4.3 KB, more
-# than the room left); a host shows the owners from the board's capture.
-KOWNVIEW ?= 0
+# The kernel's memory by owner left out (KOWNERS=0): even each owner's
+# figures alone (KOWNVIEW=0, 3.5 KB here) would leave 32 bytes of room.
+KOWNERS ?= 0
