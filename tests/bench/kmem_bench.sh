@@ -4,8 +4,9 @@
 # xmkmem loaded (tests/guest/kmemcost_guest.sh runs there):
 #   - allocinfo's size: its lines (one a call site of the whole kernel),
 #     those holding something, its bytes;
-#   - reading it: 200 reads in a loop (busybox cat) against the same loop
-#     on vmallocinfo and on meminfo (the loop's own cost): ms a read;
+#   - reading it: kowncost -r, each round a read (the kernel's printing it)
+#     and exmap-mini's parsing, in one process (CPU time), median of 101,
+#     beside vmallocinfo's;
 #   - the ram view (-c ram, all it reads) with profiling on and off
 #     (vm.mem_profiling 0: exmap-mini reads no allocinfo), median of 7;
 #   - a watch sample (watchcost's pairs, ROUNDS of them, on and off): what
@@ -31,7 +32,7 @@ toolchain/tinykernel allocinfo amd64 >"$w/kernel.out" 2>"$w/kernel.log" ||
 eval "$(cat "$w/kernel.out")"
 cp tests/kmod/xmkmem.c tests/kmod/Kbuild "$w/kmod/" &&
 	make -C "$kdir" ARCH=x86 M="$PWD/$w/kmod" modules >"$w/kmod.log" 2>&1 || die "xmkmem build"
-cp build/exmap-mini build/watchcost build/host/runstat "$w/kmod/xmkmem.ko" "$w/test/" &&
+cp build/exmap-mini build/watchcost build/kowncost build/host/runstat "$w/kmod/xmkmem.ko" "$w/test/" &&
 	cp tests/guest/kmemcost_guest.sh "$w/test/run.sh" || die "staging $w/test"
 echo "ROUNDS=${KMEM_ROUNDS:-201}" >"$w/test/params"
 tests/qemu/initramfs amd64 "$w/initramfs.cpio.gz" "$w"/test/* >"$w/initramfs.log" 2>&1 ||
@@ -43,12 +44,14 @@ tests/qemu/unframe "$w/console.log" "$w/out" >"$w/unframe.log" 2>&1 ||
 o=$w/out
 set -- $(cat "$o/lines")
 echo "kernel owners: allocinfo of our 6.12 (tinyconfig and more): $1 lines, $2 holding something, $3 bytes"
-# runstat's lines: EXIT WALL_S RSS_KIB; a read is a 200th of a loop
+sed -n 's/^read and owners alone (a watch sample): /kernel owners: allocinfo read and parsed, owners alone (emulated): /p' \
+	"$o/read_allocinfo"
+sed -n 's/^read and every call site (the view, dump): /kernel owners: allocinfo read and parsed, every call site (emulated): /p' \
+	"$o/read_allocinfo"
+sed -n 's/^read and owners alone (a watch sample): /kernel owners: vmallocinfo read and parsed (emulated): /p' \
+	"$o/read_vmallocinfo"
+# runstat's lines: EXIT WALL_S RSS_KIB
 med() { awk '{ print $2 }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-ms() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (a - b) * 1000 / 200 }'; }
-base=$(med "$o/read-meminfo")
-echo "kernel owners: a read of allocinfo $(ms "$(med "$o/read-allocinfo")" "$base") ms," \
-	"of vmallocinfo $(ms "$(med "$o/read-vmallocinfo")" "$base") ms (beyond a read of meminfo; median of 7 loops of 200, emulated)"
 echo "kernel owners: the ram view (-c ram) $(med "$o/ram1") s with allocinfo, $(med "$o/ram0") s with profiling off (median of 7, emulated)"
 for on in 1 0; do
 	sed -n "s/^sample beyond its scan/kernel owners: profiling $([ $on = 1 ] && echo on || echo off): a sample beyond its scan/p
