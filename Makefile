@@ -237,6 +237,9 @@ test: setup
 	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
 	$(MAKE) ARCH=mips BUILD=build/mips-load LOAD=1 build/mips-load/exmap-mini
 	$(MAKE) BUILD=build/x86_64 LOAD=0 PICTURES=0 DMABUF=0 CGROUPS=0 LTO=1 build/x86_64/exmap-mini
+	$(MAKE) BUILD=build/nopictures PICTURES=0 build/nopictures/exmap-mini
+	$(MAKE) BUILD=build/noload LOAD=0 build/noload/exmap-mini
+	$(MAKE) BUILD=build/nobrowse BROWSE=0 build/nobrowse/exmap-mini
 	tests/run $(BUILD)
 
 # The module on our own kernels without pagemap, x86_64 and an OpenWrt-like

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "elfread.h"
 #include "dmabuf.h"
 #include "cgroup.h"
 #include "ramsrc.h"

@@ -231,7 +231,7 @@ static int parse_runs(struct loader *L, char *p)
 		return chunk_fail(L, "runs before a mapping");
 	while ((f = cap_field(&p)) != NULL) {
 		const char *k = strchr(cap_run_letter, *f | 0x20), *colon = strchr(f, ':');
-		uint32_t kind, wr = *f >= 'A' && *f <= 'Z' ? RUN_WRITE : 0;
+		uint32_t kind;
 		size_t nlen = colon ? (size_t)(colon - f - 1) : strlen(f + 1);
 		uint64_t n, id = L->hwm;
 		struct run *r;
@@ -249,7 +249,7 @@ static int parse_runs(struct loader *L, char *p)
 			return chunk_fail(L, "a run names pages beyond the share counts");
 		r = arena_alloc_top(s->arena, sizeof(*r), sizeof(*r));
 		r->id = run_has_ids(kind) ? (uint32_t)id : 0;
-		r->nk = (uint32_t)n | kind << RUN_KIND_SHIFT | wr;
+		r->nk = run_nk(kind, *f >= 'A' && *f <= 'Z', (uint32_t)n);
 		if (run_has_ids(kind) && id + n > L->hwm)
 			L->hwm = (uint32_t)(id + n);
 		L->m->nrun++;

@@ -79,10 +79,6 @@ static inline struct cgroup *cgroups_build(struct scan *s, uint32_t *n)
 	*n = 0;
 	return NULL;
 }
-static inline void view_cgroups(struct scan *s, const struct opts *o)
-{
-	(void)s, (void)o;	/* main.c refuses the view before any scan */
-}
 static inline void diff_cgroups(struct scan *s, const struct opts *o, struct arena *a)
 {
 	(void)s, (void)o, (void)a;

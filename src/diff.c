@@ -180,6 +180,65 @@ static void cmd_text(const struct drow *r, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+/* Character k of a process row's line as it prints: its name, a space, its
+ * command line as cmd_text shows it; -1 past its end. */
+static int line_char(const struct drow *r, size_t nl, size_t k)
+{
+	unsigned char c;
+
+	if (k == nl)
+		return ' ';
+	if (k > nl && k - nl - 1 >= r->cmdlen)
+		return -1;
+	c = k < nl ? (unsigned char)r->name[k] : (unsigned char)r->cmd[k - nl - 1];
+	return c == '\0' ? ' ' : c < 0x20 || c == 0x7f ? '?' : c;
+}
+
+/*
+ * Where the line of row i (of the n shown) first differs from those of the
+ * rows that print alike, cut to room (their first room - 3 characters and
+ * "..."): the furthest such place, 0 if no row prints alike. Only rows of
+ * the same name can (the name begins the line).
+ */
+static size_t tells_apart(struct drow **v, uint32_t n, uint32_t i, size_t room)
+{
+	size_t nl = strlen(v[i]->name), d = 0, k;
+	uint32_t j;
+
+	for (j = 0; j < n; j++) {
+		if (j == i || strcmp(v[j]->name, v[i]->name) != 0 || line_char(v[j], nl, room) < 0)
+			continue;
+		for (k = 0; line_char(v[i], nl, k) == line_char(v[j], nl, k) &&
+			    line_char(v[i], nl, k) >= 0; k++)
+			;
+		if (k >= room - 3 && k > d)
+			d = k;
+	}
+	return d;
+}
+
+/* A process's line longer than room: cut on the right, or, where another
+ * row would print alike, its name, "...", and the part from where it
+ * differs (the word that does, as much as fits): "workload ...-f 128 -d". */
+static void put_cut(char *line, size_t nl, size_t room, size_t d)
+{
+	size_t tail = room - nl - 4, s = d;
+
+	if (d && room > nl + 12) {
+		while (s > nl + 1 && line[s - 1] != ' ')
+			s--;
+		if (d - s + 4 > tail)
+			s = d + 4 - tail;
+		line[nl] = '\0';
+		if (strlen(line + s) > tail)
+			memcpy(line + s + tail - 3, "...", 4);
+		outf("%s ...%s\n", line, line + s);
+		return;
+	}
+	memcpy(line + room - 3, "...", 4);
+	outf("%s\n", line);
+}
+
 static void put_rows(struct dtab *t, struct arena *a, const struct opts *o, int procs)
 {
 	struct drow **v = arena_alloc(a, ((size_t)t->n + 1) * sizeof(*v), 8);
@@ -248,8 +307,9 @@ static void put_rows(struct dtab *t, struct arena *a, const struct opts *o, int 
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
 				*c = '?';
 		if (strlen(line) > room)
-			memcpy(line + room - 3, "...", 4);
-		outf("%s\n", line);
+			put_cut(line, strlen(r->name), room, tells_apart(v, n, i, room));
+		else
+			outf("%s\n", line);
 	}
 	if (hidden && !o->csv && !o->noheader)
 		outf("  (%u unchanged %s not shown: -a shows them)\n", hidden,

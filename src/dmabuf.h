@@ -93,7 +93,6 @@ struct dmatab {
 };
 
 #ifdef EXMAP_NO_DMABUF
-#define DMABUF_WORD		""	/* the view's name, where views are listed */
 #define dmabuf_start(s)		((void)(s))
 #define dmabuf_proc(s, p, d)	((void)(p))
 #define dmabuf_settle(s)	((void)(s))
@@ -109,7 +108,6 @@ struct dmatab {
 #define diff_dmabuf(a, b, o, ar)	((void)(a))
 #define dmabuf_put(s, o, p, w)	((void)(p))
 #else
-#define DMABUF_WORD		" dmabuf"
 /* dmabuf.c */
 void dmabuf_start(struct scan *s);
 void dmabuf_proc(struct scan *s, struct proc *p, int piddir);

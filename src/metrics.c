@@ -183,11 +183,6 @@ void metrics_label(const char *arg)
 	label_arg[nlabel++] = arg;
 }
 
-size_t metrics_labels(void)
-{
-	return nlabel;
-}
-
 /* A capture's board: the node name, its uname's third word; NULL if cut or none. */
 static const char *capture_host(const char *uname)
 {

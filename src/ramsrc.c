@@ -107,7 +107,7 @@ static void read_iomem(struct ramsrc *r, uint64_t page_size)
 	}
 	r->have_iomem = r->sysram > 0;
 	if (!r->have_iomem)
-		note(r, "/proc/iomem shows no addresses to this user: run as root");
+		note(r, "/proc/iomem shows no addresses without CAP_SYS_ADMIN");
 	else if (r->kcode)
 		r->kimage_src = "iomem";
 }

@@ -13,9 +13,6 @@
  */
 #include <string.h>
 
-#ifndef EXMAP_NO_PICTURES
-#include "page.h"
-#endif
 #include "trend.h"
 #include "wlog.h"
 
@@ -68,7 +65,7 @@ static struct trow *row_new(int kind, const char *name, const char *cmd, uint32_
 }
 
 /* The row of a key, made when first met if make (the page's walk makes none). */
-static struct trow *row_at(int kind, const char *name, const char *cmd, uint32_t cmdlen, int make)
+static struct trow *row(int kind, const char *name, const char *cmd, uint32_t cmdlen, int make)
 {
 	uint32_t h = key_hash(kind, name, cmd, cmdlen) & T.mask;
 	struct trow *r;
@@ -84,11 +81,6 @@ static struct trow *row_at(int kind, const char *name, const char *cmd, uint32_t
 		    "parts): raise the working memory with -m SIZE", T.most);
 	T.n++;
 	return T.slot[h] = row_new(kind, name, cmd, cmdlen);
-}
-
-static struct trow *row(int kind, const char *name, const char *cmd, uint32_t cmdlen)
-{
-	return row_at(kind, name, cmd, cmdlen, 1);
 }
 
 /* A row's value at this sample, added to what its other processes gave. */
@@ -211,7 +203,7 @@ void trend_proc(int32_t pid, uint64_t start, const char *name, const char *cmd,
 		cmdlen = (uint32_t)fmt_snprintf(alone, sizeof(alone), "[pid %d]", (int)pid);
 		cmd = alone;
 	}
-	add(row(TK_PROC, name, cmd, cmdlen), eff, sole, known);
+	add(row(TK_PROC, name, cmd, cmdlen, 1), eff, sole, known);
 	for (i = 0; T.pass == 1 && i < T.to->nbudget; i++)
 		if (names_proc(&T.to->budgets[i], name))
 			add(&T.sum.budget[2 * i], eff, sole, known);
@@ -221,7 +213,7 @@ void trend_proc(int32_t pid, uint64_t start, const char *name, const char *cmd,
 void trend_dmabuf(const char *name, const char *cmd, uint32_t cmdlen, uint64_t eff, int known)
 {
 	if (!T.in_warmup)
-		add(row_at(TK_DMABUF, name, cmd ? cmd : "", cmd ? cmdlen : 0, eff > 0), eff, 0, known);
+		add(row(TK_DMABUF, name, cmd ? cmd : "", cmd ? cmdlen : 0, eff > 0), eff, 0, known);
 }
 
 void trend_file(const char *path, uint64_t eff, int known)
@@ -230,7 +222,7 @@ void trend_file(const char *path, uint64_t eff, int known)
 
 	if (T.in_warmup)
 		return;
-	add(row(TK_FILE, path, NULL, 0), eff, 0, known);
+	add(row(TK_FILE, path, NULL, 0, 1), eff, 0, known);
 	for (i = 0; T.pass == 1 && i < T.to->nbudget; i++) {
 		struct trow *b = &T.sum.budget[2 * i + 1];
 
@@ -278,7 +270,7 @@ void trend_part(int32_t pid, uint64_t start, const char *name, const char *part,
 {
 	if (T.in_warmup || !T.to->pick || !picked(pid, start, name))
 		return;
-	add(row(TK_PART, part, NULL, 0), eff, 0, known);
+	add(row(TK_PART, part, NULL, 0, 1), eff, 0, known);
 }
 
 /* A process's value added to its cgroup's row; doubt: its cgroup may have
@@ -289,7 +281,7 @@ void trend_cgroup(const char *path, int doubt, uint64_t eff, uint64_t sole, int 
 		return;
 	T.cg_doubt |= doubt;
 	if (path)
-		add(row(TK_CGROUP, path, NULL, 0), eff, sole, known);
+		add(row(TK_CGROUP, path, NULL, 0, 1), eff, sole, known);
 }
 
 /* Pass 2: the value into the row's series: a point a bucket the row is in
@@ -583,11 +575,6 @@ void trend_read(const char *log, const struct opts *o, const char *pick, const c
 	static struct wlog w;
 	uint64_t size = cap_mem ? cap_mem : TREND_ARENA;
 
-	if (!log)
-		die("trend: give the watch log with -l LOG");
-	if (o->all || o->rfile || o->sysroot)
-		die("-%c: not with the trend view (its rows are every one, by slope)",
-		    o->all ? 'a' : o->rfile ? 'F' : 'S');
 	if (pick && strchr(pick, ','))
 		die("-P %s: trend follows one process's parts: give one name or pid", pick);
 	if (warmup && parse_duration(warmup, &to->warmup) < 0)
@@ -599,10 +586,6 @@ void trend_read(const char *log, const struct opts *o, const char *pick, const c
 		die("cannot reserve an arena of %llu MiB: cap it with -m SIZE",
 		    (unsigned long long)(size >> 20));
 	to->log = log;
-#ifndef EXMAP_NO_PICTURES
-	if (o->view == V_HTML)	/* what reading the log says goes in the page too */
-		page_notes_start();
-#endif
 	wlog_open(log, &w);
 	trend_begin(&a, to);
 	if (wlog_read(&w, &trend_ops, NULL) < 0)
@@ -612,7 +595,9 @@ void trend_read(const char *log, const struct opts *o, const char *pick, const c
 	T.sum.unknown = w.st.unknown;
 	if (!T.sum.used)
 		die("%s: no sample after the warm-up (-w %s): nothing to fit", log, warmup);
-#ifndef EXMAP_NO_PICTURES
+#ifdef EXMAP_NO_PICTURES
+	(void)o;	/* the page's alone */
+#else
 	if (o->view == V_HTML)
 		walk_series(&w);
 #endif

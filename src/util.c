@@ -37,6 +37,14 @@ static size_t olen;
 
 static int progress_shown;
 
+/* What to do when the kernel hides page frame numbers or addresses, which
+ * need CAP_SYS_ADMIN: be root, or, for a root without it, get it back. */
+const char *admin_hint(void)
+{
+	return geteuid() ? "run exmap-mini as root" :
+	       "this process is root but lacks it (dropped, or a container's)";
+}
+
 /* isatty(), as the raw call: musl's ioctl() would bring time conversions along. */
 int is_terminal(int fd)
 {

@@ -409,6 +409,9 @@ def diff(exmap, outdir, a, b):
     if R is None:
         return
     check("no script error in diff's page", not R["errors"], str(R["errors"]))
+    check("diff's page: its title names both captures, a then b",
+          R.get("title", "").find(a) >= 0 and R["title"].find(b) > R["title"].find(a),
+          repr(R.get("title")))
     for kind, key in (("proc", "dprocs"), ("file", "dfiles")):
         changes = [(int(x["eff_resident"]), x["name"]) for x in rows
                    if x["kind"] == kind and int(x["eff_resident"])]

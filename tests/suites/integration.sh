@@ -211,10 +211,11 @@ for v in procs files "maps $C1"; do
 	[ "$w" -le 80 ] && [ "$(wc -l <"$T/view.txt")" -gt 1 ] && ok "text $v fits 80 columns" ||
 		no "text $v fits 80 columns" "widest line $w"
 done
-for v in "sections $WORKLOAD" "symbols $WORKLOAD" "elf $WORKLOAD"; do
+for v in "-p $ALL sections $WORKLOAD" "-p $ALL symbols $WORKLOAD" "elf $WORKLOAD"; do
 	# shellcheck disable=SC2086
-	"$EXMAP" -p "$ALL" $v >"$T/view.txt" 2>/dev/null
+	"$EXMAP" $v >"$T/view.txt" 2>/dev/null
 	w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/view.txt")
+	v=${v#-p "$ALL" }
 	[ "$w" -le 80 ] && [ "$(wc -l <"$T/view.txt")" -gt 3 ] && ok "text ${v%% *} fits 80 columns" ||
 		no "text ${v%% *} fits 80 columns" "widest line $w"
 done

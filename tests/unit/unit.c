@@ -16,6 +16,7 @@
 
 #include "capture.h"
 #include "census.h"
+#include "cli.h"
 #include "dmabuf.h"
 #include "cgroup.h"
 #include "kowner.h"
@@ -1121,6 +1122,47 @@ static void test_kowners(void)
 }
 #endif
 
+
+/*
+ * The tables of views and options hold together: a variant follows its
+ * view; the option a view needs is one it takes; a view has fields to sort
+ * by exactly when it takes -s; a view has its function where the build
+ * has it; every option a view takes is in the table, with help where the
+ * build has it; an option needs, or does not go with, another.
+ */
+static void test_tables(void)
+{
+	char what[80];
+	size_t i;
+	int j;
+
+	for (i = 0; i < nviews; i++) {
+		const struct viewdef *v = &views[i];
+
+		fmt_snprintf(what, sizeof(what), "views[%zu] (%s)", i, v->text);
+		check(v->as == AS_NAME || (i > 0 && strcmp(views[i - 1].text, v->text) == 0), what,
+		      "a variant follows its view");
+		check(v->needs < 0 || (v->opts >> v->needs & 1), what, "it takes the option it needs");
+		check(!(v->opts & OPT(s)) == !v->sorts, what, "fields to sort by, and -s, or neither");
+		check(v->min <= v->max && v->forms && v->view <= V_CGROUPS, what, "words, forms, view");
+		check(!(v->build & ~BUILT) == (v->run != NULL), what,
+		      "a function where the build has it, none where it leaves it out");
+		check(!(v->opts >> NOPT), what, "its options are in the table");
+	}
+	for (j = 0; j < NOPT; j++) {
+		const char *name = cli_opts[j].text;
+
+		fmt_snprintf(what, sizeof(what), "cli_opts[%d] (%s)", j, name);
+		check(*name && ((cli_opts[j].build & ~BUILT) || j == O_s || *field(name, T_HELP)), what,
+		      "a name, and help where the build has it");
+		check(cli_opts[j].needs != j && cli_opts[j].not != j && cli_opts[j].needs < NOPT &&
+		      cli_opts[j].not < NOPT, what, "needs or refuses another option");
+		check((cli_opts[j].needs < 0 && cli_opts[j].not < 0) ||
+		      *field(cli_opts[cli_opts[j].needs >= 0 ? j : cli_opts[j].not].text, T_WHY) ||
+		      (cli_opts[j].build & ~BUILT), what, "why, where it needs or refuses another");
+	}
+}
+
 #ifndef EXMAP_NO_DMABUF
 /* A DRM client's fdinfo lines (Documentation/gpu/drm-usage-stats.rst's keys)
  * into regions: each figure where its key and unit say, others ignored. */
@@ -1209,6 +1251,7 @@ int main(void)
 #ifndef EXMAP_NO_KOWNERS
 	test_kowners();
 #endif
+	test_tables();
 #ifndef EXMAP_NO_DMABUF
 	test_drm_lines();
 #endif
