@@ -296,6 +296,17 @@ uint64_t kown_held(const struct kowners *k, uint32_t i, int *src)
 	return k->owner[i].bytes[s];
 }
 
+/* fn(arg, name, what it holds) for each owner that holds something (watch's samples). */
+void kown_each_held(const struct kowners *k, void (*fn)(void *arg, const char *name, int64_t held),
+		    void *arg)
+{
+	uint32_t i;
+
+	for (i = 0; k && i < k->nowner; i++)
+		if (kown_held(k, i, NULL))
+			fn(arg, k->owner[i].name, (int64_t)kown_held(k, i, NULL));
+}
+
 /* ---- the capture's lines (capram.c's chunk) ---- */
 
 /*

@@ -50,6 +50,8 @@ int kown_alloc(struct kowners *k, struct linebuf *lb);
 void kown_alloc_line(struct kowners *k, char *line);
 void kown_end(struct kowners *k);
 uint64_t kown_held(const struct kowners *k, uint32_t i, int *src);
+void kown_each_held(const struct kowners *k, void (*fn)(void *arg, const char *name, int64_t held),
+		    void *arg);
 void kown_dump(const struct kowners *k, void (*line)(const char *, size_t));
 int kown_parse(struct kowners **kp, char **w, size_t n, int letter, struct arena *a);
 

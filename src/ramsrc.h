@@ -57,6 +57,8 @@ struct ramsrc {
 extern const char *const ram_mi_name[MI_N];	/* meminfo's names for them */
 
 void ram_read(struct ramsrc *r, const char *census_how, uint64_t page_size);
+/* Where the census and the counters disagree by over 1% of RAM (ramcensus.c). */
+void compare_census(const struct ramsrc *r, uint64_t page_size);
 void ram_read_parts(struct ramsrc *r, uint64_t page_size);
 int ram_vmalloc_stack(const char *line);
 

@@ -236,13 +236,6 @@ void trend_file(const char *path, uint64_t eff, int known)
 	}
 }
 
-/* A kernel owner's figure: the ram entries of depth WL_RAM_OWNER. */
-void trend_kown(const char *name, uint64_t held, int known)
-{
-	if (!T.in_warmup)
-		add(row(TK_KOWN, name, NULL, 0), held, 0, known);
-}
-
 /* Is the process pid (started at start) named name among -P's? */
 static int picked(int32_t pid, uint64_t start, const char *name)
 {
@@ -389,9 +382,9 @@ static void on_value(void *arg, const struct wl_value *v)
 		trend_part(p->pid, p->start, p->name, part, (uint64_t)v->v[0], v->known & 1);
 		break;
 	case WL_RAM:
-		if (v->ram_depth == WL_RAM_OWNER)
-			trend_kown(v->ram, (uint64_t)v->v[0], v->known & 1);
-		else if (T.pass == 2 && !T.in_warmup && (v->known & 1))
+		if (v->ram_depth == WL_RAM_OWNER && !T.in_warmup)	/* a kernel owner's */
+			add(row(TK_KOWN, v->ram, NULL, 0, 1), (uint64_t)v->v[0], 0, v->known & 1);
+		else if (v->ram_depth != WL_RAM_OWNER && T.pass == 2 && !T.in_warmup && (v->known & 1))
 			ram_value(v->ram, v->ram_depth, v->v[0]);
 		break;
 	}

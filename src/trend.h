@@ -96,7 +96,6 @@ void trend_proc(int32_t pid, uint64_t start, const char *name, const char *cmd,
 		uint32_t cmdlen, uint64_t eff, uint64_t sole, int known);
 void trend_dmabuf(const char *name, const char *cmd, uint32_t cmdlen, uint64_t eff, int known);
 void trend_file(const char *path, uint64_t eff, int known);
-void trend_kown(const char *name, uint64_t held, int known);
 void trend_part(int32_t pid, uint64_t start, const char *name, const char *part,
 		uint64_t eff, int known);
 void trend_cgroup(const char *path, int doubt, uint64_t eff, uint64_t sole, int known);

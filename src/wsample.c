@@ -347,18 +347,17 @@ static const char *owner_name(uint32_t id, const char *name)
 	fmt_snprintf(names[id], RAM_NAME, "%s", name);
 	return names[id];
 }
+#define IS_OWNER(l)	((l)->depth == WL_RAM_OWNER)
+#else
+#define owner_name(id, name)	(name)
+#define IS_OWNER(l)	0
 #endif
 
-/* A ram part, or a kernel owner (the core kernel, a module: depth
- * WL_RAM_OWNER), by its name; an owner past the table is left out, said once. */
+/* A ram part, or a kernel owner (depth WL_RAM_OWNER); owners past the table left out. */
 static void ram_one(void *arg, const struct ram_line *l)
 {
-#ifdef EXMAP_NO_KOWNERS
-	const int owner = 0;
-#else
 	static int said;
-	int owner = l->depth == WL_RAM_OWNER;
-#endif
+	int owner = IS_OWNER(l);
 	struct ramnow *r = arg;
 	uint32_t i;
 
@@ -367,21 +366,14 @@ static void ram_one(void *arg, const struct ram_line *l)
 		;
 	if (i == WL_RAM_MAX && !owner)
 		die("internal: more than %d parts of MemTotal", WL_RAM_MAX);
-#ifndef EXMAP_NO_KOWNERS
 	if (i == WL_RAM_MAX) {
-		if (!said)
+		if (!said++)
 			warnx("watch: over %d ram parts and kernel owners: %s and later ones "
 			      "left out of samples", WL_RAM_MAX, l->label);
-		said = 1;
 		return;
 	}
-#endif
 	if (i == W.nram) {
-#ifndef EXMAP_NO_KOWNERS
 		W.ram_name[W.nram++] = owner ? owner_name(i, l->label) : l->label;
-#else
-		W.ram_name[W.nram++] = l->label;
-#endif
 		r->fresh[i] = 1;
 	}
 	r->v[i] = l->bytes;	/* a part the view shows only when not 0 stays 0 */
@@ -389,18 +381,12 @@ static void ram_one(void *arg, const struct ram_line *l)
 }
 
 #ifndef EXMAP_NO_KOWNERS
-/* What each kernel owner holds, where it holds something. */
-static void owners_now(const struct kowners *k, struct ramnow *r)
+/* A kernel owner's figure, as a ram entry of depth WL_RAM_OWNER. */
+static void owner_one(void *arg, const char *name, int64_t held)
 {
-	uint32_t i;
+	struct ram_line l = { WL_RAM_OWNER, "owner", name, NULL, held, NULL };
 
-	for (i = 0; i < k->nowner; i++) {
-		struct ram_line l = { WL_RAM_OWNER, "owner", k->owner[i].name, NULL,
-				      (int64_t)kown_held(k, i, NULL), NULL };
-
-		if (l.bytes)
-			ram_one(r, &l);
-	}
+	ram_one(arg, &l);
 }
 #endif
 
@@ -586,7 +572,7 @@ void wsample_write(struct scan *s, uint64_t real_ms, uint64_t up_ms, int key)
 	ram_read_parts(&rs, s->page_size);
 	ram_parts(s, &rs, ram_one, &r);
 #ifndef EXMAP_NO_KOWNERS
-	owners_now(rs.kown, &r);
+	kown_each_held(rs.kown, owner_one, &r);
 #endif
 	used = (uint64_t)s->arena->peak + s->arena->hi;
 	if (used > W.peak)
