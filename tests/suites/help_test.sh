@@ -149,19 +149,27 @@ for b in $HELP_BUILDS; do
 	check_eq "$bin: the $nrun views and options -h lists run, the $nout it does not are left out" \
 		"${bad#; }" ""
 	check_cmd "$bin: the table was read (40 rows at least)" within 40 $((nrun + nout)) ""
-	# the kernel's owners: -h says them (its words joined) where ram and metrics show them
+	# the kernel's owners: -h says them (its words joined) where ram and metrics
+	# show them; a 32-bit board's build, whose scan stops under qemu-user and
+	# which reads no capture (LOAD=0), by the lines its code prints
 	tr -s ' \n' '  ' <"$T/h" >"$T/hj"
 	src="-l $CAP"
 	listed opt -l || src="-p $P"
-	# shellcheck disable=SC2086 # -l CAP or -p P, a word each
-	run $src ram 2>/dev/null | grep -q '^vmalloc by owner'
-	shown=$?
-	grep -qF "allocations by owner" "$T/hj"
-	check_eq "$bin: -h says the ram view's kernel owners exactly where it shows them" "$?" "$shown"
-	# shellcheck disable=SC2086
-	run $src metrics 2>/dev/null | grep -q '^exmap_kernel_module_bytes{'
-	shown=$?
-	grep -qF "the kernel's largest modules" "$T/hj"
-	check_eq "$bin: -h says metrics' module series exactly where it has them" "$?" "$shown"
+	for kv in "ram;^vmalloc by owner;vmalloc by owner;allocations by owner;the ram view's kernel owners" \
+		"metrics;^exmap_kernel_module_bytes{;exmap_kernel_module_bytes;the kernel's largest modules;metrics' module series"; do
+		IFS=';' read -r view line code words what <<-EOF
+		$kv
+		EOF
+		# shellcheck disable=SC2086 # -l CAP or -p P, a word each
+		run $src "$view" >"$T/out" 2>"$T/err" </dev/null
+		if grep -q "running under an emulator" "$T/err"; then
+			grep -qaF "$code" "$bin"
+		else
+			grep -q "$line" "$T/out"
+		fi
+		shown=$?
+		grep -qF "$words" "$T/hj"
+		check_eq "$bin: -h says $what exactly where it shows them" "$?" "$shown"
+	done
 done
 finish
