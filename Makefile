@@ -132,6 +132,18 @@ ifeq ($(PICTURES),0)
 SRCS := $(filter-out src/folded.c src/tree.c src/html.c src/page.c src/trendpage.c,$(SRCS))
 XM_CFLAGS += -DEXMAP_NO_PICTURES
 endif
+# The kernel's memory by owner (kowner.c, kownview.c). KOWNVIEW=0: each
+# owner's figures alone, no callers or call sites, and no owner sections in
+# this build's own ram view: its dump (a host shows them), watch and metrics
+# keep them (arm64's default, its budget). KOWNERS=0: none at all (riscv64's).
+KOWNERS ?= 1
+KOWNVIEW ?= 1
+ifeq ($(KOWNERS),0)
+SRCS := $(filter-out src/kowner.c src/kownview.c,$(SRCS))
+XM_CFLAGS += -DEXMAP_NO_KOWNERS
+else ifeq ($(KOWNVIEW),0)
+XM_CFLAGS += -DEXMAP_NO_KOWNVIEW
+endif
 HDRS := $(wildcard src/*.h) kmod/exmap_mini_abi.h
 OBJS := $(SRCS:src/%.c=$(BUILD)/obj/%.o)
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
@@ -285,7 +297,7 @@ board: setup
 # board's binary (tests/bench/browse_cost.sh).
 bench: setup
 	$(MAKE) all $(BUILD)/floor build/host/workload build/host/runstat \
-		build/host/benchwork build/host/benchwork-asan build/host/mapfile $(BUILD)/watchcost
+		build/host/benchwork build/host/benchwork-asan build/host/mapfile $(BUILD)/watchcost $(BUILD)/kowncost
 	$(MAKE) ARCH=arm all build/arm/tools/workload build/arm/capture/prog \
 		build/arm/capture/prog.stripped build/arm/watchcost
 	tests/bench/bench.sh $(BUILD)
@@ -304,6 +316,7 @@ bench: setup
 	grep '^ram view on the emulated' $(BUILD)/ram-bench.log
 	tests/bench/watch_bench.sh $(BUILD)
 	tests/bench/watch_board.sh
+	tests/bench/kmem_bench.sh
 
 # make kmod KDIR=/path/to/kernel/build: the module for that kernel, built out
 # of tree in $(BUILD)/kmod/<KDIR's name>/ so that kmod/ stays clean.

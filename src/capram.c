@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "kowner.h"
 #include "ramsrc.h"
 
 enum { RK_U64, RK_U32, RK_INT, RK_STR };
@@ -117,6 +118,10 @@ void ram_dump(const struct ramsrc *r, void (*line)(const char *, size_t))
 		emit(line, "d huge %x", r->files.huge_dev[i]);
 	for (i = 0; i < r->nnotes; i++)
 		emit(line, "o %s", esc(e, sizeof(e), r->notes[i]));
+#ifndef EXMAP_NO_KOWNERS
+	if (r->kown)
+		kown_dump(r->kown, line);
+#endif
 }
 
 /* A word of the line, unescaped into the arena. */
@@ -133,11 +138,11 @@ static const char *name_of(struct arena *a, const char *w)
 /* A line of the ram chunk into r: 0, or -1 when it is not one dump writes. */
 int ram_parse(struct ramsrc *r, char *p, struct arena *a)
 {
-	char *w[5];
+	char *w[6];
 	uint64_t v, v2;
 	size_t i, n = 0;
 
-	while (n < 5 && (w[n] = cap_field(&p)) != NULL)
+	while (n < 6 && (w[n] = cap_field(&p)) != NULL)
 		n++;
 	if (p || n < 2 || w[0][1])
 		return -1;
@@ -215,6 +220,10 @@ int ram_parse(struct ramsrc *r, char *p, struct arena *a)
 		else
 			return -1;
 		return 0;
+#ifndef EXMAP_NO_KOWNERS
+	case 'z': case 'j': case 'q':	/* the kernel's memory by owner */
+		return kown_parse(&r->kown, w, n, w[0][0], a);
+#endif
 	case 'o':
 		if (n != 2 || r->nnotes == sizeof(r->notes) / sizeof(r->notes[0]) ||
 		    !(r->notes[r->nnotes] = name_of(a, w[1])))

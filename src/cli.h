@@ -53,6 +53,18 @@ enum { HAS_LOAD = 1, HAS_PICTURES = 2, HAS_BROWSE = 4, HAS_DMABUF = 8, HAS_CGROU
 #define IF_CGROUPS(x, none)	x
 #define BUILT_CGROUPS	HAS_CGROUPS
 #endif
+/* The kernel's memory by owner (KOWNERS, KOWNVIEW): no view or option of
+ * its own, so no HAS_ bit; what the ram view and metrics say of it in -h. */
+#ifdef EXMAP_NO_KOWNERS
+#define IF_KOWNERS(x, none)	none
+#else
+#define IF_KOWNERS(x, none)	x
+#endif
+#if defined(EXMAP_NO_KOWNERS) || defined(EXMAP_NO_KOWNVIEW)
+#define IF_KOWNVIEW(x, none)	none
+#else
+#define IF_KOWNVIEW(x, none)	x
+#endif
 #define BUILT		(BUILT_LOAD | BUILT_PICTURES | BUILT_BROWSE | BUILT_DMABUF | BUILT_CGROUPS)
 
 /* The options, in cli.c's table's order, which is -h's. An alias (-P NAME

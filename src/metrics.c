@@ -3,7 +3,8 @@
  * As node_exporter's textfile collector reads it: HELP and TYPE for each
  * family, gauges in base units, no timestamps. The series stay few whatever
  * the machine runs: processes summed by name (--pids: one each), the
- * largest files (-n, 20) and the rest as path="other", the ram view's parts.
+ * largest files (-n, 20) and the rest as path="other", the ram view's parts,
+ * the 8 largest kernel modules and the rest as module="other".
  * A label value is written with \, " and newline escaped, and every byte
  * that is not part of valid UTF-8 as the text \xNN (lowercase), so that
  * Prometheus takes it; names that come out the same are one series.
@@ -17,6 +18,7 @@
 #include "capture.h"
 #include "dmabuf.h"
 #include "cgroup.h"
+#include "kowner.h"
 #include "ram.h"
 #include "ramsrc.h"
 
@@ -325,6 +327,30 @@ static void put_files(struct scan *s, const struct opts *o)
 	sample(other, (int64_t)rest);
 }
 
+#ifndef EXMAP_NO_KOWNERS
+/* The 8 largest kernel modules by what they hold, the rest as module="other". */
+static void put_modules(struct scan *s, const struct kowners *k)
+{
+	static struct ramtop t;
+	uint64_t named = 0;
+	uint32_t i;
+
+	if (!k->have[KO_VMALLOC] && !k->have[KO_ALLOC])
+		return;
+	memset(&t, 0, sizeof(t));
+	for (i = 0; i < k->nowner; i++)	/* a module's name has no '[' */
+		if (k->owner[i].name[0] != '[')
+			ram_top_add(&t, k->owner[i].name, strlen(k->owner[i].name), kown_held(k, i, NULL));
+	family("exmap_kernel_module_bytes", "What each kernel module holds: its allocations "
+	       "(allocinfo), else its vmalloc areas; the smaller ones as other.");
+	for (i = 0; i < t.n; i++) {
+		sample(key_make(s->arena, "module", t.top[i].name, "", 0), (int64_t)t.top[i].bytes);
+		named += t.top[i].bytes;
+	}
+	sample("module=\"other\"", (int64_t)(t.bytes - named));
+}
+#endif
+
 #ifndef EXMAP_NO_DMABUF
 /* CMA: all areas' pages and those in use (meminfo), each area's where sysfs says. */
 static void put_cma(struct scan *s, const struct ramsrc *r)
@@ -448,6 +474,10 @@ void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
 	}
 	family("exmap_ram_bytes", "The ram view's parts of MemTotal.");
 	ram_parts(s, r, ram_part, s->arena);
+#ifndef EXMAP_NO_KOWNERS
+	if (r->kown)
+		put_modules(s, r->kown);
+#endif
 #ifndef EXMAP_NO_DMABUF
 	if (r->mi[MI_CMATOTAL])
 		put_cma(s, r);

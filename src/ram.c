@@ -13,14 +13,16 @@
 
 #include "capture.h"
 #include "dmabuf.h"
+#include "kowner.h"
 #include "ram.h"
 #include "ramsrc.h"
 
-enum { L_HEAD, L_PART, L_DETAIL, L_RESERVED, L_SWAP, L_CENSUS, L_DMABUF };
+enum { L_HEAD, L_PART, L_DETAIL, L_RESERVED, L_SWAP, L_CENSUS, L_DMABUF, L_OWNER };
 
 static const char *const csv_cat[] = {
 	[L_HEAD] = NULL, [L_PART] = "part", [L_DETAIL] = "detail", [L_RESERVED] = "reserved",
 	[L_SWAP] = "swap", [L_CENSUS] = "census", [L_DMABUF] = "dmabuf",
+	[L_OWNER] = "owner",
 };
 
 struct rline {
@@ -31,7 +33,7 @@ struct rline {
 	const char *source;
 };
 
-#define RLINES	192
+#define RLINES	256
 static struct rline lines[RLINES];
 static size_t nlines;
 
@@ -111,6 +113,15 @@ static void dma_line(int depth, int is_part, const char *label, const char *name
 	else
 		add(depth, is_part ? L_DETAIL : L_DMABUF, label, name, v, source);
 }
+
+#if !defined(EXMAP_NO_KOWNVIEW) && !defined(EXMAP_NO_KOWNERS)
+/* A line of the kernel's memory by owner (kownview.c). */
+static void owner_line(int depth, const char *label, const char *name, int64_t bytes,
+		       const char *source)
+{
+	add(depth, L_OWNER, label, name, bytes, source);
+}
+#endif
 
 /* a - b, as a signed figure: a counter less what the scan found of it */
 static int64_t less(uint64_t a, uint64_t b)
@@ -236,6 +247,10 @@ static void build(const struct scan *s, const struct ramsrc *r)
 		add(1, L_SWAP, "zram in RAM", NULL, (int64_t)r->zram_used, "zram");
 	}
 	dmabuf_ram(s, 0, dma_line);
+#if !defined(EXMAP_NO_KOWNVIEW) && !defined(EXMAP_NO_KOWNERS)	/* a board's: on a host */
+	if (r->kown)
+		kown_lines(r->kown, owner_line);
+#endif
 	if (!r->census_err) {
 		add(0, L_CENSUS, "census", NULL, (int64_t)(r->census.frames * s->page_size), r->census.source);
 		for (i = 0; i < FK_N; i++) {
@@ -286,6 +301,8 @@ static void print_csv(const struct ramsrc *r)
 		const char *cat = csv_cat[l->kind];
 		int64_t v = l->bytes;
 
+		if (l->kind == L_OWNER)
+			continue;	/* the largest few: kown_csv gives all */
 		if (l->kind == L_HEAD) {
 			if (strcmp(l->sub, "installed") && strcmp(l->sub, "MemTotal"))
 				continue;	/* sums of the parts below them */
@@ -300,7 +317,12 @@ static void print_csv(const struct ramsrc *r)
 			csv_field(l->name, strlen(l->name));
 		outf(",%s%llu,%s\n", v < 0 ? "-" : "", (unsigned long long)(v < 0 ? -v : v), l->source);
 	}
+#if !defined(EXMAP_NO_KOWNVIEW) && !defined(EXMAP_NO_KOWNERS)
+	if (r->kown)
+		kown_csv(r->kown);
+#else
 	(void)r;
+#endif
 }
 
 static void print_text(const struct ramsrc *r, const struct opts *o)
@@ -321,93 +343,6 @@ static void print_text(const struct ramsrc *r, const struct opts *o)
 		outf("%*s", 2 * l->depth, "");
 		put_text(label, (size_t)w, 1);
 		outf(" %8s %7s  %.16s\n", size, pct, l->source);
-	}
-}
-
-/* Over 1% of RAM. */
-static int over(const struct ramsrc *r, uint64_t bytes)
-{
-	return bytes * 100 > r->installed;
-}
-
-/*
- * Which of the two to trust where the census and a counter disagree, and
- * why, in a line: a reason the census's own figures show, else that a
- * counter is kept as pages change while the frames are read one by one.
- */
-static void trust(const struct ramsrc *r, int kind, uint64_t c, uint64_t m, uint64_t ps)
-{
-	const struct census *k = &r->census;
-	uint64_t buddy = k->buddy_frames * ps;
-	char a[32], b[32];
-
-	fmt_human(a, sizeof(a), k->moved * ps);
-	fmt_human(b, sizeof(b), buddy);
-	if (over(r, k->moved * ps)) {
-		outf("census: trust meminfo's: free memory moved by %s in the census's %llu ms\n",
-		     a, (unsigned long long)k->ms);
-	} else if (kind == FK_FREE && over(r, (k->outside_want - k->outside) * ps)) {
-		fmt_human(a, sizeof(a), k->outside_want * ps);
-		fmt_human(b, sizeof(b), (k->outside + k->bare) * ps);
-		outf("census: trust meminfo's free: %s outside the buddy allocator, %s flagless\n",
-		     a, b);
-	} else if (kind == FK_FREE && k->heads_only) {
-		fmt_human(a, sizeof(a), k->inferred * ps);
-		outf("census: trust meminfo's free: buddyinfo's is %s, %s of it inferred here\n",
-		     b, a);
-	} else if (kind == FK_FREE && buddy && !over(r, c > buddy ? c - buddy : buddy - c)) {
-		outf("census: trust meminfo's free: it counts more than buddyinfo's %s\n", b);
-	} else if (kind == FK_FREE && !buddy) {
-		outf("census: trust meminfo's free: no buddyinfo or zoneinfo figures say why\n");
-	} else if (kind == FK_ANON && c > m) {
-		outf("census: trust the census's anonymous: AnonPages counts mapped ones only\n");
-	} else {
-		outf("census: trust meminfo's %s: kept as pages change; frames read over %llu ms\n",
-		     frame_kind_name[kind], (unsigned long long)k->ms);
-	}
-}
-
-/*
- * Where the census and the counters disagree by more than 1% of RAM, and
- * which to trust; where kpageflags marks only first frames, what was
- * inferred.
- */
-static void compare_census(const struct ramsrc *r, uint64_t page_size)
-{
-	static const struct {
-		int kind, mi, mi2, less;	/* the counters: mi + mi2 - less */
-	} pairs[] = {
-		{ FK_FREE, MI_FREE, -1, -1 }, { FK_SLAB, MI_SRECLAIM, MI_SUNRECLAIM, -1 },
-		{ FK_PGTABLE, MI_PGTABLE, -1, -1 }, { FK_SHMEM, MI_SHMEM, -1, -1 },
-		{ FK_HUGETLB, MI_HUGETLB, -1, -1 }, { FK_ANON, MI_ANON, -1, -1 },
-		{ FK_FILE, MI_CACHED, MI_BUFFERS, MI_SHMEM },
-	};
-	const struct census *k = &r->census;
-	char a[32], b[32];
-	size_t i;
-
-	if (r->census_err)
-		return;
-	if (k->heads_only) {
-		fmt_human(a, sizeof(a), k->inferred * page_size);
-		fmt_human(b, sizeof(b), k->buddy_frames * page_size);
-		outf("census: kpageflags marks free blocks' first frames only: %s inferred free\n", a);
-		outf("census:   (the frames after them; buddyinfo counts %s free)\n", b);
-	}
-	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		/* free: the buddy allocator's and what MemFree counts outside it */
-		uint64_t c = (k->kind[pairs[i].kind] + (pairs[i].kind == FK_FREE ? k->outside : 0)) *
-			     page_size;
-		uint64_t m = r->mi[pairs[i].mi] + (pairs[i].mi2 >= 0 ? r->mi[pairs[i].mi2] : 0) -
-			     (pairs[i].less >= 0 ? r->mi[pairs[i].less] : 0);
-
-		if (over(r, c > m ? c - m : m - c)) {
-			fmt_human(a, sizeof(a), c);
-			fmt_human(b, sizeof(b), m);
-			outf("census: over 1%% of RAM apart: %s %s by %s, %s by meminfo\n",
-			     frame_kind_name[pairs[i].kind], a, k->source, b);
-			trust(r, pairs[i].kind, c, m, page_size);
-		}
 	}
 }
 
@@ -471,6 +406,7 @@ static void each_line(const struct scan *s, const struct ramsrc *r, int parts_on
 		[L_HEAD] = "head", [L_PART] = "part", [L_DETAIL] = "detail",
 		[L_RESERVED] = "reserved", [L_SWAP] = "swap", [L_CENSUS] = "census",
 		[L_DMABUF] = "dmabuf",
+		[L_OWNER] = "owner",
 	};
 	size_t i;
 
@@ -536,6 +472,8 @@ void diff_ram(const struct scan *a, const struct scan *b, const struct opts *o, 
 		const struct rline *l = &lines[i];
 		int64_t va = 0;
 
+		if (l->kind == L_OWNER)
+			continue;	/* kown_diff's, owner by owner */
 		for (j = 0; j < na; j++)
 			if (la[j].kind == l->kind && !strcmp(la[j].sub, l->sub) &&
 			    (la[j].name && l->name ? !strcmp(la[j].name, l->name) : la[j].name == l->name)) {
@@ -570,11 +508,22 @@ void diff_ram(const struct scan *a, const struct scan *b, const struct opts *o, 
 	}
 	if (same && !o->csv)
 		outf("(%zu ram lines did not change; -a shows them)\n", same);
+#ifndef EXMAP_NO_KOWNERS
+	kown_diff(a->cap->ram->kown, b->cap->ram->kown, o);
+#endif
 }
 
 void view_ram(struct scan *s, const struct opts *o, const char *census_how)
 {
 	const struct ramsrc *rp = figures(s, census_how);
+#ifdef EXMAP_NO_KOWNERS
+	const char *kn = NULL;
+#elif defined(EXMAP_NO_KOWNVIEW)
+	const char *kn = rp->kown ? "the kernel's memory by owner: in a capture (dump), on a host" :
+			 NULL;
+#else
+	const char *kn = kown_note(rp->kown);
+#endif
 	uint32_t i;
 
 	build(s, rp);
@@ -590,9 +539,14 @@ void view_ram(struct scan *s, const struct opts *o, const char *census_how)
 				outf("note: no census of frames: %s\n", rp->census_err == -ENODATA ?
 				     "no System RAM ranges (iomem)" : rp->census_err == -EPROTONOSUPPORT ?
 				     CENSUS_KMOD_OLD : "no kpageflags, no module");
+			if (kn)
+				outf("note: %s\n", kn);
 		}
 	}
-	if (o->csv || o->noheader)
+	if (o->csv || o->noheader) {
 		for (i = 0; i < rp->nnotes; i++)
 			warnx("%s", rp->notes[i]);
+		if (kn)
+			warnx("%s", kn);
+	}
 }

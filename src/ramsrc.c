@@ -17,9 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kowner.h"
 #include "ramsrc.h"
 
 static char text[1 << 16];	/* one /proc file at a time */
+static struct linebuf lb;	/* vmallocinfo's, then allocinfo's */
 
 static void note(struct ramsrc *r, const char *what)
 {
@@ -369,11 +371,26 @@ static void read_slabinfo(struct ramsrc *r, uint64_t page_size)
 	}
 }
 
-/* /proc/vmallocinfo (root): its pages, and those of kernel stacks. */
+/* Whether a vmallocinfo line is a kernel stack's (VMAP_STACK): the fork
+ * path's, alloc_thread_stack_node inlined into dup_task_struct, which 6.12
+ * and later inline into copy_process, and it into kernel_clone and fork_idle. */
+int ram_vmalloc_stack(const char *line)
+{
+	static const char fns[] = "thread_stack\0dup_task_struct\0copy_process\0kernel_clone\0"
+				  "fork_idle\0create_io_thread\0";
+	const char *f;
+
+	for (f = fns; *f; f += strlen(f) + 1)
+		if (find_str(line, f))
+			return 1;
+	return 0;
+}
+
+/* /proc/vmallocinfo (root): its pages, those of kernel stacks, and each
+ * owner's (kowner.c). */
 static void read_vmallocinfo(struct ramsrc *r, uint64_t page_size)
 {
 	static char buf[1 << 16];
-	struct linebuf lb;
 	size_t len;
 	int fd = open("/proc/vmallocinfo", O_RDONLY | O_CLOEXEC), toolong;
 
@@ -389,11 +406,42 @@ static void read_vmallocinfo(struct ramsrc *r, uint64_t page_size)
 		if (!pg || ram_dec_prefix(pg + 7, &n) < 0)
 			continue;
 		r->vmalloc_info += n * page_size;
-		if (find_str(buf, "thread_stack") || find_str(buf, "dup_task_struct"))
+		if (ram_vmalloc_stack(buf))
 			r->vmalloc_stacks += n * page_size;
+#ifndef EXMAP_NO_KOWNERS
+		else if (r->kown)
+			kown_vmalloc(r->kown, buf, n * page_size);
+#endif
 	}
 	close(fd);
 	r->have_vmallocinfo = r->vmalloc_info > 0;
+#ifndef EXMAP_NO_KOWNERS
+	if (r->kown)
+		r->kown->have[KO_VMALLOC] = r->have_vmallocinfo;
+#endif
+}
+
+/* The kernel's memory by owner: vmallocinfo's, then allocinfo's where the
+ * kernel has it (each site listed if sites). */
+static void read_owners(struct ramsrc *r, uint64_t page_size, int sites)
+{
+#ifdef EXMAP_NO_KOWNERS	/* a board's build without them (KOWNERS=0) */
+	(void)sites;
+	read_vmallocinfo(r, page_size);
+#else
+	static const char *const why[] = {
+		[KO_ABSENT] = "no /proc/allocinfo: CONFIG_MEM_ALLOC_PROFILING adds slab and page owners",
+		[KO_OFF] = "allocinfo: profiling off (vm.mem_profiling): no slab or page owners",
+		[KO_DENIED] = "/proc/allocinfo: root only: no slab or page owners",
+	};
+	int state;
+
+	r->kown = kown_begin(sites);
+	read_vmallocinfo(r, page_size);
+	if ((state = kown_alloc(r->kown, &lb)) != KO_READ)
+		note(r, why[state]);
+	kown_end(r->kown);
+#endif
 }
 
 /* /proc/modules: each module's size, in pages. */
@@ -498,7 +546,7 @@ void ram_read_parts(struct ramsrc *r, uint64_t page_size)
 	read_meminfo(r);
 	r->files.devs_only = 1;
 	ram_read_mounts(&r->files, page_size);
-	read_vmallocinfo(r, page_size);
+	read_owners(r, page_size, 0);
 	read_zram(r);
 	read_cma(r, page_size);
 	r->census_err = -ENOENT;
@@ -523,7 +571,7 @@ void ram_read(struct ramsrc *r, const char *census_how, uint64_t page_size)
 		note(r, "some files of tmpfs or ramfs mounts could not be looked at");
 	ram_read_sysv(&r->files);
 	read_slabinfo(r, page_size);
-	read_vmallocinfo(r, page_size);
+	read_owners(r, page_size, 1);
 	read_modules(r, page_size);
 	read_zram(r);
 	read_cma(r, page_size);

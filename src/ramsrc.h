@@ -42,6 +42,7 @@ struct ramsrc {
 	uint64_t vmalloc_stacks;	/* vmallocinfo: kernel stacks it holds */
 	uint64_t vmalloc_info;		/* vmallocinfo: all pages */
 	int have_vmallocinfo;
+	struct kowners *kown;		/* the kernel's memory by owner (kowner.h): NULL none */
 	struct ramtop cma, cma_used;	/* CMA areas (sysfs, 6.15 on): their pages,
 					   those cma_alloc gave out */
 	uint64_t zram_used, zram_compr, zram_orig;
@@ -56,7 +57,10 @@ struct ramsrc {
 extern const char *const ram_mi_name[MI_N];	/* meminfo's names for them */
 
 void ram_read(struct ramsrc *r, const char *census_how, uint64_t page_size);
+/* Where the census and the counters disagree by over 1% of RAM (ramcensus.c). */
+void compare_census(const struct ramsrc *r, uint64_t page_size);
 void ram_read_parts(struct ramsrc *r, uint64_t page_size);
+int ram_vmalloc_stack(const char *line);
 
 
 #endif

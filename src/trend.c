@@ -382,7 +382,9 @@ static void on_value(void *arg, const struct wl_value *v)
 		trend_part(p->pid, p->start, p->name, part, (uint64_t)v->v[0], v->known & 1);
 		break;
 	case WL_RAM:
-		if (T.pass == 2 && !T.in_warmup && (v->known & 1))
+		if (v->ram_depth == WL_RAM_OWNER && !T.in_warmup)	/* a kernel owner's */
+			add(row(TK_KOWN, v->ram, NULL, 0, 1), (uint64_t)v->v[0], 0, v->known & 1);
+		else if (v->ram_depth != WL_RAM_OWNER && T.pass == 2 && !T.in_warmup && (v->known & 1))
 			ram_value(v->ram, v->ram_depth, v->v[0]);
 		break;
 	}
@@ -492,7 +494,7 @@ const struct trend_sum *trend_summary(void)
 
 static void walk_series(struct wlog *w)
 {
-	static const int kinds[] = { TK_PROC, TK_FILE, TK_PART };
+	static const int kinds[] = { TK_PROC, TK_FILE, TK_PART, TK_KOWN };
 	uint32_t k, i, n;
 
 	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {

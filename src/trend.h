@@ -19,9 +19,10 @@
  * has its floor's envelope (and a process its sole's), and, for the page,
  * its series (SERIES_POINTS buckets, each a window's least and most).
  */
-enum { TK_PROC, TK_FILE, TK_PART, TK_CGROUP, TK_BUDGET_PROC, TK_BUDGET_FILE, TK_DMABUF };
+enum { TK_PROC, TK_FILE, TK_PART, TK_CGROUP, TK_BUDGET_PROC, TK_BUDGET_FILE, TK_DMABUF, TK_KOWN };
 /* TK_DMABUF: a process's dma-bufs' share (eff_dmabuf), by name and command
- * line, from the first sample it held one */
+ * line, from the first sample it held one; TK_KOWN: a kernel owner (the
+ * core kernel, a module): what it holds */
 
 #define SERIES_POINTS	240
 

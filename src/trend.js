@@ -57,7 +57,8 @@ function growers(parent, kind, title) {
 	add(parent, el("h2", null, title + " (" + list.length + ")"));
 	if (list.length) {
 		var g = add(parent, el("div", "cols"));
-		g.id = kind === "file" ? "gfiles" : kind === "part" ? "gparts" : "gprocs";
+		g.id = kind === "file" ? "gfiles" : kind === "part" ? "gparts" :
+			kind === "owner" ? "gowners" : "gprocs";
 		list.forEach(function (s) { grower(g, s); });
 	} else {
 		add(parent, el("p", "meta", "None judged."));
@@ -71,7 +72,7 @@ function brief(parent, kind) {
 	};
 	if (!b || !b[0]) return;
 	var p = add(parent, el("p", "meta brief", "Brief, no slope: " + b[0] + (kind === "process" ?
-		" processes" : kind === "file" ? " files" : " parts") + " (each in under 1/" + h.share +
+		" processes" : kind === "file" ? " files" : kind === "owner" ? " kernel owners" : " parts") + " (each in under 1/" + h.share +
 		" of the samples, or for under " + h.min_ms / 1000 + " s or " + h.min_samples +
 		" samples). The largest peak: " + human(b[1][7]) + ", " + name(b[1]) +
 		". The longest life: " + span(b[2][11]) + ", " + name(b[2]) + "."));
@@ -131,6 +132,8 @@ function trendPage() {
 	} else {
 		growers(main, "process", "The largest growers: processes, by name and command line");
 		growers(main, "file", "The largest growers: files");
+		if (D.rows.some(function (r) { return r[0] === "owner"; }))
+			growers(main, "owner", "The largest growers: the kernel's memory by owner (the core kernel, modules)");
 	}
 	add(main, el("h2", null, "All of RAM over time: MemTotal's parts, stacked"));
 	ramStack(main);

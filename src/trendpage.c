@@ -29,7 +29,7 @@ static char script[SCRIPT_MAX];
 
 static const char *const kind_js[] = {
 	[TK_PROC] = "process", [TK_FILE] = "file", [TK_PART] = "part", [TK_CGROUP] = "cgroup",
-	[TK_DMABUF] = "dmabuf",
+	[TK_DMABUF] = "dmabuf", [TK_KOWN] = "owner",
 };
 
 static void js_i64(int64_t v)
@@ -145,11 +145,12 @@ static void js_brief(const int *kinds, uint32_t nk)
 
 void trend_page(const struct opts *o, const struct trend_opts *to)
 {
-	/* the table's rows: the cgroups' too (the growers' charts, the first two) */
-	static const int all[] = { TK_PROC, TK_FILE, TK_CGROUP }, part[] = { TK_PART };
+	/* the table's rows: the cgroups' and kernel owners' too (the growers'
+	 * charts: processes', files' and owners') */
+	static const int all[] = { TK_PROC, TK_FILE, TK_CGROUP, TK_KOWN }, part[] = { TK_PART };
 	const struct trend_sum *S = trend_summary();
 	const int *kinds = S->pick ? part : all;
-	uint32_t k, i, n, nser = 0, nrow = 0, b, nb = S->nbucket, nk = S->pick ? 1 : 3;
+	uint32_t k, i, n, nser = 0, nrow = 0, b, nb = S->nbucket, nk = S->pick ? 1 : 4;
 
 	(void)o;
 	(void)to;

@@ -55,7 +55,7 @@ static void fmt_signed(const struct opts *o, char *buf, size_t len, int64_t v, i
 
 static const char *const kind_name[] = {
 	[TK_PROC] = "process", [TK_FILE] = "file", [TK_PART] = "part", [TK_CGROUP] = "cgroup",
-	[TK_DMABUF] = "dmabuf",
+	[TK_DMABUF] = "dmabuf", [TK_KOWN] = "owner",
 };
 
 /* Where the arguments start in a command line's text: after its first word
@@ -149,7 +149,7 @@ static void put_text_row(const struct opts *o, const struct shown *s)
 
 static const char *const kind_plural[] = {
 	[TK_PROC] = "processes", [TK_FILE] = "files", [TK_PART] = "parts", [TK_CGROUP] = "cgroups",
-	[TK_DMABUF] = "dma-buf rows",
+	[TK_DMABUF] = "dma-buf rows", [TK_KOWN] = "owners",
 };
 
 /* The brief rows of a table, apart: how many, the largest peak, the longest life. */
@@ -180,15 +180,17 @@ static void put_table(const struct opts *o, int kind, const char *title)
 	for (judged = 0; judged < n && !v[judged].brief; judged++)
 		;
 	shown = (uint32_t)rows_shown(o, o->csv ? n : judged);
-	if (kind == TK_DMABUF && !n)
-		return;	/* no process held a dma-buf */
+	if ((kind == TK_DMABUF || kind == TK_KOWN) && !n)
+		return;	/* no process held a dma-buf; a log from before kernel owners */
 	if (!o->csv && !o->noheader) {
-		outf("%s%s\n %*s", kind == TK_DMABUF ? "\n" : "", title, W_SLOPE, "SLOPE/h");
+		outf("%s%s\n %*s", kind == TK_DMABUF || kind == TK_KOWN ? "\n" : "", title, W_SLOPE,
+		     "SLOPE/h");
 		if (kind == TK_PROC || kind == TK_CGROUP || kind == TK_DMABUF)
 			outf("%*s", W_SLOPE, kind == TK_DMABUF ? "" : "SOLE/h");
 		outf(" %6s %*s %*s %*s %*s %s\n", "SAMPL", w - 1, "FIRST", w - 1, "LAST",
 		     w - 1, "MIN", w - 1, "MAX", kind == TK_PROC || kind == TK_DMABUF ? "NAME COMMAND" :
-		     kind == TK_FILE ? "PATH" : kind == TK_CGROUP ? "CGROUP" : "PART");
+		     kind == TK_FILE ? "PATH" : kind == TK_CGROUP ? "CGROUP" : kind == TK_KOWN ? "OWNER" :
+		     "PART");
 	}
 	for (i = 0; i < shown; i++) {
 		if (o->csv)
@@ -325,6 +327,7 @@ void trend_report(const struct opts *o, const struct trend_opts *to)
 				outs("\n");
 			put_table(o, TK_CGROUP, "cgroups (their processes summed), by slope:");
 		}
+		put_table(o, TK_KOWN, "kernel owners (the core kernel, modules), by slope:");
 	}
 	if (!o->csv && !o->noheader)
 		outf("\n* grows: the floor rose %lluK or more, and steadily (most windows above "

@@ -305,7 +305,8 @@ const struct viewdef views[] = {
 	  FIGS | SORT(F_NAME), -1, V_BROWSE, 0, 0, AS_NAME, HAS_BROWSE, FORM_SCAN | FORM_CAPTURE },
 	{ VIEW_TEXT("ram", "", "", "it is all of RAM, its lines in their order",
 		    "all of RAM: reserved at boot, and MemTotal in parts (free, processes, caches, "
-		    "kernel, unexplained)"),
+		    "kernel, unexplained)"
+		    IF_KOWNVIEW("; the kernel's vmalloc and allocations by owner (module, caller)", "")),
 	  run_ram, SCAN | CAPTURE | TEXT | OPT(a) | OPT(o) | OPT(BUDGET), 0, -1,
 	  V_RAM, 0, 0, AS_NAME, 0, FORM_SCAN | FORM_CAPTURE },
 	{ IF_PICTURES(VIEW_TEXT("folded", "", "", "its lines are for flame-graph tools",
@@ -335,7 +336,7 @@ const struct viewdef views[] = {
 	{ IF_LOAD(VIEW_TEXT("trend", "", "give the watch log with -l LOG",
 			    "its rows are every one, by slope",
 			    "with -l: a watch log's processes (by name and command line), files"
-			    IF_CGROUPS(" and cgroups", "") ", how fast each one's floor rose (bytes an "
+			    IF_CGROUPS(", cgroups", "") " and kernel owners, how fast each one's floor rose (bytes an "
 			    "hour, largest first), those seen too briefly for a slope apart; with -P, "
 			    "its parts"),
 		  LEFT_OUT("trend", "")),
@@ -343,7 +344,8 @@ const struct viewdef views[] = {
 	  OPT(BUDGET) | OPT(SLOPE), 0, O_l, V_TREND, 0, 0, AS_NAME, HAS_LOAD, FORM_LOG },
 	{ VIEW_TEXT("metrics", "", "", "it is the whole scan in Prometheus's format, in a fixed order",
 		    "Prometheus's text format: processes by name, the -n (20) largest files"
-		    IF_CGROUPS(" and cgroups", "") ", the ram view's parts"),
+		    IF_CGROUPS(" and cgroups", "") ", the ram view's parts"
+		    IF_KOWNERS(", the kernel's largest modules", "")),
 	  run_metrics, SCAN | CAPTURE | OPT(n) | OPT(o) | OPT(PIDS) | OPT(LABEL), 0, -1,
 	  V_METRICS, 0, 0, AS_NAME, 0, FORM_SCAN | FORM_CAPTURE },
 	{ VIEW_TEXT("watch", "interval [count]", "", "it writes a log of whole samples",

@@ -22,7 +22,8 @@
 #define WL_SEQ_MOD	4096	/* SEQ counts lines modulo this */
 #define WL_KEYFRAME	60	/* samples from a keyframe to the next */
 #define WL_CAP_MAX	(1u << 22)	/* a table capacity a reader accepts */
-#define WL_RAM_MAX	64	/* ram parts */
+#define WL_RAM_MAX	256	/* ram parts and kernel owners */
+#define WL_RAM_OWNER	16	/* an R line's DEPTH for a kernel owner (kowner.h), not a part */
 
 /* The classes of a sample's lines, in the order they come. */
 enum wl_class {

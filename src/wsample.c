@@ -13,6 +13,7 @@
 #include "capture.h"
 #include "dmabuf.h"
 #include "cgroup.h"
+#include "kowner.h"
 #include "ram.h"
 #include "ramsrc.h"
 #include "wlog.h"
@@ -337,22 +338,57 @@ struct ramnow {
 	uint8_t fresh[WL_RAM_MAX];
 };
 
+#ifndef EXMAP_NO_KOWNERS
+/* A kernel owner's name, kept here: its reading's is gone at the next. */
+static const char *owner_name(uint32_t id, const char *name)
+{
+	static char names[WL_RAM_MAX][RAM_NAME];
+
+	fmt_snprintf(names[id], RAM_NAME, "%s", name);
+	return names[id];
+}
+#define IS_OWNER(l)	((l)->depth == WL_RAM_OWNER)
+#else
+#define owner_name(id, name)	(name)
+#define IS_OWNER(l)	0
+#endif
+
+/* A ram part, or a kernel owner (depth WL_RAM_OWNER); owners past the table left out. */
 static void ram_one(void *arg, const struct ram_line *l)
 {
+	static int said;
+	int owner = IS_OWNER(l);
 	struct ramnow *r = arg;
 	uint32_t i;
 
-	for (i = 0; i < W.nram && strcmp(W.ram_name[i], l->label) != 0; i++)
+	for (i = 0; i < W.nram && ((W.ram_depth[i] == WL_RAM_OWNER) != owner ||
+				   strcmp(W.ram_name[i], l->label)); i++)
 		;
-	if (i == WL_RAM_MAX)
+	if (i == WL_RAM_MAX && !owner)
 		die("internal: more than %d parts of MemTotal", WL_RAM_MAX);
+	if (i == WL_RAM_MAX) {
+		if (!said++)
+			warnx("watch: over %d ram parts and kernel owners: %s and later ones "
+			      "left out of samples", WL_RAM_MAX, l->label);
+		return;
+	}
 	if (i == W.nram) {
-		W.ram_name[W.nram++] = l->label;
+		W.ram_name[W.nram++] = owner ? owner_name(i, l->label) : l->label;
 		r->fresh[i] = 1;
 	}
 	r->v[i] = l->bytes;	/* a part the view shows only when not 0 stays 0 */
 	W.ram_depth[i] = (uint8_t)l->depth;
 }
+
+#ifndef EXMAP_NO_KOWNERS
+/* A kernel owner's figure, as a ram entry of depth WL_RAM_OWNER. */
+static void owner_one(void *arg, const char *name, int64_t held)
+{
+	struct ram_line l = { WL_RAM_OWNER, "owner", name, NULL, held, NULL };
+
+	ram_one(arg, &l);
+}
+#endif
 
 /* ---- the lines ---- */
 
@@ -535,6 +571,9 @@ void wsample_write(struct scan *s, uint64_t real_ms, uint64_t up_ms, int key)
 	memset(&r, 0, sizeof(r));
 	ram_read_parts(&rs, s->page_size);
 	ram_parts(s, &rs, ram_one, &r);
+#ifndef EXMAP_NO_KOWNERS
+	kown_each_held(rs.kown, owner_one, &r);
+#endif
 	used = (uint64_t)s->arena->peak + s->arena->hi;
 	if (used > W.peak)
 		W.peak = used;

@@ -33,6 +33,9 @@ MUSL_CFLAGS := -mno-shared -mplt
 # MIPS code is the largest: without browse (14 KiB here) the binary stays
 # within the 128 KiB a router's flash allows; BROWSE=1 puts it in.
 BROWSE ?= 0
+# The kernel's memory by owner left out (KOWNERS=0): each owner's figures
+# alone (KOWNVIEW=0) are 2.8 KB more, where the build has no room left.
+KOWNERS ?= 0
 # A board dumps; loading captures (-l, diff, -S: 27 KiB here) is a host's
 # work: left out of board builds, as on every cross target (LOAD=1 puts it in).
 LOAD ?= 0

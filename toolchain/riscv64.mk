@@ -41,6 +41,10 @@ TARGET_CFLAGS := -msave-restore
 # Optimised as one program at link time (the Makefile's LTO): 1.2 KB less
 # (98,016 to 96,816 bytes).
 LTO ?= 1
+# The kernel's memory by owner left out (KOWNERS=0: none read, dumped,
+# watched or shown): even each owner's figures alone (KOWNVIEW=0, 2.7 KB)
+# are more than the room left.
+KOWNERS ?= 0
 
 # The same for every such target.
 MUSL_SPECS ?= $(MUSL_PREFIX)/lib/musl-gcc.specs

@@ -37,6 +37,7 @@ import csv
 import html
 import io
 import json
+import itertools
 import os
 import re
 import struct
@@ -57,6 +58,42 @@ CHROME = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-
           "--no-first-run", "--disable-background-networking", "--disable-component-update",
           "--disable-sync", "--hide-scrollbars"]
 WINDOW = "--window-size=1200,900"
+
+
+def kernel_part(exmap, scan, R):
+    """The kernel's bar: its parts, the CLI's CSV's between unmapped shmem and
+    unexplained, to scale; the owners' table: the text view's owner lines."""
+    if not R.get("ram"):
+        return
+    rows = csv_rows(run([exmap] + scan + ["-c", "ram"]).stdout)
+    parts = [x for x in rows if x["category"] == "part"]
+    names = [x["subcategory"] for x in parts]
+    want = {x["subcategory"]: int(x["bytes"]) for x in
+            parts[names.index("unmapped shmem") + 1:names.index("unexplained")] if int(x["bytes"]) > 0}
+    k = R.get("kernel") or {"segs": [], "bar": {"w": 0}}
+    got = {sg["name"]: sg["v"] for sg in k["segs"]}
+    wsum = sum(sg["w"] for sg in k["segs"])
+    # live, the page and the CSV are two readings: within 1% of RAM then
+    tol = 0 if "-l" in scan else max(int(x["bytes"]) for x in rows if x["category"] == "installed") // 100
+    check("the kernel's bar: its parts are the CSV's kernel parts, each to scale",
+          set(got) == set(want) and all(abs(got[n] - want[n]) <= tol for n in got) and all(abs(sg["w"] / (k["bar"]["w"] - 2) - sg["v"] / sum(got.values())) < 0.01
+                              for sg in k["segs"]), f"{got} against {want}, widths {wsum}")
+    text = run([exmap] + scan + ["ram"]).stdout.splitlines()
+    at = [i for i, ln in enumerate(text) if ln.startswith(("vmalloc by owner ", "allocations by owner "))]
+    lines = []
+    for i in at:
+        lines.append(text[i])
+        lines += [ln for ln in itertools.takewhile(lambda ln: ln.startswith(" "), text[i + 1:])]
+    labels = [ln[:48].rstrip() for ln in lines]	# the text's label column, cut from the left
+
+    def same(page, t):
+        lead = len(t) - len(t.lstrip())
+        return page == t or (t[lead:].startswith("...") and page.startswith(t[:lead]) and
+                             page.endswith(t[lead + 3:]))
+    got = R.get("owners") or []
+    check(f"the kernel's owners: the page's table is the text view's {len(labels)} owner lines",
+          len(got) == len(labels) and all(same(a, b) for a, b in zip(got, labels)),
+          f"{got} against {labels}")
 
 
 def run(args, **kw):
@@ -255,6 +292,7 @@ def page(exmap, outdir, scan, pids):
               f"parts {vsum}, installed {inst}, widths {wsum} of {ram['bar']['w']}")
     elif "-l" in scan:
         ok("the capture holds no ram view, and the page has no ram bar")
+    kernel_part(exmap, scan, R)
     # offline: nothing loaded, nothing blocked, nothing named outside the page
     check("the page loaded nothing (no resource entry)", not R["resources"], str(R["resources"]))
     check("the page asked for nothing its policy blocked", not R["csp"], str(R["csp"]))

@@ -80,15 +80,21 @@ addEventListener("load", function () {
 			});
 			R.sorted_head = t.querySelector("th.sorted").textContent;
 		}
-		var bar = document.getElementById("rambar");
-		if (bar) {
-			R.ram = { bar: box(bar), segs: Array.prototype.map.call(bar.children, function (s) {
+		[["rambar", "ram"], ["kernelbar", "kernel"]].forEach(function (b) {
+			var bar = document.getElementById(b[0]);
+			if (!bar) return;
+			R[b[1]] = { bar: box(bar), segs: Array.prototype.map.call(bar.children, function (s) {
 				var k = box(s);
 				k.name = s.dataset.name;
 				k.v = Number(s.dataset.v);
 				return k;
 			}) };
-		}
+		});
+		var ow = document.getElementById("owners");
+		if (ow)
+			R.owners = Array.prototype.map.call(ow.querySelectorAll("tbody tr"), function (tr) {
+				return tr.children[0].textContent.replace(/\u00a0/g, " ");
+			});
 	}
 	["dprocs", "dfiles"].forEach(function (id) {
 		var c = document.getElementById(id);

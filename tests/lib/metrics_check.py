@@ -57,6 +57,7 @@ SCAN_FAMILIES = ["exmap_build_info", "exmap_scan_info", "exmap_scan_duration_sec
                  "exmap_scan_time_seconds", "exmap_scan_unreadable_processes",
                  "exmap_capture_lost_processes"]
 FILE_FAMILY = "exmap_file_eff_resident_bytes"
+MODULE_FAMILY = "exmap_kernel_module_bytes"
 # the cgroups: the -n largest and other (eff_resident, processes), those
 # named also their charges where known (tests/lib/cgroup_check.py has the rest)
 CG_FAMILIES = {"exmap_cgroup_eff_resident_bytes": "eff_resident",
@@ -92,7 +93,7 @@ def read_csv(path):
 
 def expected(d):
     """The figures the metrics must hold, from the CLI's CSV."""
-    procs, files, ram = {}, {}, {}
+    procs, files, ram, owners = {}, {}, {}, {}
     for r in read_csv(f"{d}/procs.csv"):
         p = procs.setdefault(label(r["name"]), {"n": 0, **{k: 0 for k in PROC_FAMILIES.values()}})
         p["n"] += 1
@@ -106,8 +107,13 @@ def expected(d):
             ram[label(r["subcategory"])] = int(r["bytes"])
         if r["category"] == b"memtotal":
             ram_total = int(r["bytes"])
+        if r["category"] == b"owner" and not r["name"]:	# an owner's whole figure
+            owners.setdefault(r["source"], {})[label(r["subcategory"])] = int(r["bytes"])
     kv = dict(line.rstrip("\n").split("=", 1) for line in open(f"{d}/expect"))
-    return procs, files, ram, ram_total, kv
+    # what each module holds: allocinfo's where it was read, else vmalloc's
+    mods = {k: v for k, v in owners.get(b"allocinfo", owners.get(b"vmallocinfo", {})).items()
+            if not k.startswith("[")}
+    return procs, files, ram, ram_total, kv, mods
 
 
 def compare_cgroups(what, series, d, n):
@@ -185,7 +191,7 @@ def without_host(what, series, host):
 
 
 def compare(what, series, d, n):
-    procs, files, ram, ram_total, kv = expected(d)
+    procs, files, ram, ram_total, kv, mods = expected(d)
     series = without_host(what, series, kv["host"])
     for fam, col in PROC_FAMILIES.items():
         got = by(series, fam, "name")
@@ -238,6 +244,15 @@ def compare(what, series, d, n):
     check(f"{what}: exmap_ram_bytes: they add up to MemTotal ({ram_total})",
           sum(got.values()) == ram_total, f"{sum(got.values())}")
 
+    got = by(series, MODULE_FAMILY, "module")
+    other = got.pop("other", None)
+    named = sorted(got.values())
+    check(f"{what}: {MODULE_FAMILY}: the {len(got)} largest of the {len(mods)} modules (8 at "
+          f"most) as the ram view's CSV has them, the rest as other",
+          len(got) == min(8, len(mods)) and all(mods.get(k) == v for k, v in got.items()) and
+          all(v <= named[0] for k, v in mods.items() if k not in got) and
+          other == sum(mods.values()) - sum(named), f"{got}, other {other}, {mods}")
+
     scan = {f: series.get(f, {}) for f in SCAN_FAMILIES}
     info = [dict(ls) for ls in scan["exmap_scan_info"]]
     check(f"{what}: exmap_scan_info: source {kv['source']}, from the capture",
@@ -258,9 +273,9 @@ def compare(what, series, d, n):
           not scan["exmap_scan_duration_seconds"], f"{scan['exmap_scan_duration_seconds']}")
 
     compare_cgroups(what, series, d, n)
-    # The series: 5 a process name, the files shown and other, the parts, the scan's,
-    # CMA's and the dma-buf families'.
-    count_series(what, series, n, len(procs), len(files), len(ram),
+    # The series: 5 a process name, the files shown and other, the parts, the
+    # modules shown and other, the scan's, CMA's and the dma-buf families'.
+    count_series(what, series, n, len(procs), len(files), len(ram), min(8, len(mods)),
                  beside(kv["capture"], read_csv(f"{d}/ram.csv"), len(procs)))
 
 
@@ -280,7 +295,7 @@ def beside(capture, ram_rows, names):
     return {"CMA": cma, "dma-buf": 2 * names if dma else 0}
 
 
-def count_series(what, series, n, names, files, parts, more):
+def count_series(what, series, n, names, files, parts, mods, more):
     scan = {f: series.get(f, {}) for f in SCAN_FAMILIES}
     total = sum(len(v) for v in series.values())
     nscan = sum(len(v) for v in scan.values())
@@ -291,12 +306,12 @@ def count_series(what, series, n, names, files, parts, more):
           f"({n} at most), and 2 for other", ncg == 0 or
           (0 <= named <= n and ncg <= 4 * named + 2 and
            len(series["exmap_cgroup_eff_resident_bytes"]) == named + 1), f"{ncg}")
-    bound = 5 * names + min(n, files) + 1 + parts + nscan + ncg + sum(more.values())
+    bound = 5 * names + min(n, files) + 1 + parts + mods + 1 + nscan + ncg + sum(more.values())
     print(f"series: {total} for {nproc} processes of {names} names, {files} files "
-          f"(-n {n}), {parts} ram parts, {ncg} of cgroups, "
+          f"(-n {n}), {parts} ram parts, {mods} kernel modules, {ncg} of cgroups, "
           + ", ".join(f"{v} of {k}" for k, v in more.items()))
     check(f"{what}: the series: 5 a process name ({names}), {min(n, files)} files and other, "
-          f"{parts} parts, {nscan} of the scan, {ncg} of cgroups, "
+          f"{parts} parts, {mods} modules and other, {nscan} of the scan, {ncg} of cgroups, "
           + ", ".join(f"{v} of {k}" for k, v in more.items()) + f": {bound}", total == bound,
           f"{total}")
     for fam, k in (("exmap_cma_bytes", "CMA"), ("exmap_process_dmabuf_bytes", "dma-buf"),
@@ -319,7 +334,7 @@ def cmd_count(path, n, what, capture, ram_csv):
     check(f"{what}: at most {n} files and other", 0 <= files <= n and
           any(dict(ls).get("path") == "other" for ls in series.get(FILE_FAMILY, {})), f"{files}")
     count_series(what, series, n, names, files, len(series.get("exmap_ram_bytes", {})),
-                 beside(capture, read_csv(ram_csv), names))
+                 len(series.get(MODULE_FAMILY, {})) - 1, beside(capture, read_csv(ram_csv), names))
 
 
 def cmd_text(path, d, n, what="file"):

@@ -20,6 +20,8 @@
 #include "dmabuf.h"
 #include "outside.h"
 #include "cgroup.h"
+#include "kowner.h"
+#include "ramsrc.h"
 #include "trend.h"
 #include "wlog.h"
 #ifndef EXMAP_NO_PICTURES
@@ -1138,6 +1140,118 @@ static void test_outside(void)
 }
 #endif
 
+#ifndef EXMAP_NO_KOWNERS
+/* The kernel's memory by owner: vmallocinfo's and allocinfo's lines, and
+ * the capture's lines read back (a KOWNVIEW=0 build's: the owners' figures,
+ * no sites). */
+#ifdef EXMAP_NO_KOWNVIEW
+#define SITES(n)	0
+#else
+#define SITES(n)	(n)
+#endif
+static struct kowners *kown_back;
+
+static void kown_dump_line(const char *s, size_t n)
+{
+	static struct arena a;
+	char line[1024], *p = line, *w[6];
+	size_t k = 0;
+
+	if (!a.base && arena_init(&a, 64 << 20) < 0)
+		_exit(2);
+	memcpy(line, s, n);
+	line[n] = '\0';
+	while (k < 6 && (w[k] = cap_field(&p)) != NULL)
+		k++;
+	check(!p && kown_parse(&kown_back, w, k, w[0][0], &a) == 0, "kowners: a dumped line loads",
+	      line);
+}
+
+static void test_kowners(void)
+{
+	static const char *const vmi[] = {
+		"0xa-0xb   20480 xm_vmalloc_fixed+0x1c/0x50 [xmkmem] pages=4 vmalloc N0=4",
+		"0xb-0xc   20480 xm_vmalloc_fixed+0x1c/0x50 [xmkmem] pages=4 vmalloc vpages N0=4",
+		"0xc-0xd   20480 xm_map+0x1c/0x50 [xmkmem] pages=4 vmap",
+		"0xd-0xe    8192 acpi_os_map_iomem+0x1bc/0x1e0 phys=0x00000000000a0000 ioremap",
+		"0xe-0xf   20480 kernel_clone+0x94/0x3e0 pages=4 vmalloc N0=4",
+		"0xf-0x10  20480 dup_task_struct+0x94/0x3e0 pages=4 vmalloc N0=4",
+		"0x10-0x11 266240 0xffffffffc031911f pages=64 vmalloc N0=64",
+		"0x11-0x12 12288 n_tty_open+0x1c/0x50 pages=2 vmalloc user N0=2",
+		"0x12-0x13 12288 __vmalloc_node+0x1c/0x50 [xmkmem 0123abcd] pages=2 vmalloc",
+		"0x13-0x14   8192 unpurged vm_area",
+	};
+	static const int stack[] = { 0, 0, 0, 0, 1, 1, 0, 0, 0, 0 };
+	static const char *const ai[] = {
+		"allocinfo - version: 1.0",
+		"#     <size>  <calls> <tag info>",
+		"           0        0 init/main.c:1310 func:do_initcalls",
+		"       65536       16 tests/kmod/xmkmem.c:51 [xmkmem] func:xm_kmalloc_fixed",
+		"      262656        2 tests/kmod/xmkmem.c:61 [xmkmem] func:xm_vmalloc_fixed",
+		"        4096        1 include/linux/x.h:9 func:inlined accurate:no",
+		"        8192        2 include/linux/x.h:9 func:inlined",
+		"          -8        1 mm/y.c:3 func:negative",
+		"     1048576       32 mm/slub.c:2478 func:alloc_slab_page",
+		"      131072       32 mm/percpu-vm.c:95 func:pcpu_alloc_pages",
+	};
+	char line[256];
+	struct kowners *k = kown_begin(1);
+	uint32_t i, j;
+	int ok = 1;
+
+	for (i = 0; i < sizeof(vmi) / sizeof(vmi[0]); i++) {
+		const char *pg = strstr(vmi[i], "pages=");
+
+		strcpy(line, vmi[i]);
+		if (ram_vmalloc_stack(line) != stack[i])
+			check(0, "kowners: the fork path's areas are kernel stacks", vmi[i]);
+		else if (!stack[i])
+			kown_vmalloc(k, line, pg ? strtoull(pg + 6, NULL, 10) * 4096 : 0);
+	}
+	k->have[KO_VMALLOC] = 1;
+	for (i = 0; i < sizeof(ai) / sizeof(ai[0]); i++) {
+		strcpy(line, ai[i]);
+		kown_alloc_line(k, line);
+	}
+	k->have[KO_ALLOC] = 1;
+	kown_end(k);
+	/* [xmkmem]: 2 vmalloc areas of one caller and one past a build id; [kernel]:
+	 * n_tty_open's; [no symbol]: the bare address; allocinfo's sites */
+	check(k->nowner == 3, "kowners: xmkmem, [kernel], [no symbol]", NULL);
+	for (i = 0; i < k->nowner; i++) {
+		const struct ko_owner *o = &k->owner[i];
+
+		if (!strcmp(o->name, "xmkmem"))
+			ok &= o->bytes[KO_VMALLOC] == 10 * 4096 && o->bytes[KO_ALLOC] == 65536 + 262656 &&
+			      o->sites[KO_VMALLOC] == SITES(2) && o->sites[KO_ALLOC] == SITES(2);
+		else if (!strcmp(o->name, KO_KERNEL))
+			ok &= o->bytes[KO_VMALLOC] == 2 * 4096 && o->bytes[KO_ALLOC] == 12288 &&
+			      o->sites[KO_VMALLOC] == SITES(1) && o->sites[KO_ALLOC] == SITES(1);
+		else
+			ok &= !strcmp(o->name, KO_NOSYM) && o->bytes[KO_VMALLOC] == 64 * 4096;
+	}
+	check(ok, "kowners: each owner's bytes and sites (vmalloc areas only; allocinfo's "
+	      "held, a site once, not the slab's and percpu's pages)", NULL);
+	for (i = 0, ok = 0; i < k->nsite; i++)
+		ok += k->site[i].src == KO_ALLOC && !strcmp(k->site[i].name, "inlined include/linux/x.h:9") &&
+		      k->site[i].bytes == 12288 && k->site[i].calls == 3;
+	check(ok == SITES(1), "kowners: an allocinfo site twice (a header's inline) is one, summed",
+	      NULL);
+	kown_back = NULL;
+	kown_dump(k, kown_dump_line);
+	ok = kown_back && kown_back->nowner == k->nowner && kown_back->nsite == k->nsite &&
+	     kown_back->have[KO_ALLOC] && kown_back->have[KO_VMALLOC];
+	for (i = 0; ok && i < k->nowner; i++)
+		ok = !memcmp(&kown_back->owner[i], &k->owner[i], sizeof(k->owner[i]));
+	for (j = 0; ok && j < k->nsite; j++)
+		ok = !strcmp(kown_back->site[j].name, k->site[j].name) &&
+		     kown_back->site[j].bytes == k->site[j].bytes &&
+		     kown_back->site[j].owner == k->site[j].owner && kown_back->site[j].src == k->site[j].src;
+	check(ok, "kowners: the capture's z, j and q lines load as dumped", NULL);
+}
+#endif
+
+
 /*
  * The tables of views and options hold together: a variant follows its
  * view; the option a view needs is one it takes; a view has fields to sort
@@ -1267,6 +1381,9 @@ int main(void)
 	test_trend();
 #endif
 	test_wldef();
+#ifndef EXMAP_NO_KOWNERS
+	test_kowners();
+#endif
 	test_tables();
 #ifndef EXMAP_NO_DMABUF
 	test_drm_lines();
