@@ -3,7 +3,7 @@
  * A page is shared by every page table entry that maps it, seen or not: in
  * a PID namespace /proc lists the namespace's processes alone, and a
  * process that cannot be read is still there. Where either may be (cheap
- * facts: the namespace's inode, and the scan's unreadable processes), each
+ * facts: pidns.c's answer, and the scan's unreadable processes), each
  * shared page's count becomes the kernel's (kpagecount, or the module's),
  * which is what smaps divides its size by; the difference is the mappers
  * outside the view, whose share is said. Where pfns are hidden altogether
@@ -17,60 +17,9 @@
 
 #include "outside.h"
 
-#define PID_NS_INIT_INO	0xeffffffcu	/* the init PID namespace's inode (proc_ns.h) */
 #define COUNT_GAP	64		/* empty slots read through rather than a new read */
 
 static uint64_t cbuf[COUNT_CHUNK];
-
-/* The inode of a pid namespace link ("pid:[N]"), or 0 if it cannot be read. */
-static uint64_t ns_inode(const char *link)
-{
-	char buf[64];
-	ssize_t n = readlink(link, buf, sizeof(buf) - 1);
-	uint64_t v;
-
-	if (n < 6 || strncmp(buf, "pid:[", 5) || buf[n - 1] != ']')
-		return 0;
-	buf[n - 1] = '\0';
-	return parse_u64(buf + 5, UINT32_MAX, &v) == 0 ? v : 0;
-}
-
-/* How many pids NSpid gives us: 1 where /proc is our own namespace's. */
-static int nspid_levels(void)
-{
-	char buf[2048];
-	const char *p;
-	int n = 0;
-
-	if (read_small(AT_FDCWD, "/proc/self/status", buf, sizeof(buf)) <= 0 ||
-	    !(p = find_str(buf, "\nNSpid:")))
-		return 1;	/* before 4.1: no namespaces to tell */
-	for (p += 7; *p && *p != '\n'; p++)
-		if ((*p == '\t' || *p == ' ') && p[1] >= '0' && p[1] <= '9')
-			n++;
-	return n ? n : 1;
-}
-
-/*
- * Whether /proc is another PID namespace's than init's: where it is ours
- * (NSpid one level), our own namespace's inode tells; where it is an
- * ancestor's, its pid 1's, if it can be read. Then with -p, which shares
- * pages among the processes named alone, no count is read.
- */
-void outside_begin(struct scan *s, int only)
-{
-	uint64_t ino;
-
-	if (only) {
-		s->view |= OV_ONLY;
-		return;
-	}
-	ino = nspid_levels() == 1 ? ns_inode("/proc/self/ns/pid") : ns_inode("/proc/1/ns/pid");
-	if (ino && ino != PID_NS_INIT_INO)
-		s->view |= OV_PIDNS;
-	else if (!ino && nspid_levels() > 1)
-		s->view |= OV_PIDNS;
-}
 
 /* Whether mappers may be hidden from this scan. */
 static int hidden(const struct scan *s)

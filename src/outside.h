@@ -1,4 +1,5 @@
-/* outside.c: pages mapped by processes the scan cannot see, by the kernel's count. */
+/* outside.c: pages mapped by processes the scan cannot see, by the kernel's count;
+ * pidns.c: whether /proc is a nested PID namespace's. */
 #ifndef OUTSIDE_H
 #define OUTSIDE_H
 #include "exmap.h"
@@ -10,13 +11,15 @@
 #define OV_NOCOUNT	0x08	/* mappers hidden, and no map count to read */
 #define OV_COUNTED	0x10	/* the kernel's counts were read (pt.hid) */
 
+/* pidns.c: OV_ONLY if -p named processes, else OV_PIDNS if /proc is not init's. */
+void outside_begin(struct scan *s, int only);
+
 #define COUNT_CHUNK	1024	/* map counts read at a time */
 /* The scan's OV_* flags and its hidden mappers' counts (NULL: none), for
- * reports and captures: never any in a build without them. */
+ * reports and captures: OV_PIDNS alone and no counts in a build without them. */
 #ifdef EXMAP_NO_OUTSIDE	/* OUTSIDE=0: shares among the processes seen */
-#define ov_flags(s)			((void)(s), 0u)
+#define ov_flags(s)			((s)->view & OV_PIDNS)
 #define ov_hid(s)			((void)(s), (const uint32_t *)NULL)
-#define outside_begin(s, only)		((void)(s), (void)(only))
 #define outside_maps(s, frame, n)	((void)(s), 0)
 #define outside_count(s)		((void)(s))
 #define outside_totals(s, t)		((void)(s), (void)(t))
@@ -24,7 +27,6 @@
 #else
 #define ov_flags(s)			((s)->view)
 #define ov_hid(s)			((const uint32_t *)(s)->pt.hid)
-void outside_begin(struct scan *s, int only);
 int outside_maps(struct scan *s, uint64_t frame, uint64_t n);
 void outside_count(struct scan *s);
 void outside_totals(struct scan *s, struct totals *t);

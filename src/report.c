@@ -255,6 +255,9 @@ static void view_notes(const struct scan *s, const struct totals *t, const struc
 		     "  figures; lost: sharing among processes, files by page, writable\n");
 	if (ov_flags(s) & OV_NOCOUNT)
 		outs("outside the view: not counted (no map count): shares are among those seen\n");
+	/* a PID namespace's scan no count followed: an OUTSIDE=0 build's */
+	if ((ov_flags(s) & (OV_PIDNS | OV_NOPFN | OV_NOCOUNT | OV_COUNTED)) == OV_PIDNS)
+		outs("shares: among this PID namespace's processes alone (OUTSIDE=0: no map counts)\n");
 	if (!ov_hid(s))
 		return;
 	fmt_size(o, share, sizeof(share), eff_bytes(&t->outside));

@@ -31,7 +31,7 @@ BROWSE ?= 0
 # CGROUPS=1 puts them in.
 CGROUPS ?= 0
 # The kernel's map counts where mappers are hidden (a PID namespace, an
-# unreadable process: src/outside.c) stay out too (3.7 KB here);
+# unreadable process: src/outside.c) stay out too (3.3 KB here);
 # OUTSIDE=1 puts them in (its module guests run such a build).
 OUTSIDE ?= 0
 # Smaller: a function saves and restores its callee-saved registers by a
