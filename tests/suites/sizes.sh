@@ -6,9 +6,10 @@
 # and, as arm64, mips, mipsel and riscv64, no dma-bufs (DMABUF=0: 15 KB on
 # x86_64).
 # This machine's own build has it all, the html page's template among it: at
-# most 256 KiB (a workstation's build: trend, html and the page's template,
-# not a board's). Prints `size` (text, data, bss: bss and data are RAM on a
-# board) for each.
+# most 288 KiB (a workstation's build: trend, html and the page's template,
+# every view the boards leave out, not a board's; 256 KiB until the cgroups,
+# dma-buf, PID-namespace and kernel-owner views came in together). Prints
+# `size` (text, data, bss: bss and data are RAM on a board) for each.
 # usage: tests/suites/sizes.sh   Last line: N passed, N failed.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -17,7 +18,7 @@ t=$(mktemp -d /tmp/exmap-sizes.XXXXXX)
 trap 'rm -rf "$t"' EXIT
 for spec in arm:arm-linux-gnueabihf-strip:131072 arm64:aarch64-linux-gnu-strip:131072 \
 	mips:mips-linux-gnu-strip:131072 mipsel:mipsel-linux-gnu-strip:131072 \
-	riscv64:riscv64-linux-gnu-strip:98304 x86_64:strip:131072 host:strip:262144; do
+	riscv64:riscv64-linux-gnu-strip:98304 x86_64:strip:131072 host:strip:294912; do
 	arch=${spec%%:*} rest=${spec#*:}
 	strip=${rest%%:*} limit=${rest#*:}
 	bin=build/$arch/exmap-mini
