@@ -510,6 +510,7 @@ void trend_read(const char *log, const struct opts *o, const char *pick, const c
 	to->pick = pick;
 	to->budgets = b;
 	to->nbudget = nbudget;
+	arena_release(&a);	/* a walk before, or a fatal error's (the fuzzers') */
 	if (size != (size_t)size || arena_init(&a, (size_t)size) < 0)
 		die("cannot reserve an arena of %llu MiB: cap it with -m SIZE",
 		    (unsigned long long)(size >> 20));
@@ -531,4 +532,5 @@ void trend_read(const char *log, const struct opts *o, const char *pick, const c
 	if (o->view == V_HTML)
 		walk_series(&w);
 #endif
+	wlog_close(&w);
 }

@@ -140,11 +140,15 @@ struct wl_stats {
 	uint64_t writer_mem, writer_peak;	/* the last h's MEM and PEAK */
 };
 
+struct wlread;
+
 struct wlog {
 	const char *path;
 	char older[PATH_BUF];	/* FILE.1 beside it, read first; "" if none */
 	uint64_t size;		/* both files' bytes */
 	struct wl_stats st;
+	struct wlread *rd;	/* the reader's state (wlread.h), passed to every step */
+	struct arena mem;	/* where it lives */
 };
 
 int wlog_holds(const char *path);
@@ -153,5 +157,7 @@ int wlog_holds(const char *path);
 void wlog_open(const char *path, struct wlog *w);
 /* Walk it once (again if called again): 0, or -1 when it holds no sample. */
 int wlog_read(struct wlog *w, const struct wl_ops *ops, void *arg);
+/* The reader's memory given back. */
+void wlog_close(struct wlog *w);
 
 #endif

@@ -1,8 +1,10 @@
-/* The watch log's reader: one sample's state, shared by wlog.c and wlstate.c. */
+/* The watch log's reader: one sample's state, passed through wlog.c and wlstate.c. */
 /*
  * wlog.c reads lines into it (definitions, values, losses as key ranges),
  * wlstate.c closes a sample with it (losses marked, a keyframe's ends, each
- * entity given to the caller, the marks cleared). Sized by the run's h line.
+ * entity given to the caller, the marks cleared). Its tables are sized by
+ * the run's h line; it lives in the struct wlog's memory (wlog_read makes
+ * it, wlog_close gives it back), and every step is given it.
  */
 #ifndef WLREAD_H
 #define WLREAD_H
@@ -88,7 +90,6 @@ struct wlread {
 	uint64_t at;		/* the line being read */
 	struct wl_sample last_s;	/* the last one given */
 };
-extern struct wlread wlr;
 
 /* A line item's place in a sample's order: class, sub (x: 0 p, 1 f), id. */
 static inline uint64_t wlr_key(int cls, int sub, uint32_t id)
@@ -97,10 +98,10 @@ static inline uint64_t wlr_key(int cls, int sub, uint32_t id)
 }
 
 int wl_fields(char *s, char **f, int max);
-void wlr_tables(void);
-struct rpart *wlr_part_slot(uint64_t k);
-void wlr_proc_end(struct rproc *p);
-void wlr_clear(void);
-int wlr_close_sample(char *it);
+void wlr_tables(struct wlread *r);
+struct rpart *wlr_part_slot(struct wlread *r, uint64_t k);
+void wlr_proc_end(struct wlread *r, struct rproc *p);
+void wlr_clear(struct wlread *r);
+int wlr_close_sample(struct wlread *r, char *it);
 
 #endif

@@ -11,98 +11,96 @@
 #include "capture.h"
 #include "wlread.h"
 
-struct wlread wlr;
-
 /* ---- the run's tables ---- */
 
-void wlr_tables(void)
+void wlr_tables(struct wlread *r)
 {
 	uint32_t i, slots = 16;
 	size_t size;
 
-	while (slots < 4 * wlr.nq)
+	while (slots < 4 * r->nq)
 		slots <<= 1;
-	size = (size_t)wlr.np * (sizeof(struct rproc) + CMDLINE_MAX + 1) +
-	       (size_t)wlr.nf * (sizeof(struct rfile) + PATH_BUF) +
-	       (size_t)slots * sizeof(struct rpart) + (size_t)wlr.nr * sizeof(struct rram) +
+	size = (size_t)r->np * (sizeof(struct rproc) + CMDLINE_MAX + 1) +
+	       (size_t)r->nf * (sizeof(struct rfile) + PATH_BUF) +
+	       (size_t)slots * sizeof(struct rpart) + (size_t)r->nr * sizeof(struct rram) +
 	       (1u << 16);
-	arena_release(&wlr.a);
-	if (arena_init(&wlr.a, size) < 0)
-		die("%s: cannot reserve %zu MiB to read the watch log", wlr.w->path, size >> 20);
-	wlr.proc = arena_alloc(&wlr.a, (size_t)wlr.np * sizeof(*wlr.proc), 8);
-	wlr.file = arena_alloc(&wlr.a, (size_t)wlr.nf * sizeof(*wlr.file), 8);
-	wlr.part = arena_alloc(&wlr.a, (size_t)slots * sizeof(*wlr.part), 8);
-	wlr.ram = arena_alloc(&wlr.a, (size_t)wlr.nr * sizeof(*wlr.ram), 8);
-	for (i = 0; i < wlr.np; i++) {
-		wlr.proc[i].cmd = arena_alloc(&wlr.a, CMDLINE_MAX + 1, 1);
-		wlr.proc[i].pub.id = i;
+	arena_release(&r->a);
+	if (arena_init(&r->a, size) < 0)
+		die("%s: cannot reserve %zu MiB to read the watch log", r->w->path, size >> 20);
+	r->proc = arena_alloc(&r->a, (size_t)r->np * sizeof(*r->proc), 8);
+	r->file = arena_alloc(&r->a, (size_t)r->nf * sizeof(*r->file), 8);
+	r->part = arena_alloc(&r->a, (size_t)slots * sizeof(*r->part), 8);
+	r->ram = arena_alloc(&r->a, (size_t)r->nr * sizeof(*r->ram), 8);
+	for (i = 0; i < r->np; i++) {
+		r->proc[i].cmd = arena_alloc(&r->a, CMDLINE_MAX + 1, 1);
+		r->proc[i].pub.id = i;
 	}
-	for (i = 0; i < wlr.nf; i++) {
-		wlr.file[i].path = arena_alloc(&wlr.a, PATH_BUF, 1);
-		wlr.file[i].pub.id = i;
+	for (i = 0; i < r->nf; i++) {
+		r->file[i].path = arena_alloc(&r->a, PATH_BUF, 1);
+		r->file[i].pub.id = i;
 	}
-	wlr.qmask = slots - 1;
-	wlr.nparts = 0;
+	r->qmask = slots - 1;
+	r->nparts = 0;
 }
 
 /* A part's slot: where key is, or the empty one where it would go. */
-struct rpart *wlr_part_slot(uint64_t k)
+struct rpart *wlr_part_slot(struct wlread *r, uint64_t k)
 {
-	uint32_t h = (uint32_t)((k * 0x9e3779b97f4a7c15u) >> 40) & wlr.qmask;
+	uint32_t h = (uint32_t)((k * 0x9e3779b97f4a7c15u) >> 40) & r->qmask;
 
-	while (wlr.part[h].key && wlr.part[h].key != k)
-		h = (h + 1) & wlr.qmask;
-	return &wlr.part[h];
+	while (r->part[h].key && r->part[h].key != k)
+		h = (h + 1) & r->qmask;
+	return &r->part[h];
 }
 
 /* Take a part out: the ones after it in its probe run move back (no tombstones). */
-static void part_del(struct rpart *e)
+static void part_del(struct wlread *r, struct rpart *e)
 {
-	uint32_t i = (uint32_t)(e - wlr.part), j = i;
+	uint32_t i = (uint32_t)(e - r->part), j = i;
 
-	wlr.part[i].key = 0;
-	wlr.nparts--;
+	r->part[i].key = 0;
+	r->nparts--;
 	for (;;) {
 		uint32_t h;
 
-		j = (j + 1) & wlr.qmask;
-		if (!wlr.part[j].key)
+		j = (j + 1) & r->qmask;
+		if (!r->part[j].key)
 			return;
-		h = (uint32_t)((wlr.part[j].key * 0x9e3779b97f4a7c15u) >> 40) & wlr.qmask;
+		h = (uint32_t)((r->part[j].key * 0x9e3779b97f4a7c15u) >> 40) & r->qmask;
 		/* j's home h lies cyclically in (i, j]: it stays */
 		if (i <= j ? (i < h && h <= j) : (i < h || h <= j))
 			continue;
-		wlr.part[i] = wlr.part[j];
-		wlr.part[j].key = 0;
+		r->part[i] = r->part[j];
+		r->part[j].key = 0;
 		i = j;
 	}
 }
 
-static void parts_of_proc_end(uint32_t id)
+static void parts_of_proc_end(struct wlread *r, uint32_t id)
 {
 	uint32_t i;
 
-	for (i = 0; i <= wlr.qmask; i++)
-		while (wlr.part[i].key && wlr.part[i].key >> 32 == (uint64_t)id + 1)
-			part_del(&wlr.part[i]);
+	for (i = 0; i <= r->qmask; i++)
+		while (r->part[i].key && r->part[i].key >> 32 == (uint64_t)id + 1)
+			part_del(r, &r->part[i]);
 }
 
-void wlr_proc_end(struct rproc *p)
+void wlr_proc_end(struct wlread *r, struct rproc *p)
 {
-	parts_of_proc_end(p->pub.id);
+	parts_of_proc_end(r, p->pub.id);
 	p->live = 0;
 }
 
 /* ---- a sample closed ---- */
 
 /* What a loss between keys a and b took: unknown, or of doubtful identity. */
-static void mark_range(uint64_t a, uint64_t b)
+static void mark_range(struct wlread *r, uint64_t a, uint64_t b)
 {
 	uint32_t i;
 
 #define IN(c, sub, id)	(wlr_key(c, sub, id) >= a && wlr_key(c, sub, id) <= b)
-	for (i = 0; i < wlr.np; i++) {
-		struct rproc *p = &wlr.proc[i];
+	for (i = 0; i < r->np; i++) {
+		struct rproc *p = &r->proc[i];
 
 		if (IN(WC_PROCDEF, 0, i))
 			p->doubt = p->marked = 1;
@@ -114,83 +112,83 @@ static void mark_range(uint64_t a, uint64_t b)
 		if (IN(WC_END, 0, i))
 			p->known = 0;
 	}
-	for (i = 0; i < wlr.nf; i++) {
-		struct rfile *f = &wlr.file[i];
+	for (i = 0; i < r->nf; i++) {
+		struct rfile *f = &r->file[i];
 
 		if (IN(WC_FILEDEF, 0, i))
 			f->doubt = f->marked = 1;
 		if (IN(WC_FILE, 0, i) || IN(WC_END, 1, i))
 			f->known = 0, f->marked = 1;
 	}
-	for (i = 0; i < wlr.nr; i++) {
+	for (i = 0; i < r->nr; i++) {
 		if (IN(WC_RAMDEF, 0, i))
-			wlr.ram[i].doubt = wlr.ram[i].marked = 1;
+			r->ram[i].doubt = r->ram[i].marked = 1;
 		if (IN(WC_RAM, 0, i))
-			wlr.ram[i].known = 0, wlr.ram[i].marked = 1;
+			r->ram[i].known = 0, r->ram[i].marked = 1;
 	}
 #undef IN
 }
 
-static void mark_all(void)
+static void mark_all(struct wlread *r)
 {
-	mark_range(0, UINT64_MAX);
+	mark_range(r, 0, UINT64_MAX);
 }
 
 /* The losses of the sample marked; a keyframe's unmentioned entities ended. */
-static void settle(int keyframe)
+static void settle(struct wlread *r, int keyframe)
 {
 	uint32_t i;
 
-	if (wlr.all_lost || wlr.ngap > GAPS_MAX)
-		mark_all();
+	if (r->all_lost || r->ngap > GAPS_MAX)
+		mark_all(r);
 	else
-		for (i = 0; i < wlr.ngap; i++)
-			mark_range(wlr.gaps[i].from, wlr.gaps[i].to);
-	for (i = 0; i <= wlr.qmask; i++) {
-		struct rpart *e = &wlr.part[i];
+		for (i = 0; i < r->ngap; i++)
+			mark_range(r, r->gaps[i].from, r->gaps[i].to);
+	for (i = 0; i <= r->qmask; i++) {
+		struct rpart *e = &r->part[i];
 
-		if (e->key && wlr.proc[(e->key >> 32) - 1].parts_unknown)
+		if (e->key && r->proc[(e->key >> 32) - 1].parts_unknown)
 			e->known = 0;
 	}
 	if (!keyframe)
 		return;
-	for (i = 0; i < wlr.np; i++)
-		if (wlr.proc[i].live && !wlr.proc[i].seen && !wlr.proc[i].marked)
-			wlr.proc[i].ended = 1;	/* its x was lost */
-	for (i = 0; i < wlr.nf; i++)
-		if (wlr.file[i].live && !wlr.file[i].seen && !wlr.file[i].marked)
-			wlr.file[i].ended = 1;
-	for (i = 0; i < wlr.nr; i++)
-		if (wlr.ram[i].live && !wlr.ram[i].seen && !wlr.ram[i].marked)
-			wlr.ram[i].live = 0;
-	for (i = 0; i <= wlr.qmask; i++) {
-		struct rpart *e = &wlr.part[i];
+	for (i = 0; i < r->np; i++)
+		if (r->proc[i].live && !r->proc[i].seen && !r->proc[i].marked)
+			r->proc[i].ended = 1;	/* its x was lost */
+	for (i = 0; i < r->nf; i++)
+		if (r->file[i].live && !r->file[i].seen && !r->file[i].marked)
+			r->file[i].ended = 1;
+	for (i = 0; i < r->nr; i++)
+		if (r->ram[i].live && !r->ram[i].seen && !r->ram[i].marked)
+			r->ram[i].live = 0;
+	for (i = 0; i <= r->qmask; i++) {
+		struct rpart *e = &r->part[i];
 
 		/* not restated: gone, unless a loss may have taken it */
-		while (e->key && !e->seen && !wlr.proc[(e->key >> 32) - 1].parts_unknown)
-			part_del(e);
+		while (e->key && !e->seen && !r->proc[(e->key >> 32) - 1].parts_unknown)
+			part_del(r, e);
 	}
 }
 
-static void give_value(const struct wl_sample *s, struct wl_value *v)
+static void give_value(struct wlread *r, const struct wl_sample *s, struct wl_value *v)
 {
-	if (wlr.ops->value)
-		wlr.ops->value(wlr.arg, s, v);
+	if (r->ops->value)
+		r->ops->value(r->arg, s, v);
 }
 
 /* Every entity present, to the caller. */
-static void give(const struct wl_sample *s)
+static void give(struct wlread *r, const struct wl_sample *s)
 {
 	struct wl_value v;
 	uint32_t i;
 
-	if (wlr.ops->sample)
-		wlr.ops->sample(wlr.arg, s);
-	for (i = 0; i < wlr.np; i++)
-		if (wlr.proc[i].live && !wlr.proc[i].doubt && wlr.proc[i].started && wlr.ops->started)
-			wlr.ops->started(wlr.arg, s, &wlr.proc[i].pub);
-	for (i = 0; i < wlr.np; i++) {
-		const struct rproc *p = &wlr.proc[i];
+	if (r->ops->sample)
+		r->ops->sample(r->arg, s);
+	for (i = 0; i < r->np; i++)
+		if (r->proc[i].live && !r->proc[i].doubt && r->proc[i].started && r->ops->started)
+			r->ops->started(r->arg, s, &r->proc[i].pub);
+	for (i = 0; i < r->np; i++) {
+		const struct rproc *p = &r->proc[i];
 
 		if (!p->live || p->doubt || p->ended)
 			continue;
@@ -200,10 +198,10 @@ static void give(const struct wl_sample *s)
 		memcpy(v.v, p->v, sizeof(v.v));
 		v.known = p->known;
 		v.changed = p->changed;
-		give_value(s, &v);
+		give_value(r, s, &v);
 	}
-	for (i = 0; i < wlr.nf; i++) {
-		const struct rfile *f = &wlr.file[i];
+	for (i = 0; i < r->nf; i++) {
+		const struct rfile *f = &r->file[i];
 
 		if (!f->live || f->doubt || f->ended)
 			continue;
@@ -213,106 +211,106 @@ static void give(const struct wl_sample *s)
 		v.v[0] = f->v;
 		v.known = f->known;
 		v.changed = f->changed;
-		give_value(s, &v);
+		give_value(r, s, &v);
 	}
-	for (i = 0; i <= wlr.qmask; i++) {
-		const struct rpart *e = &wlr.part[i];
+	for (i = 0; i <= r->qmask; i++) {
+		const struct rpart *e = &r->part[i];
 		const struct rproc *p;
 		uint32_t file = (uint32_t)(e->key & 0xfffffff);
 
 		if (!e->key)
 			continue;
-		p = &wlr.proc[(e->key >> 32) - 1];
+		p = &r->proc[(e->key >> 32) - 1];
 		if (!p->live || p->doubt || p->ended)
 			continue;
 		memset(&v, 0, sizeof(v));
 		v.kind = WL_PARTOF;
 		v.proc = &p->pub;
 		v.part = (enum wl_part)(e->key >> 28 & 15);
-		if ((v.part == WL_PART_FILE || v.part == WL_PART_DATA) && wlr.file[file].live &&
-		    !wlr.file[file].doubt)
-			v.file = &wlr.file[file].pub;
+		if ((v.part == WL_PART_FILE || v.part == WL_PART_DATA) && r->file[file].live &&
+		    !r->file[file].doubt)
+			v.file = &r->file[file].pub;
 		v.v[0] = e->v;
 		v.known = e->known;
 		v.changed = e->changed;
-		give_value(s, &v);
+		give_value(r, s, &v);
 	}
-	for (i = 0; i < wlr.nr; i++) {
-		const struct rram *r = &wlr.ram[i];
+	for (i = 0; i < r->nr; i++) {
+		const struct rram *m = &r->ram[i];
 
-		if (!r->live || r->doubt)
+		if (!m->live || m->doubt)
 			continue;
 		memset(&v, 0, sizeof(v));
 		v.kind = WL_RAM;
-		v.ram = r->name;
-		v.ram_depth = r->depth;
-		v.v[0] = r->v;
-		v.known = r->known;
-		v.changed = r->changed;
-		give_value(s, &v);
+		v.ram = m->name;
+		v.ram_depth = m->depth;
+		v.v[0] = m->v;
+		v.known = m->known;
+		v.changed = m->changed;
+		give_value(r, s, &v);
 	}
-	for (i = 0; i < wlr.np; i++)
-		if (wlr.proc[i].live && wlr.proc[i].ended && wlr.ops->exited)
-			wlr.ops->exited(wlr.arg, s, &wlr.proc[i].pub);
-	if (wlr.ops->sample_end)
-		wlr.ops->sample_end(wlr.arg, s);
+	for (i = 0; i < r->np; i++)
+		if (r->proc[i].live && r->proc[i].ended && r->ops->exited)
+			r->ops->exited(r->arg, s, &r->proc[i].pub);
+	if (r->ops->sample_end)
+		r->ops->sample_end(r->arg, s);
 }
 
 /* Values given that are not known: the sample's count of them. */
-static uint32_t count_unknown(void)
+static uint32_t count_unknown(struct wlread *r)
 {
 	uint32_t i, n = 0;
 
-	for (i = 0; i < wlr.np; i++)
-		n += wlr.proc[i].live && !wlr.proc[i].doubt && !wlr.proc[i].ended &&
-		     wlr.proc[i].known != ALL_FIELDS;
-	for (i = 0; i < wlr.nf; i++)
-		n += wlr.file[i].live && !wlr.file[i].doubt && !wlr.file[i].ended && !wlr.file[i].known;
-	for (i = 0; i <= wlr.qmask; i++)
-		n += wlr.part[i].key && !wlr.part[i].known;
-	for (i = 0; i < wlr.nr; i++)
-		n += wlr.ram[i].live && !wlr.ram[i].doubt && !wlr.ram[i].known;
+	for (i = 0; i < r->np; i++)
+		n += r->proc[i].live && !r->proc[i].doubt && !r->proc[i].ended &&
+		     r->proc[i].known != ALL_FIELDS;
+	for (i = 0; i < r->nf; i++)
+		n += r->file[i].live && !r->file[i].doubt && !r->file[i].ended && !r->file[i].known;
+	for (i = 0; i <= r->qmask; i++)
+		n += r->part[i].key && !r->part[i].known;
+	for (i = 0; i < r->nr; i++)
+		n += r->ram[i].live && !r->ram[i].doubt && !r->ram[i].known;
 	return n;
 }
 
 /* After the sample: the ended ones go, and every per-sample mark is cleared. */
-void wlr_clear(void)
+void wlr_clear(struct wlread *r)
 {
 	uint32_t i;
 
-	for (i = 0; i < wlr.np; i++) {
-		struct rproc *p = &wlr.proc[i];
+	for (i = 0; i < r->np; i++) {
+		struct rproc *p = &r->proc[i];
 
 		if (p->live && p->ended)
-			wlr_proc_end(p);
+			wlr_proc_end(r, p);
 		p->seen = p->started = p->ended = p->marked = p->parts_unknown = 0;
 		p->changed = 0;
 	}
-	for (i = 0; i < wlr.nf; i++) {
-		struct rfile *f = &wlr.file[i];
+	for (i = 0; i < r->nf; i++) {
+		struct rfile *f = &r->file[i];
 
 		if (f->ended)
 			f->live = 0;
 		f->seen = f->ended = f->marked = 0;
 		f->changed = 0;
 	}
-	for (i = 0; i <= wlr.qmask; i++) {
-		struct rpart *e = &wlr.part[i];
+	for (i = 0; i <= r->qmask; i++) {
+		struct rpart *e = &r->part[i];
 
 		/* a part written 0 has ended */
 		while (e->key && e->changed && e->known && e->v == 0)
-			part_del(e);
+			part_del(r, e);
 		e->changed = e->seen = 0;
 	}
-	for (i = 0; i < wlr.nr; i++)
-		wlr.ram[i].seen = wlr.ram[i].changed = wlr.ram[i].marked = 0;
-	wlr.ngap = wlr.lines = wlr.lost_here = 0;
-	wlr.all_lost = wlr.gap_open = 0;
-	wlr.prev_key = 0;
+	for (i = 0; i < r->nr; i++)
+		r->ram[i].seen = r->ram[i].changed = r->ram[i].marked = 0;
+	r->ngap = r->lines = r->lost_here = 0;
+	r->all_lost = r->gap_open = 0;
+	r->prev_key = 0;
 }
 
 /* t N,TIME,UPTIME,LINES[,k]: the sample closed, given if the reader is in step. */
-int wlr_close_sample(char *it)
+int wlr_close_sample(struct wlread *r, char *it)
 {
 	struct wl_sample s;
 	char *f[5];
@@ -324,9 +322,9 @@ int wlr_close_sample(char *it)
 	for (i = 0; i < 4; i++)
 		if (hex_parse(f[i], UINT64_MAX, &v[i]) < 0)
 			return -1;
-	if (wlr.gap_open && wlr.ngap < GAPS_MAX)
-		wlr.gaps[wlr.ngap++] = (struct gap){ wlr.gap_from, wlr_key(WC_TIME, 0, 0) };
-	wlr.gap_open = 0;
+	if (r->gap_open && r->ngap < GAPS_MAX)
+		r->gaps[r->ngap++] = (struct gap){ r->gap_from, wlr_key(WC_TIME, 0, 0) };
+	r->gap_open = 0;
 	/*
 	 * Samples missing: where the lines lost since the last t are as many,
 	 * they were those samples' t lines, and nothing else was lost (their
@@ -334,46 +332,46 @@ int wlr_close_sample(char *it)
 	 * No sample missing: the lines lost and read are the sample's count,
 	 * or lines went that SEQ's wrap hid.
 	 */
-	if (wlr.have_last && v[0] != wlr.last_n + 1) {
-		if (v[0] > wlr.last_n && wlr.lost_here == v[0] - wlr.last_n - 1)
-			wlr.ngap = 0;
+	if (r->have_last && v[0] != r->last_n + 1) {
+		if (v[0] > r->last_n && r->lost_here == v[0] - r->last_n - 1)
+			r->ngap = 0;
 		else
-			wlr.all_lost = 1;
-	} else if (wlr.lines + wlr.lost_here != v[3]) {
-		wlr.all_lost = 1;
+			r->all_lost = 1;
+	} else if (r->lines + r->lost_here != v[3]) {
+		r->all_lost = 1;
 	}
-	settle(n == 5);
-	if (n == 5 && !wlr.all_lost && !wlr.synced) {
-		wlr.synced = 1;
-		if (wlr.unsynced)
+	settle(r, n == 5);
+	if (n == 5 && !r->all_lost && !r->synced) {
+		r->synced = 1;
+		if (r->unsynced)
 			warnx("%s: %llu watch lines before the first keyframe (line %llu) skipped: "
-			      "the log starts mid-way", wlr.file_now, (unsigned long long)wlr.unsynced,
-			      (unsigned long long)wlr.at);
+			      "the log starts mid-way", r->file_now, (unsigned long long)r->unsynced,
+			      (unsigned long long)r->at);
 	}
-	wlr.last_n = v[0];
-	wlr.have_last = 1;
-	if (wlr.synced) {
+	r->last_n = v[0];
+	r->have_last = 1;
+	if (r->synced) {
 		memset(&s, 0, sizeof(s));
 		s.n = v[0];
 		s.time_ms = v[1];
 		s.uptime_ms = v[2];
 		s.keyframe = n == 5;
-		s.run = wlr.run;
-		s.run_id = wlr.id;
-		s.interval_ms = wlr.ivl;
-		s.page_size = wlr.ps;
-		s.line = wlr.at;
-		s.file = wlr.file_now;
-		s.unknown = count_unknown();
-		wlr.w->st.samples++;
-		wlr.w->st.keyframes += s.keyframe;
-		wlr.w->st.unknown += s.unknown != 0;
-		give(&s);
-		wlr.last_s = s;
+		s.run = r->run;
+		s.run_id = r->id;
+		s.interval_ms = r->ivl;
+		s.page_size = r->ps;
+		s.line = r->at;
+		s.file = r->file_now;
+		s.unknown = count_unknown(r);
+		r->w->st.samples++;
+		r->w->st.keyframes += s.keyframe;
+		r->w->st.unknown += s.unknown != 0;
+		give(r, &s);
+		r->last_s = s;
 	} else {
-		wlr.w->st.skipped++;
-		wlr.unsynced += wlr.lines;
+		r->w->st.skipped++;
+		r->unsynced += r->lines;
 	}
-	wlr_clear();
+	wlr_clear(r);
 	return 0;
 }
