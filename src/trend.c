@@ -38,6 +38,7 @@ static struct {
 	int in_warmup;
 	int pass;		/* 2: the page's series */
 	uint32_t bucket;	/* pass 2: this sample's */
+	int unsure;		/* WL_UNSURE_*: whose some values are, not known */
 	struct pick pick;
 } T;
 
@@ -97,9 +98,9 @@ static void add(struct trow *r, uint64_t eff, uint64_t sole, int known)
 		r->next = T.touched;
 		T.touched = r;
 	}
-	r->eff += eff;
-	r->sole += sole;
-	r->lost |= !known;
+	/* past 64 bits: only a damaged log's values add up so far */
+	r->lost |= !known || __builtin_add_overflow(r->eff, eff, &r->eff) ||
+		   __builtin_add_overflow(r->sole, sole, &r->sole);
 }
 
 /* The table: slots for as many rows of TREND_ROW_BYTES as the arena holds,
@@ -319,6 +320,7 @@ static void ram_value(const char *name, int depth, int64_t v)
 static void on_sample(void *arg, const struct wl_sample *s)
 {
 	(void)arg;
+	T.unsure = s->unsure;
 	trend_sample((int64_t)s->uptime_ms, s->time_ms / 1000);
 }
 
@@ -326,16 +328,18 @@ static void on_value(void *arg, const struct wl_value *v)
 {
 	static char part[PATH_BUF + 16];
 	const struct wl_proc *p = v->proc;
+	/* a process (a file) of the sample the log cannot name: a row's sum may lack it */
+	int procs = !(T.unsure & WL_UNSURE_PROCS), files = !(T.unsure & WL_UNSURE_FILES);
 
 	(void)arg;
 	switch (v->kind) {
 	case WL_PROC:
 		trend_proc(p->pid, p->start, p->name, p->cmdline, p->cmdlen,
 			   (uint64_t)v->v[WL_EFF_RESIDENT], (uint64_t)v->v[WL_SOLE],
-			   (v->known & 3) == 3);
+			   (v->known & 3) == 3 && procs);
 		break;
 	case WL_FILE:
-		trend_file(v->file->path, (uint64_t)v->v[0], v->known & 1);
+		trend_file(v->file->path, (uint64_t)v->v[0], (v->known & 1) && files);
 		break;
 	case WL_PARTOF:
 		if (v->part == WL_PART_FILE || v->part == WL_PART_DATA)
@@ -344,7 +348,8 @@ static void on_value(void *arg, const struct wl_value *v)
 		else	/* [anon], as the files view names anonymous memory */
 			fmt_snprintf(part, sizeof(part), "%s", v->part == WL_PART_ANON ? "[anon]" :
 				     wl_part_name[v->part]);
-		trend_part(p->pid, p->start, p->name, part, (uint64_t)v->v[0], v->known & 1);
+		trend_part(p->pid, p->start, p->name, part, (uint64_t)v->v[0],
+			   (v->known & 1) && procs && files);
 		break;
 	case WL_RAM:
 		if (T.pass == 2 && !T.in_warmup && (v->known & 1))

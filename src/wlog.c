@@ -16,28 +16,38 @@
 #include "capture.h"
 #include "wlread.h"
 
-#define SAID_MAX	16	/* losses said one by one; the rest counted */
-
 static int shex(const char *s, int64_t *v)
 {
 	uint64_t u;
 
-	if (hex_parse(s + (*s == '-'), INT64_MAX, &u) < 0)
+	if (hex_parse(s + (*s == '-'), WL_VALUE_MAX, &u) < 0)
 		return -1;
 	*v = *s == '-' ? -(int64_t)u : (int64_t)u;
 	return 0;
 }
 
-/* ---- notes ---- */
+/* ---- records naming what the log has not defined: losses, said once an id ---- */
 
-static void say_loss(struct wlread *r, uint32_t n)
+static void orphan(struct wlread *r, uint8_t *said, const char *what, uint32_t id)
 {
-	if (r->said++ < SAID_MAX)
-		warnx("%s: line %llu: %u watch line%s lost before it: what %s carried is "
-		      "unknown until written again or the next keyframe", r->file_now,
-		      (unsigned long long)r->at, n, n == 1 ? "" : "s", n == 1 ? "it" : "they");
-	else if (r->said == SAID_MAX + 1)
-		warnx("%s: more watch lines lost: counted at the end", r->file_now);
+	r->w->st.undefined++;
+	if (*said)
+		return;
+	*said = 1;
+	wlr_say(r, "%s id %x has no definition (lost?): what the log says of it is unknown "
+		"until one comes", what, id);
+}
+
+static void orphan_proc(struct wlread *r, uint32_t id)
+{
+	r->orphan_procs = 1;
+	orphan(r, &r->proc[id].said, "process", id);
+}
+
+static void orphan_file(struct wlread *r, uint32_t id)
+{
+	r->orphan_files = 1;
+	orphan(r, &r->file[id].said, "file", id);
 }
 
 /* ---- definitions ---- */
@@ -52,12 +62,7 @@ static void proc_define(struct wlread *r, const struct pend *d, const char *cmd,
 			r->ops->exited(r->arg, &r->last_s, &p->pub);
 		wlr_proc_end(r, p);
 	}
-	if (!p->live) {
-		memset(p->v, 0, sizeof(p->v));
-		p->known = 0;
-		p->started = 1;
-	}
-	p->live = 1;
+	p = wlr_proc_take(r, d->id);
 	p->doubt = 0;
 	p->seen = 1;
 	p->pub.pid = (int32_t)d->a;
@@ -72,22 +77,20 @@ static void proc_define(struct wlread *r, const struct pend *d, const char *cmd,
 
 static void file_define(struct wlread *r, const struct pend *d, const char *path, size_t n)
 {
-	struct rfile *f = &r->file[d->id];
+	struct rfile *f = wlr_file_take(r, d->id);
 
-	if (!f->live || f->pub.inode != d->b || f->pub.dev != (uint32_t)d->a ||
-	    strcmp(f->path, path) != 0) {
+	if (f->pub.inode != d->b || f->pub.dev != (uint32_t)d->a || strcmp(f->path, path) != 0) {
 		f->v = 0;
 		f->known = 0;
 	}
-	f->live = 1;
 	f->doubt = 0;
 	f->seen = 1;
 	f->ended = 0;
+	f->said = 0;
 	f->pub.dev = (uint32_t)d->a;
 	f->pub.inode = d->b;
 	f->pub.flags = (uint32_t)d->c;
 	memcpy(f->path, path, n + 1);
-	f->pub.path = f->path;
 }
 
 /* The definition whose text is all in: unescaped, applied. */
@@ -192,26 +195,30 @@ static int define_ram(struct wlread *r, char *it)
 static int proc_values(struct wlread *r, char *it)
 {
 	char *f[2 + WL_NFIELD];
-	uint64_t id, mask, v;
+	uint64_t id, mask, v[WL_NFIELD];
 	int n = wl_fields(it, f, 2 + WL_NFIELD), i, k = 2;
 	struct rproc *p;
 
 	if (n < 3 || hex_parse(f[0], r->np - 1, &id) < 0 || hex_parse(f[1], ALL_FIELDS, &mask) < 0 ||
 	    n != 2 + __builtin_popcount((unsigned)mask))
 		return -1;
+	for (i = 0; i < WL_NFIELD; i++)
+		if ((mask & 1u << i) && hex_parse(f[k++], i == WL_EFF_RESIDENT ? WL_VALUE_MAX :
+						 WL_VALUE_MAX / r->ps, &v[i]) < 0)
+			return -1;
 	p = &r->proc[id];
+	if (!p->live) {
+		orphan_proc(r, (uint32_t)id);
+		return (int)id;
+	}
 	for (i = 0; i < WL_NFIELD; i++) {
 		if (!(mask & 1u << i))
 			continue;
-		if (hex_parse(f[k++], UINT64_MAX / r->ps, &v) < 0)
-			return -1;
-		if (p->live) {
-			p->v[i] = (int64_t)(i == WL_EFF_RESIDENT ? v : v * r->ps);
-			p->known |= 1u << i;
-			p->changed |= 1u << i;
-		}
+		p->v[i] = (int64_t)(i == WL_EFF_RESIDENT ? v[i] : v[i] * r->ps);
+		p->known |= 1u << i;
+		p->changed |= 1u << i;
 	}
-	p->seen |= p->live;
+	p->seen = 1;
 	return (int)id;
 }
 
@@ -221,24 +228,32 @@ static int part_value(struct wlread *r, char *it)
 	char *f[3];
 	const char *c;
 	uint64_t id, file = 0, v;
+	struct rproc *p;
 	struct rpart *e;
 	uint64_t k;
 
 	if (wl_fields(it, f, 3) != 3 || hex_parse(f[0], r->np - 1, &id) < 0 || !f[1][0] ||
-	    !(c = strchr(wl_part_char, f[1][0])) || hex_parse(f[2], INT64_MAX, &v) < 0)
+	    !(c = strchr(wl_part_char, f[1][0])) || hex_parse(f[2], WL_VALUE_MAX, &v) < 0)
 		return -1;
 	if ((*c == 'f' || *c == 'd') ? hex_parse(f[1] + 1, r->nf - 1, &file) < 0 : f[1][1] != '\0')
 		return -1;
-	if (!r->proc[id].live)
-		return (int)id;	/* its process's definition was lost */
+	p = &r->proc[id];
+	if (!p->live) {
+		orphan_proc(r, (uint32_t)id);
+		return (int)id;
+	}
+	if ((*c == 'f' || *c == 'd') && !r->file[file].live) {
+		orphan_file(r, (uint32_t)file);
+		return (int)id;
+	}
 	k = (id + 1) << 32 | (uint64_t)(c - wl_part_char) << 28 | file;
 	e = wlr_part_slot(r, k);
 	if (!e->key) {
 		if (r->nparts >= (r->qmask + 1) / 4 * 3)
 			return -1;	/* more than the writer's tables hold: not its */
-		r->nparts++;
-		e->key = k;
+		wlr_part_add(r, e, k);
 	}
+	e->gen = p->gen;
 	e->v = (int64_t)v;
 	e->known = e->changed = e->seen = 1;
 	return (int)id;
@@ -257,9 +272,13 @@ static int file_or_ram_value(struct wlread *r, int cls, char *it)
 	if (cls == WC_FILE && r->file[id].live) {
 		r->file[id].v = v;
 		r->file[id].known = r->file[id].changed = r->file[id].seen = 1;
-	} else if (cls == WC_RAM && r->ram[id].live) {
+	} else if (cls == WC_FILE) {
+		orphan_file(r, (uint32_t)id);
+	} else if (r->ram[id].live) {
 		r->ram[id].v = v;
 		r->ram[id].known = r->ram[id].changed = r->ram[id].seen = 1;
+	} else {
+		orphan(r, &r->ram[id].said, "ram part", (uint32_t)id);
 	}
 	return (int)id;
 }
@@ -277,6 +296,10 @@ static int end_item(struct wlread *r, char *it, int *sub)
 		r->proc[id].ended = 1;
 	else if (it[0] == 'f' && r->file[id].live)
 		r->file[id].ended = 1;
+	else if (it[0] == 'p')
+		orphan_proc(r, (uint32_t)id);
+	else
+		orphan_file(r, (uint32_t)id);
 	return (int)id;
 }
 
@@ -340,11 +363,20 @@ static int one_item(struct wlread *r, int cls, char *it, int *sub)
 	}
 }
 
+/* A line that checks out yet is not one a watch writes: its sample in doubt. */
+static void garbled(struct wlread *r, int cls)
+{
+	r->all_lost = 1;
+	r->w->st.garbled++;
+	wlr_say(r, "a watch line (class %c) that checks out but is not understood: its sample's "
+		"values are unknown", cls == WC_N ? '+' : wl_class_char[cls]);
+}
+
 /* A watch line's body, checked; applied in its run. */
 static void on_line(struct wlread *r, char *body)
 {
-	uint32_t seq;
-	int cls, id, sub;
+	uint32_t seq, n;
+	int cls, id, sub, bad = 0;
 	char *items, *it;
 
 	if (wl_line_check(body, &seq, &cls, &items) < 0) {
@@ -352,21 +384,29 @@ static void on_line(struct wlread *r, char *body)
 		return;
 	}
 	r->w->st.lines++;
+	n = (seq - r->seq - 1) % WL_SEQ_MOD;
+	/* behind the last line: a console that repeated it, or lines out of order */
+	if (r->have_run && r->have_seq && n >= WL_SEQ_MOD / 2) {
+		r->w->st.repeated++;
+		wlr_say(r, "a watch line again, or out of order (number %x after %x): ignored",
+			seq, r->seq);
+		return;
+	}
 	if (cls == WC_HEAD && (id = head(r, items)) != 0) {
 		if (id < 0 && r->have_run)
-			r->all_lost = 1;	/* checked out, yet not understood */
+			garbled(r, cls);
 		r->have_seq = 0;	/* a run's first line: SEQ starts again */
 	}
 	if (!r->have_run) {
 		r->unsynced++;
 		return;
 	}
-	if (r->have_seq && seq != (r->seq + 1) % WL_SEQ_MOD) {
-		uint32_t n = (seq - r->seq - 1) % WL_SEQ_MOD;
-
+	if (r->have_seq && n) {
 		r->w->st.lost += n;
 		r->lost_here += n;
-		say_loss(r, n);
+		wlr_say(r, "%u watch line%s lost before it: what %s carried is unknown until "
+			"written again or the next keyframe", n, n == 1 ? "" : "s",
+			n == 1 ? "it" : "they");
 		r->pend.cls = WC_N;	/* a definition's rest went with them */
 		if (!r->gap_open)
 			r->gap_from = r->prev_key;
@@ -382,26 +422,24 @@ static void on_line(struct wlread *r, char *body)
 	}
 	r->pend.cls = WC_N;	/* a definition not all in is lost (its id stays unknown) */
 	if (cls == WC_TIME || cls == WC_STOP || cls == WC_HEAD) {
-		if (r->gap_open && cls != WC_HEAD && r->ngap < GAPS_MAX)
-			r->gaps[r->ngap++] = (struct gap){ r->gap_from, wlr_key(cls, 0, 0) };
-		r->gap_open &= cls == WC_HEAD;
+		if (cls != WC_HEAD)
+			wlr_gap_to(r, wlr_key(cls, 0, 0));
 		if (cls == WC_TIME && wlr_close_sample(r, items) < 0)
-			r->all_lost = 1;	/* whole, yet not a sample's close: its sample is in doubt */
+			garbled(r, cls);	/* whole, yet not a sample's close: its sample is in doubt */
 		if (cls == WC_STOP)
 			wlr_clear(r);
 		return;
 	}
 	while ((it = cap_field(&items)) != NULL) {
 		if ((id = one_item(r, cls, it, &sub)) < 0) {
-			r->all_lost = 1;	/* checked out, yet not understood: trust none of it */
+			bad = 1;	/* checked out, yet not understood: trust none of it */
 			continue;
 		}
-		if (r->gap_open && r->ngap < GAPS_MAX)
-			r->gaps[r->ngap++] = (struct gap){ r->gap_from, wlr_key(cls, sub, (uint32_t)id) };
-		r->ngap += r->gap_open && r->ngap == GAPS_MAX;
-		r->gap_open = 0;
+		wlr_gap_to(r, wlr_key(cls, sub, (uint32_t)id));
 		r->prev_key = wlr_key(cls, sub, (uint32_t)id);
 	}
+	if (bad)
+		garbled(r, cls);
 }
 
 /* One file of the log, line by line. */
@@ -453,6 +491,7 @@ void wlog_open(const char *path, struct wlog *w)
 {
 	struct stat st;
 
+	wlog_close(w);	/* what an earlier reading of it held */
 	memset(w, 0, sizeof(*w));
 	w->path = path;
 	if (stat(path, &st) < 0)
@@ -466,6 +505,33 @@ void wlog_open(const char *path, struct wlog *w)
 		w->size += (uint64_t)st.st_size;
 	else
 		w->older[0] = '\0';
+}
+
+/* What the walk lost, in one line, and the exit status that says so. */
+static void say_losses(const struct wlog *w)
+{
+	static const char *const what[] = {
+		"failed %s check", "missing", "again or out of order (ignored)",
+		"checked out but not understood", "named what the log had not defined",
+		"closed samples out of order (not given)",
+	};
+	const struct wl_stats *t = &w->st;
+	uint64_t n[] = { t->bad, t->lost, t->repeated, t->garbled, t->undefined, t->unordered };
+	char buf[512];
+	size_t len = 0, i;
+
+	for (i = 0; i < sizeof(n) / sizeof(n[0]); i++) {
+		if (!n[i])
+			continue;
+		len += fmt_snprintf(buf + len, sizeof(buf) - len, "%s%llu ", len ? ", " : "",
+				    (unsigned long long)n[i]);
+		len += fmt_snprintf(buf + len, sizeof(buf) - len, what[i], n[i] == 1 ? "its" : "their");
+	}
+	if (!len)
+		return;
+	warnx("%s: of its watch lines, %s: %llu sample%s given with values unknown", w->path, buf,
+	      (unsigned long long)t->unknown, t->unknown == 1 ? "" : "s");
+	exit_at_least(EX_DAMAGED);
 }
 
 /* The reader's state, in memory of its own (kept for the next walk, with
@@ -495,11 +561,7 @@ int wlog_read(struct wlog *w, const struct wl_ops *ops, void *arg)
 	if (!w->st.lines && !w->st.bad)
 		die("%s: no watch samples in it (no \"XM w\" line): take them with exmap-mini "
 		    "watch", w->path);
-	if (w->st.lost || w->st.bad)
-		warnx("%s: %llu watch line%s lost (%llu of them damaged): %llu sample%s given with "
-		      "values unknown", w->path, (unsigned long long)w->st.lost,
-		      w->st.lost == 1 ? "" : "s", (unsigned long long)w->st.bad,
-		      (unsigned long long)w->st.unknown, w->st.unknown == 1 ? "" : "s");
+	say_losses(w);
 	return w->st.samples ? 0 : -1;
 }
 

@@ -4,94 +4,230 @@
  * ranges marked (a value unknown until written again or the next keyframe;
  * a definition lost: the id not given until defined again), a keyframe's
  * unmentioned entities ended, then every entity present given to the
- * caller, and the sample's marks cleared.
+ * caller, and the sample's marks cleared. A sample's work is over the ids
+ * in use (their lists), whatever the tables' capacities.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include "capture.h"
 #include "wlread.h"
 
+#define SAID_MAX	16	/* losses said one by one; the rest counted */
+
+/* A loss, said (SAID_MAX of them; the rest are in the counts at the end). */
+void wlr_say(struct wlread *r, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (r->said++ >= SAID_MAX) {
+		if (r->said == SAID_MAX + 1)
+			warnx("%s: more watch lines lost: counted at the end", r->file_now);
+		return;
+	}
+	va_start(ap, fmt);
+	fmt_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	warnx("%s: line %llu: %s", r->file_now, (unsigned long long)r->at, buf);
+}
+
 /* ---- the run's tables ---- */
 
 void wlr_tables(struct wlread *r)
 {
-	uint32_t i, slots = 16;
-	size_t size;
+	uint32_t slots = 16;
+	uint64_t size;
 
 	while (slots < 4 * r->nq)
 		slots <<= 1;
-	size = (size_t)r->np * (sizeof(struct rproc) + CMDLINE_MAX + 1) +
-	       (size_t)r->nf * (sizeof(struct rfile) + PATH_BUF) +
-	       (size_t)slots * sizeof(struct rpart) + (size_t)r->nr * sizeof(struct rram) +
-	       (1u << 16);
+	size = (uint64_t)r->np * (sizeof(struct rproc) + CMDLINE_MAX + 1 + 4) +
+	       (uint64_t)r->nf * (sizeof(struct rfile) + PATH_BUF + 4) +
+	       (uint64_t)slots * (sizeof(struct rpart) + 4) + r->nr * sizeof(struct rram) + (1u << 16);
 	arena_release(&r->a);
-	if (arena_init(&r->a, size) < 0)
-		die("%s: cannot reserve %zu MiB to read the watch log", r->w->path, size >> 20);
+	if (size != (size_t)size || arena_init(&r->a, (size_t)size) < 0)
+		die("%s: cannot reserve %llu MiB to read the watch log (its h line's tables)",
+		    r->w->path, (unsigned long long)(size >> 20));
+	/* fresh memory is zero: nothing is touched until an id is used */
 	r->proc = arena_alloc(&r->a, (size_t)r->np * sizeof(*r->proc), 8);
 	r->file = arena_alloc(&r->a, (size_t)r->nf * sizeof(*r->file), 8);
 	r->part = arena_alloc(&r->a, (size_t)slots * sizeof(*r->part), 8);
 	r->ram = arena_alloc(&r->a, (size_t)r->nr * sizeof(*r->ram), 8);
-	for (i = 0; i < r->np; i++) {
-		r->proc[i].cmd = arena_alloc(&r->a, CMDLINE_MAX + 1, 1);
-		r->proc[i].pub.id = i;
-	}
-	for (i = 0; i < r->nf; i++) {
-		r->file[i].path = arena_alloc(&r->a, PATH_BUF, 1);
-		r->file[i].pub.id = i;
-	}
+	r->lp.id = arena_alloc(&r->a, (size_t)r->np * 4, 4);
+	r->lf.id = arena_alloc(&r->a, (size_t)r->nf * 4, 4);
+	r->inuse = arena_alloc(&r->a, (size_t)slots * 4, 4);
+	r->cmds = arena_alloc(&r->a, (size_t)r->np * (CMDLINE_MAX + 1), 1);
+	r->paths = arena_alloc(&r->a, (size_t)r->nf * PATH_BUF, 1);
+	r->lp.n = r->lf.n = 0;
 	r->qmask = slots - 1;
 	r->nparts = 0;
+	r->unsure_procs = r->unsure_files = 0;
+}
+
+/* ---- ids in use: sorted, so that a sample gives them in order ---- */
+
+static uint32_t ids_at(const struct idlist *l, uint32_t id)
+{
+	uint32_t lo = 0, hi = l->n;
+
+	while (lo < hi) {
+		uint32_t m = lo + (hi - lo) / 2;
+
+		if (l->id[m] < id)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+static void ids_add(struct idlist *l, uint32_t id)
+{
+	uint32_t i = ids_at(l, id);
+
+	memmove(&l->id[i + 1], &l->id[i], (size_t)(l->n - i) * 4);
+	l->id[i] = id;
+	l->n++;
+}
+
+static void ids_del(struct idlist *l, uint32_t id)
+{
+	uint32_t i = ids_at(l, id);
+
+	if (i < l->n && l->id[i] == id) {
+		memmove(&l->id[i], &l->id[i + 1], (size_t)(l->n - i - 1) * 4);
+		l->n--;
+	}
+}
+
+/* The id's entry, made live (a new identity: nothing known of it yet). */
+struct rproc *wlr_proc_take(struct wlread *r, uint32_t id)
+{
+	struct rproc *p = &r->proc[id];
+
+	if (!p->live) {
+		uint32_t gen = p->gen;
+
+		memset(p, 0, sizeof(*p));
+		p->gen = gen;
+		p->pub.id = id;
+		p->cmd = r->cmds + (size_t)id * (CMDLINE_MAX + 1);
+		p->live = p->started = 1;
+		ids_add(&r->lp, id);
+	}
+	return p;
+}
+
+/* Gone: its parts go stale (dropped as the parts are next walked). */
+void wlr_proc_end(struct wlread *r, struct rproc *p)
+{
+	p->live = 0;
+	p->gen++;
+	ids_del(&r->lp, p->pub.id);
+}
+
+struct rfile *wlr_file_take(struct wlread *r, uint32_t id)
+{
+	struct rfile *f = &r->file[id];
+
+	if (!f->live) {
+		memset(f, 0, sizeof(*f));
+		f->pub.id = id;
+		f->path = r->paths + (size_t)id * PATH_BUF;
+		f->pub.path = f->path;
+		f->live = 1;
+		ids_add(&r->lf, id);
+	}
+	return f;
+}
+
+static void file_end(struct wlread *r, struct rfile *f)
+{
+	f->live = 0;
+	ids_del(&r->lf, f->pub.id);
+}
+
+/* ---- the parts: a hash table, and the list of its slots in use ---- */
+
+static uint32_t part_home(const struct wlread *r, uint64_t k)
+{
+	return (uint32_t)((k * 0x9e3779b97f4a7c15u) >> 40) & r->qmask;
 }
 
 /* A part's slot: where key is, or the empty one where it would go. */
 struct rpart *wlr_part_slot(struct wlread *r, uint64_t k)
 {
-	uint32_t h = (uint32_t)((k * 0x9e3779b97f4a7c15u) >> 40) & r->qmask;
+	uint32_t h = part_home(r, k);
 
 	while (r->part[h].key && r->part[h].key != k)
 		h = (h + 1) & r->qmask;
 	return &r->part[h];
 }
 
+/* An empty slot taken for k (the caller checked the load). */
+void wlr_part_add(struct wlread *r, struct rpart *e, uint64_t k)
+{
+	memset(e, 0, sizeof(*e));
+	e->key = k;
+	e->at = r->nparts;
+	r->inuse[r->nparts++] = (uint32_t)(e - r->part);
+}
+
 /* Take a part out: the ones after it in its probe run move back (no tombstones). */
 static void part_del(struct wlread *r, struct rpart *e)
 {
-	uint32_t i = (uint32_t)(e - r->part), j = i;
+	uint32_t i = (uint32_t)(e - r->part), j = i, last = r->inuse[--r->nparts];
 
+	r->inuse[e->at] = last;
+	r->part[last].at = e->at;
 	r->part[i].key = 0;
-	r->nparts--;
 	for (;;) {
 		uint32_t h;
 
 		j = (j + 1) & r->qmask;
 		if (!r->part[j].key)
 			return;
-		h = (uint32_t)((r->part[j].key * 0x9e3779b97f4a7c15u) >> 40) & r->qmask;
+		h = part_home(r, r->part[j].key);
 		/* j's home h lies cyclically in (i, j]: it stays */
 		if (i <= j ? (i < h && h <= j) : (i < h || h <= j))
 			continue;
 		r->part[i] = r->part[j];
+		r->inuse[r->part[i].at] = i;
 		r->part[j].key = 0;
 		i = j;
 	}
 }
 
-static void parts_of_proc_end(struct wlread *r, uint32_t id)
+/* Its process, if the part is still that process's; NULL: stale. */
+static struct rproc *part_proc(struct wlread *r, const struct rpart *e)
 {
-	uint32_t i;
+	struct rproc *p = &r->proc[(e->key >> 32) - 1];
 
-	for (i = 0; i <= r->qmask; i++)
-		while (r->part[i].key && r->part[i].key >> 32 == (uint64_t)id + 1)
-			part_del(r, &r->part[i]);
+	return p->live && p->gen == e->gen ? p : NULL;
 }
 
-void wlr_proc_end(struct wlread *r, struct rproc *p)
+/* A file's part whose file is not known (lost, or ended before it): not given. */
+static int part_nameless(const struct wlread *r, const struct rpart *e)
 {
-	parts_of_proc_end(r, p->pub.id);
-	p->live = 0;
+	enum wl_part part = (enum wl_part)(e->key >> 28 & 15);
+	const struct rfile *f = &r->file[e->key & 0xfffffff];
+
+	return (part == WL_PART_FILE || part == WL_PART_DATA) && (!f->live || f->doubt);
 }
 
 /* ---- a sample closed ---- */
+
+/* The open loss range, closed at key (GAPS_MAX of them; more: all unknown). */
+void wlr_gap_to(struct wlread *r, uint64_t key)
+{
+	if (!r->gap_open)
+		return;
+	if (r->ngap < GAPS_MAX)
+		r->gaps[r->ngap++] = (struct gap){ r->gap_from, key };
+	else
+		r->ngap = GAPS_MAX + 1;
+	r->gap_open = 0;
+}
 
 /* What a loss between keys a and b took: unknown, or of doubtful identity. */
 static void mark_range(struct wlread *r, uint64_t a, uint64_t b)
@@ -99,25 +235,30 @@ static void mark_range(struct wlread *r, uint64_t a, uint64_t b)
 	uint32_t i;
 
 #define IN(c, sub, id)	(wlr_key(c, sub, id) >= a && wlr_key(c, sub, id) <= b)
-	for (i = 0; i < r->np; i++) {
-		struct rproc *p = &r->proc[i];
+	/* a definition may have gone of an id not yet known: identities unsure */
+	r->unsure_procs |= a <= wlr_key(WC_PROCDEF, 0, UINT32_MAX) && b >= wlr_key(WC_PROCDEF, 0, 0);
+	r->unsure_files |= a <= wlr_key(WC_FILEDEF, 0, UINT32_MAX) && b >= wlr_key(WC_FILEDEF, 0, 0);
+	for (i = 0; i < r->lp.n; i++) {
+		uint32_t id = r->lp.id[i];
+		struct rproc *p = &r->proc[id];
 
-		if (IN(WC_PROCDEF, 0, i))
+		if (IN(WC_PROCDEF, 0, id))
 			p->doubt = p->marked = 1;
-		if (IN(WC_PROC, 0, i))
+		if (IN(WC_PROC, 0, id))
 			p->known = 0, p->marked = 1;
 		/* its parts, and all of it where it may have exited */
-		if (IN(WC_PART, 0, i) || IN(WC_END, 0, i))
+		if (IN(WC_PART, 0, id) || IN(WC_END, 0, id))
 			p->parts_unknown = p->marked = 1;
-		if (IN(WC_END, 0, i))
+		if (IN(WC_END, 0, id))
 			p->known = 0;
 	}
-	for (i = 0; i < r->nf; i++) {
-		struct rfile *f = &r->file[i];
+	for (i = 0; i < r->lf.n; i++) {
+		uint32_t id = r->lf.id[i];
+		struct rfile *f = &r->file[id];
 
-		if (IN(WC_FILEDEF, 0, i))
+		if (IN(WC_FILEDEF, 0, id))
 			f->doubt = f->marked = 1;
-		if (IN(WC_FILE, 0, i) || IN(WC_END, 1, i))
+		if (IN(WC_FILE, 0, id) || IN(WC_END, 1, id))
 			f->known = 0, f->marked = 1;
 	}
 	for (i = 0; i < r->nr; i++) {
@@ -129,43 +270,46 @@ static void mark_range(struct wlread *r, uint64_t a, uint64_t b)
 #undef IN
 }
 
-static void mark_all(struct wlread *r)
-{
-	mark_range(r, 0, UINT64_MAX);
-}
-
 /* The losses of the sample marked; a keyframe's unmentioned entities ended. */
 static void settle(struct wlread *r, int keyframe)
 {
 	uint32_t i;
 
 	if (r->all_lost || r->ngap > GAPS_MAX)
-		mark_all(r);
+		mark_range(r, 0, UINT64_MAX);
 	else
 		for (i = 0; i < r->ngap; i++)
 			mark_range(r, r->gaps[i].from, r->gaps[i].to);
-	for (i = 0; i <= r->qmask; i++) {
-		struct rpart *e = &r->part[i];
+	for (i = 0; i < r->nparts; i++) {
+		struct rpart *e = &r->part[r->inuse[i]];
+		const struct rproc *p = part_proc(r, e);
 
-		if (e->key && r->proc[(e->key >> 32) - 1].parts_unknown)
+		if (p && p->parts_unknown)
 			e->known = 0;
 	}
 	if (!keyframe)
 		return;
-	for (i = 0; i < r->np; i++)
-		if (r->proc[i].live && !r->proc[i].seen && !r->proc[i].marked)
-			r->proc[i].ended = 1;	/* its x was lost */
-	for (i = 0; i < r->nf; i++)
-		if (r->file[i].live && !r->file[i].seen && !r->file[i].marked)
-			r->file[i].ended = 1;
+	for (i = 0; i < r->lp.n; i++) {
+		struct rproc *p = &r->proc[r->lp.id[i]];
+
+		if (!p->seen && !p->marked)
+			p->ended = 1;	/* its x was lost */
+	}
+	for (i = 0; i < r->lf.n; i++) {
+		struct rfile *f = &r->file[r->lf.id[i]];
+
+		if (!f->seen && !f->marked)
+			f->ended = 1;
+	}
 	for (i = 0; i < r->nr; i++)
 		if (r->ram[i].live && !r->ram[i].seen && !r->ram[i].marked)
 			r->ram[i].live = 0;
-	for (i = 0; i <= r->qmask; i++) {
-		struct rpart *e = &r->part[i];
+	for (i = r->nparts; i-- > 0;) {
+		struct rpart *e = &r->part[r->inuse[i]];
+		const struct rproc *p = part_proc(r, e);
 
 		/* not restated: gone, unless a loss may have taken it */
-		while (e->key && !e->seen && !r->proc[(e->key >> 32) - 1].parts_unknown)
+		if (!p || (!e->seen && !p->parts_unknown))
 			part_del(r, e);
 	}
 }
@@ -184,13 +328,16 @@ static void give(struct wlread *r, const struct wl_sample *s)
 
 	if (r->ops->sample)
 		r->ops->sample(r->arg, s);
-	for (i = 0; i < r->np; i++)
-		if (r->proc[i].live && !r->proc[i].doubt && r->proc[i].started && r->ops->started)
-			r->ops->started(r->arg, s, &r->proc[i].pub);
-	for (i = 0; i < r->np; i++) {
-		const struct rproc *p = &r->proc[i];
+	for (i = 0; i < r->lp.n; i++) {
+		const struct rproc *p = &r->proc[r->lp.id[i]];
 
-		if (!p->live || p->doubt || p->ended)
+		if (!p->doubt && p->started && r->ops->started)
+			r->ops->started(r->arg, s, &p->pub);
+	}
+	for (i = 0; i < r->lp.n; i++) {
+		const struct rproc *p = &r->proc[r->lp.id[i]];
+
+		if (p->doubt || p->ended)
 			continue;
 		memset(&v, 0, sizeof(v));
 		v.kind = WL_PROC;
@@ -200,10 +347,10 @@ static void give(struct wlread *r, const struct wl_sample *s)
 		v.changed = p->changed;
 		give_value(r, s, &v);
 	}
-	for (i = 0; i < r->nf; i++) {
-		const struct rfile *f = &r->file[i];
+	for (i = 0; i < r->lf.n; i++) {
+		const struct rfile *f = &r->file[r->lf.id[i]];
 
-		if (!f->live || f->doubt || f->ended)
+		if (f->doubt || f->ended)
 			continue;
 		memset(&v, 0, sizeof(v));
 		v.kind = WL_FILE;
@@ -213,23 +360,18 @@ static void give(struct wlread *r, const struct wl_sample *s)
 		v.changed = f->changed;
 		give_value(r, s, &v);
 	}
-	for (i = 0; i <= r->qmask; i++) {
-		const struct rpart *e = &r->part[i];
-		const struct rproc *p;
-		uint32_t file = (uint32_t)(e->key & 0xfffffff);
+	for (i = 0; i < r->nparts; i++) {
+		const struct rpart *e = &r->part[r->inuse[i]];
+		const struct rproc *p = part_proc(r, e);
 
-		if (!e->key)
-			continue;
-		p = &r->proc[(e->key >> 32) - 1];
-		if (!p->live || p->doubt || p->ended)
+		if (!p || p->doubt || p->ended || part_nameless(r, e))
 			continue;
 		memset(&v, 0, sizeof(v));
 		v.kind = WL_PARTOF;
 		v.proc = &p->pub;
 		v.part = (enum wl_part)(e->key >> 28 & 15);
-		if ((v.part == WL_PART_FILE || v.part == WL_PART_DATA) && r->file[file].live &&
-		    !r->file[file].doubt)
-			v.file = &r->file[file].pub;
+		if (v.part == WL_PART_FILE || v.part == WL_PART_DATA)
+			v.file = &r->file[e->key & 0xfffffff].pub;
 		v.v[0] = e->v;
 		v.known = e->known;
 		v.changed = e->changed;
@@ -249,25 +391,38 @@ static void give(struct wlread *r, const struct wl_sample *s)
 		v.changed = m->changed;
 		give_value(r, s, &v);
 	}
-	for (i = 0; i < r->np; i++)
-		if (r->proc[i].live && r->proc[i].ended && r->ops->exited)
-			r->ops->exited(r->arg, s, &r->proc[i].pub);
+	for (i = 0; i < r->lp.n; i++) {
+		const struct rproc *p = &r->proc[r->lp.id[i]];
+
+		if (p->ended && r->ops->exited)
+			r->ops->exited(r->arg, s, &p->pub);
+	}
 	if (r->ops->sample_end)
 		r->ops->sample_end(r->arg, s);
 }
 
-/* Values given that are not known: the sample's count of them. */
+/* Values of the sample that are not known (given so, or not given at all:
+ * a part whose file is not known): the sample's count of them. */
 static uint32_t count_unknown(struct wlread *r)
 {
 	uint32_t i, n = 0;
 
-	for (i = 0; i < r->np; i++)
-		n += r->proc[i].live && !r->proc[i].doubt && !r->proc[i].ended &&
-		     r->proc[i].known != ALL_FIELDS;
-	for (i = 0; i < r->nf; i++)
-		n += r->file[i].live && !r->file[i].doubt && !r->file[i].ended && !r->file[i].known;
-	for (i = 0; i <= r->qmask; i++)
-		n += r->part[i].key && !r->part[i].known;
+	for (i = 0; i < r->lp.n; i++) {
+		const struct rproc *p = &r->proc[r->lp.id[i]];
+
+		n += !p->doubt && !p->ended && p->known != ALL_FIELDS;
+	}
+	for (i = 0; i < r->lf.n; i++) {
+		const struct rfile *f = &r->file[r->lf.id[i]];
+
+		n += !f->doubt && !f->ended && !f->known;
+	}
+	for (i = 0; i < r->nparts; i++) {
+		const struct rpart *e = &r->part[r->inuse[i]];
+		const struct rproc *p = part_proc(r, e);
+
+		n += p && !p->doubt && !p->ended && (!e->known || part_nameless(r, e));
+	}
 	for (i = 0; i < r->nr; i++)
 		n += r->ram[i].live && !r->ram[i].doubt && !r->ram[i].known;
 	return n;
@@ -278,35 +433,57 @@ void wlr_clear(struct wlread *r)
 {
 	uint32_t i;
 
-	for (i = 0; i < r->np; i++) {
-		struct rproc *p = &r->proc[i];
+	for (i = r->lp.n; i-- > 0;) {
+		struct rproc *p = &r->proc[r->lp.id[i]];
+		int ended = p->ended;
 
-		if (p->live && p->ended)
-			wlr_proc_end(r, p);
 		p->seen = p->started = p->ended = p->marked = p->parts_unknown = 0;
 		p->changed = 0;
+		if (ended)
+			wlr_proc_end(r, p);
 	}
-	for (i = 0; i < r->nf; i++) {
-		struct rfile *f = &r->file[i];
+	for (i = r->lf.n; i-- > 0;) {
+		struct rfile *f = &r->file[r->lf.id[i]];
+		int ended = f->ended;
 
-		if (f->ended)
-			f->live = 0;
 		f->seen = f->ended = f->marked = 0;
 		f->changed = 0;
+		if (ended)
+			file_end(r, f);
 	}
-	for (i = 0; i <= r->qmask; i++) {
-		struct rpart *e = &r->part[i];
+	for (i = r->nparts; i-- > 0;) {
+		struct rpart *e = &r->part[r->inuse[i]];
 
-		/* a part written 0 has ended */
-		while (e->key && e->changed && e->known && e->v == 0)
+		/* stale, or written 0: ended */
+		if (!part_proc(r, e) || (e->changed && e->known && e->v == 0))
 			part_del(r, e);
-		e->changed = e->seen = 0;
+		else
+			e->changed = e->seen = 0;
 	}
 	for (i = 0; i < r->nr; i++)
 		r->ram[i].seen = r->ram[i].changed = r->ram[i].marked = 0;
 	r->ngap = r->lines = r->lost_here = 0;
 	r->all_lost = r->gap_open = 0;
+	r->orphan_procs = r->orphan_files = 0;
 	r->prev_key = 0;
+}
+
+/* Identities not known at this sample: a definition lost, a record naming
+ * what was not defined, and so on until a keyframe restates them whole. */
+static int unsure(struct wlread *r, int whole_keyframe)
+{
+	uint32_t i;
+	int dp = 0, df = 0;
+
+	for (i = 0; i < r->lp.n && !dp; i++)
+		dp = r->proc[r->lp.id[i]].doubt;
+	for (i = 0; i < r->lf.n && !df; i++)
+		df = r->file[r->lf.id[i]].doubt;
+	if (whole_keyframe && !r->all_lost && r->ngap == 0)
+		r->unsure_procs = r->unsure_files = 0;
+	r->unsure_procs |= dp || r->orphan_procs;
+	r->unsure_files |= df || r->orphan_files;
+	return (r->unsure_procs ? WL_UNSURE_PROCS : 0) | (r->unsure_files ? WL_UNSURE_FILES : 0);
 }
 
 /* t N,TIME,UPTIME,LINES[,k]: the sample closed, given if the reader is in step. */
@@ -315,16 +492,26 @@ int wlr_close_sample(struct wlread *r, char *it)
 	struct wl_sample s;
 	char *f[5];
 	uint64_t v[4];
-	int n = wl_fields(it, f, 5), i;
+	int n = wl_fields(it, f, 5), i, u;
 
 	if (n < 4 || (n == 5 && strcmp(f[4], "k") != 0))
 		return -1;
 	for (i = 0; i < 4; i++)
-		if (hex_parse(f[i], UINT64_MAX, &v[i]) < 0)
+		if (hex_parse(f[i], i == 1 || i == 2 ? WL_TIME_MAX : UINT64_MAX, &v[i]) < 0)
 			return -1;
-	if (r->gap_open && r->ngap < GAPS_MAX)
-		r->gaps[r->ngap++] = (struct gap){ r->gap_from, wlr_key(WC_TIME, 0, 0) };
-	r->gap_open = 0;
+	wlr_gap_to(r, wlr_key(WC_TIME, 0, 0));
+	if (r->have_last && (v[0] <= r->last_n || v[2] < r->last_up)) {
+		/* a sample again, or one of before: its lines are not this one's */
+		r->w->st.unordered++;
+		wlr_say(r, "sample %llu after sample %llu%s: out of order, not given; what its "
+			"lines wrote is unknown", (unsigned long long)v[0],
+			(unsigned long long)r->last_n, v[0] > r->last_n ? " (its time before)" : "");
+		r->all_lost = 1;
+		settle(r, 0);
+		unsure(r, 0);
+		wlr_clear(r);
+		return 0;
+	}
 	/*
 	 * Samples missing: where the lines lost since the last t are as many,
 	 * they were those samples' t lines, and nothing else was lost (their
@@ -333,7 +520,7 @@ int wlr_close_sample(struct wlread *r, char *it)
 	 * or lines went that SEQ's wrap hid.
 	 */
 	if (r->have_last && v[0] != r->last_n + 1) {
-		if (v[0] > r->last_n && r->lost_here == v[0] - r->last_n - 1)
+		if (r->lost_here == v[0] - r->last_n - 1)
 			r->ngap = 0;
 		else
 			r->all_lost = 1;
@@ -341,6 +528,7 @@ int wlr_close_sample(struct wlread *r, char *it)
 		r->all_lost = 1;
 	}
 	settle(r, n == 5);
+	u = unsure(r, n == 5);
 	if (n == 5 && !r->all_lost && !r->synced) {
 		r->synced = 1;
 		if (r->unsynced)
@@ -349,6 +537,7 @@ int wlr_close_sample(struct wlread *r, char *it)
 			      (unsigned long long)r->at);
 	}
 	r->last_n = v[0];
+	r->last_up = v[2];
 	r->have_last = 1;
 	if (r->synced) {
 		memset(&s, 0, sizeof(s));
@@ -363,9 +552,10 @@ int wlr_close_sample(struct wlread *r, char *it)
 		s.line = r->at;
 		s.file = r->file_now;
 		s.unknown = count_unknown(r);
+		s.unsure = u;
 		r->w->st.samples++;
 		r->w->st.keyframes += s.keyframe;
-		r->w->st.unknown += s.unknown != 0;
+		r->w->st.unknown += s.unknown != 0 || s.unsure != 0;
 		give(r, &s);
 		r->last_s = s;
 	} else {
