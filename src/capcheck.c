@@ -4,6 +4,7 @@
  * the runs of the processes that loaded (and rebuilt from them where a count
  * chunk was lost), and every chunk that did not load is named on stderr with
  * the log lines it spans, why, and what that costs; then the exit status is 4.
+ * And a file's build-id, as the capture gives it (unknown if its chunk was lost).
  */
 #include <stdio.h>
 #include <string.h>
@@ -193,4 +194,21 @@ void capture_check(struct loader *L)
 	L->cap->lost = lost_procs;
 	check_counts(L, lost_procs, lostc);
 	report_lost(L, lost_procs);
+}
+
+/* A mapped file's build-id in the capture (its build-id chunk lost: -1). */
+int capture_buildid(const struct capture *c, const struct file *f,
+		    const unsigned char **id, size_t *len)
+{
+	const struct capbid *b;
+
+	for (b = c->bid; b; b = b->next)
+		if (b->inode == f->inode && b->dev == f->dev &&
+		    (b->flags & MF_DELETED) == (f->flags & MF_DELETED) &&
+		    strcmp(b->path, f->path) == 0) {
+			*id = b->id;
+			*len = b->len;
+			return 1;
+		}
+	return c->bid_lost ? -1 : 0;
 }

@@ -482,9 +482,9 @@ static void read_chunks(struct loader *L, const struct capfile *cf)
 		if (p[0] == '.' && p[1] == ' ') {
 			flush_line(L);
 			end_line(L, p + 2);
-		}
-		else
+		} else {
 			chunk_line(L, p);
+		}
 	}
 	if (L->cur)
 		close_chunk(L, 0, 0, 0);
@@ -584,20 +584,4 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 	s->source = cap->src_name;
 	if (s->unreadable)
 		exit_at_least(EX_PARTIAL);
-}
-
-int capture_buildid(const struct capture *c, const struct file *f,
-		    const unsigned char **id, size_t *len)
-{
-	const struct capbid *b;
-
-	for (b = c->bid; b; b = b->next)
-		if (b->inode == f->inode && b->dev == f->dev &&
-		    (b->flags & MF_DELETED) == (f->flags & MF_DELETED) &&
-		    strcmp(b->path, f->path) == 0) {
-			*id = b->id;
-			*len = b->len;
-			return 1;
-		}
-	return c->bid_lost ? -1 : 0;
 }
