@@ -381,6 +381,9 @@ static void on_line(struct wlread *r, char *body)
 
 	if (wl_line_check(body, &seq, &cls, &items) < 0) {
 		r->w->st.bad++;
+		if (r->have_run && r->bad_run++ < WL_SEQ_MOD / 2)
+			wlr_say(r, "a watch line damaged (its check fails): what it carried is "
+				"unknown until written again or the next keyframe");
 		return;
 	}
 	r->w->st.lines++;
@@ -402,11 +405,14 @@ static void on_line(struct wlread *r, char *body)
 		return;
 	}
 	if (r->have_seq && n) {
+		uint32_t said = n > r->bad_run ? n - r->bad_run : 0;	/* the damaged ones were */
+
 		r->w->st.lost += n;
 		r->lost_here += n;
-		wlr_say(r, "%u watch line%s lost before it: what %s carried is unknown until "
-			"written again or the next keyframe", n, n == 1 ? "" : "s",
-			n == 1 ? "it" : "they");
+		if (said)
+			wlr_say(r, "%u watch line%s lost before it: what %s carried is unknown "
+				"until written again or the next keyframe", said, said == 1 ? "" : "s",
+				said == 1 ? "it" : "they");
 		r->pend.cls = WC_N;	/* a definition's rest went with them */
 		if (!r->gap_open)
 			r->gap_from = r->prev_key;
@@ -414,6 +420,7 @@ static void on_line(struct wlread *r, char *body)
 	}
 	r->seq = seq;
 	r->have_seq = 1;
+	r->bad_run = 0;
 	r->lines++;
 	if (cls == WC_N) {	/* the rest of a definition's text */
 		if (r->pend.cls != WC_N && !strchr(items, ' '))

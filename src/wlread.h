@@ -101,6 +101,7 @@ struct wlread {
 	uint64_t prev_key, gap_from;
 	struct gap gaps[GAPS_MAX];
 	uint32_t ngap, lines, lost_here;
+	uint32_t bad_run;	/* damaged lines since the last whole one (said) */
 	int orphan_procs, orphan_files;	/* records naming what is not defined */
 	struct pend pend;
 	/* notes */

@@ -229,15 +229,22 @@ void wlr_gap_to(struct wlread *r, uint64_t key)
 	r->gap_open = 0;
 }
 
-/* What a loss between keys a and b took: unknown, or of doubtful identity. */
-static void mark_range(struct wlread *r, uint64_t a, uint64_t b)
+/*
+ * What a loss between keys a and b took: unknown, or of doubtful identity.
+ * More than a line lost may have been a new process's (file's) definition
+ * and its values both: some of the sample is then nobody's known. One line
+ * alone cannot: a definition lost leaves its values naming nothing (said),
+ * a value lost leaves its entity unknown.
+ */
+static void mark_range(struct wlread *r, uint64_t a, uint64_t b, int lines)
 {
 	uint32_t i;
 
 #define IN(c, sub, id)	(wlr_key(c, sub, id) >= a && wlr_key(c, sub, id) <= b)
-	/* a definition may have gone of an id not yet known: identities unsure */
-	r->unsure_procs |= a <= wlr_key(WC_PROCDEF, 0, UINT32_MAX) && b >= wlr_key(WC_PROCDEF, 0, 0);
-	r->unsure_files |= a <= wlr_key(WC_FILEDEF, 0, UINT32_MAX) && b >= wlr_key(WC_FILEDEF, 0, 0);
+	r->unsure_procs |= lines > 1 && a <= wlr_key(WC_PROCDEF, 0, UINT32_MAX) &&
+			   b >= wlr_key(WC_PROCDEF, 0, 0);
+	r->unsure_files |= lines > 1 && a <= wlr_key(WC_FILEDEF, 0, UINT32_MAX) &&
+			   b >= wlr_key(WC_FILEDEF, 0, 0);
 	for (i = 0; i < r->lp.n; i++) {
 		uint32_t id = r->lp.id[i];
 		struct rproc *p = &r->proc[id];
@@ -276,10 +283,10 @@ static void settle(struct wlread *r, int keyframe)
 	uint32_t i;
 
 	if (r->all_lost || r->ngap > GAPS_MAX)
-		mark_range(r, 0, UINT64_MAX);
+		mark_range(r, 0, UINT64_MAX, 2);
 	else
 		for (i = 0; i < r->ngap; i++)
-			mark_range(r, r->gaps[i].from, r->gaps[i].to);
+			mark_range(r, r->gaps[i].from, r->gaps[i].to, (int)r->lost_here);
 	for (i = 0; i < r->nparts; i++) {
 		struct rpart *e = &r->part[r->inuse[i]];
 		const struct rproc *p = part_proc(r, e);
