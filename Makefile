@@ -187,7 +187,7 @@ board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)
 test: setup
 	$(MAKE) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) build/host/benchwork build/host/oddnames fixture \
 		elftest-deps $(BUILD)/tools/workload $(BUILD)/tools/censusdump $(BUILD)/sysroot_drv capfuzz-deps \
-		$(BUILD)/wlogdump trend-deps
+		$(BUILD)/wlogdump trend-deps fuzz-deps
 	for a in arm arm64 mipsel riscv64; do $(MAKE) ARCH=$$a $(call board_tools,$$a) || exit 1; done
 	$(MAKE) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped build/arm/tools/leakwork
 	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
