@@ -111,8 +111,8 @@ static const char usage_text[] =
 "  WRITE writable      pages in RAM the process has written\n"
 "  SWAP  swap          pages swapped out\n"
 "exit status: 0 ok, 1 partial (some processes unreadable), 2 usage or fatal,\n"
-"             3 a budget exceeded, 4 a damaged capture (what it lost is named);\n"
-"             when several apply, the highest\n";
+"             3 a budget exceeded, 4 a damaged capture or watch log (what it\n"
+"             lost is named); when several apply, the highest\n";
 
 void usage(void)
 {
