@@ -388,17 +388,16 @@ static void on_line(struct wlread *r, char *body)
 	}
 	r->w->st.lines++;
 	n = (seq - r->seq - 1) % WL_SEQ_MOD;
-	/* behind the last line: a console that repeated it, or lines out of order */
-	if (r->have_run && r->have_seq && n >= WL_SEQ_MOD / 2) {
-		r->w->st.repeated++;
-		wlr_say(r, "a watch line again, or out of order (number %x after %x): ignored",
-			seq, r->seq);
-		return;
-	}
 	if (cls == WC_HEAD && (id = head(r, items)) != 0) {
 		if (id < 0 && r->have_run)
 			garbled(r, cls);
 		r->have_seq = 0;	/* a run's first line: SEQ starts again */
+	} else if (r->have_run && r->have_seq && n >= WL_SEQ_MOD / 2) {
+		/* behind the last line: a console that repeated it, or lines out of order */
+		r->w->st.repeated++;
+		wlr_say(r, "a watch line again, or out of order (number %x after %x): ignored",
+			seq, r->seq);
+		return;
 	}
 	if (!r->have_run) {
 		r->unsynced++;
