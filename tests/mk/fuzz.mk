@@ -21,9 +21,9 @@ $(FUZZ_DIR)/obj/%.o: src/%.c $(HDRS) tests/mk/fuzz.mk
 $(FUZZ_DIR)/obj/page.o: src/report.html
 $(FUZZ_DIR)/obj/trendpage.o: src/trend.js
 
-$(FUZZ_DIR)/fuzz_%: tests/unit/fuzz_%.c tests/unit/fuzzlib.c tests/unit/fuzzlib.h $(FUZZ_OBJS)
+$(FUZZ_DIR)/fuzz_%: tests/unit/fuzz_%.c tests/unit/fuzzlib.c tests/unit/fuzzmut.c tests/unit/fuzzlib.h $(FUZZ_OBJS)
 	$(FUZZ_CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -Isrc -o $@ \
-		tests/unit/fuzz_$*.c tests/unit/fuzzlib.c $(FUZZ_OBJS)
+		tests/unit/fuzz_$*.c tests/unit/fuzzlib.c tests/unit/fuzzmut.c $(FUZZ_OBJS)
 
 FUZZ_ENV := FUZZ_DIR=$(FUZZ_DIR) EXMAP=$(BUILD)/exmap-mini EXMAP_SAN=$(BUILD)/capfuzz/exmap-mini-san \
 	WLOGDUMP=$(BUILD)/wlogdump WORKLOAD=build/host/workload FUZZ_SECONDS=$(FUZZ_SECONDS)

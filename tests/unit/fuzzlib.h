@@ -8,7 +8,7 @@
  * line each, and kept quiet; what a run leaves open is closed.
  *
  * Inputs are mutated knowing only that they are lines, the ones exmap-mini
- * reads beginning "XM " (tests/unit/fuzzlib.c): lines dropped, repeated,
+ * reads beginning "XM " (tests/unit/fuzzmut.c): lines dropped, repeated,
  * swapped, moved, cut, split by a kernel message; fields changed; noise
  * put in; then, mostly, every check made valid again (a watch line's CRC
  * and SEQ, a capture chunk's line count and CRC, a begin or end line's
