@@ -62,6 +62,21 @@ void fz_arm(void)
 	on_warning(warned);
 }
 
+/* The run's directory, gone at exit: the files the inputs were written to. */
+static void fz_clean(void)
+{
+	static const char *const names[] = { "log", "log.1", "cap", "cap.1", "console.log",
+					     "console.log.1", "root" };
+	char path[PATH_BUF + 32];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", fz_dir, names[i]);
+		(i + 1 < sizeof(names) / sizeof(names[0]) ? unlink : rmdir)(path);
+	}
+	rmdir(fz_dir);
+}
+
 void fz_init(const char *name)
 {
 	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
@@ -87,6 +102,7 @@ void fz_init(const char *name)
 		abort();
 	}
 	out_to(fd, "/dev/null");
+	atexit(fz_clean);
 	for (i = 3; i < FD_SCAN; i++)
 		fd_before[i] = fcntl(i, F_GETFD) != -1;
 }
