@@ -8,6 +8,9 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "elfread.h"
+#include "dmabuf.h"
+#include "cgroup.h"
 #include "ramsrc.h"
 
 
@@ -137,6 +140,8 @@ static void w_run(const struct run *r, uint32_t *hwm)
 		*hwm = r->id + n;
 }
 
+static void w_ram_line(const char *s, size_t n);
+
 static void dump_proc(const struct scan *s, const struct proc *p, uint32_t *hwm)
 {
 	const struct mapping *m;
@@ -148,6 +153,13 @@ static void dump_proc(const struct scan *s, const struct proc *p, uint32_t *hwm)
 	w_add(" ", 1);
 	w_esc(p->cmdline ? p->cmdline : "", p->cmdlen);
 	w_line();
+#ifndef EXMAP_NO_CGROUPS
+	if (p->cg) {
+		W.len = cap_cgroup_text(W.buf, sizeof(W.buf), p->cg->path,
+					&s->cgroups[p->cg->row].charge);
+		w_line();
+	}
+#endif
 	for (m = p->map; m; m = m->next) {
 		char perms[5] = {
 			m->flags & MF_READ ? 'r' : '-', m->flags & MF_WRITE ? 'w' : '-',
@@ -165,6 +177,7 @@ static void dump_proc(const struct scan *s, const struct proc *p, uint32_t *hwm)
 		if (W.len)
 			w_line();
 	}
+	dmabuf_dump_proc(p, w_ram_line);
 	fmt_snprintf(what, sizeof(what), "pid=%d", (int)p->pid);
 	w_end_chunk(what);
 }
@@ -270,6 +283,7 @@ static void dump_absent(const struct scan *s)
 		w_line();
 		n++;
 	}
+	dmabuf_dump_scan(s, w_ram_line);
 	fmt_snprintf(what, sizeof(what), "unreadable=%u", n);
 	w_end_chunk(what);
 }
@@ -288,6 +302,7 @@ static void dump_ram(const struct scan *s)
 	ram_read(&r, strcmp(s->source, "kmod") == 0 ? "kmod" : "auto", s->page_size);
 	w_begin_chunk();
 	ram_dump(&r, w_ram_line);
+	dmabuf_dump(s, w_ram_line);
 	w_end_chunk("ram");
 }
 
@@ -346,6 +361,7 @@ void dump_capture(struct scan *s)
 	outf("XM begin %s crc=%08x\n", text, cap_crc32(0, text, n));
 	dump_absent(s);
 	dump_ram(s);
+	cgroups_build(s, &i);	/* their charges, read now */
 	for (i = 0; i < s->pt.n; i += CAP_IDS_CHUNK)
 		dump_counts(s, i);
 	for (i = 0; i < s->nproc; i++)

@@ -4,7 +4,8 @@
  * order, as LOG@N loads it: its place, id, when it was taken (v2 records
  * the time and the uptime in its ram chunk), the log lines it spans, its
  * processes, and whether every chunk checks out. No arena: nothing is
- * loaded, the log is read once.
+ * loaded, the log is read once. A watch killed before its closing capture
+ * has its last sample listed as a place after the captures (diff reads it).
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "wlog.h"
 
 #define CLOCK_SET	946684800u	/* 2000-01-01: an earlier time is a board's unset clock */
 
@@ -128,6 +130,29 @@ static void note(const struct capinfo *c, void *arg)
 	outf("@%u: %s\n", c->place, why);
 }
 
+/* A killed watch's last sample: its row, its place after the captures. */
+static void sample_row(struct listing *l, const struct capsum *sum, const struct wl_last *L)
+{
+	char taken[24], up[16], lines[48];
+	uint64_t t = L->s.time_ms / 1000, u = L->s.uptime_ms / 1000;
+
+	if (l->o->top && l->rows >= l->o->top)
+		return;
+	l->rows++;	/* after the captures' rows: the head is out */
+	if (l->o->csv) {
+		outf("%u,,%llu,%llu,%llu,%llu,%u,,,sample\n", sum->ncap + 1, (unsigned long long)t,
+		     (unsigned long long)u, (unsigned long long)sum->whole_last + 1,
+		     (unsigned long long)L->s.line, L->nproc);
+		return;
+	}
+	fmt_taken(taken, sizeof(taken), t);
+	fmt_uptime(up, sizeof(up), u);
+	fmt_snprintf(lines, sizeof(lines), "%llu-%llu", (unsigned long long)sum->whole_last + 1,
+		     (unsigned long long)L->s.line);
+	outf("%4u %-16s %-19s %7s %-15s %5u %s\n", sum->ncap + 1, "-", taken, up, lines, L->nproc,
+	     "sample");
+}
+
 static void nothing(const struct capinfo *c, void *arg)
 {
 	(void)c, (void)arg;
@@ -138,9 +163,10 @@ static void nothing(const struct capinfo *c, void *arg)
 void view_captures(const char *path, const struct opts *o)
 {
 	static struct capfile cf;
+	static struct wl_last last;
 	struct listing l = { .o = o };
 	struct capsum sum;
-	int fd;
+	int fd, sample;
 
 	if (caplog_open(path, &cf, &fd) != -1 || cf.chosen)
 		die("captures: lists every capture of a log: give -l %s, without @N", cf.file);
@@ -150,6 +176,9 @@ void view_captures(const char *path, const struct opts *o)
 	fd = capture_reopen(&cf);
 	caplog_list(&cf, fd, row, &l, &sum);
 	close(fd);
+	sample = CAPSUM_SAMPLES(&sum) && wlog_last_find(cf.file, sum.whole_last, &last) == 0;
+	if (sample)
+		sample_row(&l, &sum, &last);
 	if (o->csv || o->noheader) {
 		out_flush();
 		return;
@@ -163,6 +192,10 @@ void view_captures(const char *path, const struct opts *o)
 		outf("%llu capture line%s belong%s to no capture (its begin and end lines lost?)\n",
 		     (unsigned long long)sum.stray, sum.stray == 1 ? "" : "s",
 		     sum.stray == 1 ? "s" : "");
+	if (sample)
+		outf("@%u: the last sample of a watch whose closing capture never came: diff LOG@1 "
+		     "LOG@%u\n  (or @-1) compares it with the first capture\n", sum.ncap + 1,
+		     sum.ncap + 1);
 	outf("%u capture%s; -l LOG@N loads the Nth (@-1 the last, the default)\n", sum.ncap,
 	     sum.ncap == 1 ? "" : "s");
 	out_flush();

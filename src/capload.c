@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "dmabuf.h"
 #include "ramsrc.h"
 
 static struct loader LD;
@@ -230,7 +231,7 @@ static int parse_runs(struct loader *L, char *p)
 		return chunk_fail(L, "runs before a mapping");
 	while ((f = cap_field(&p)) != NULL) {
 		const char *k = strchr(cap_run_letter, *f | 0x20), *colon = strchr(f, ':');
-		uint32_t kind, wr = *f >= 'A' && *f <= 'Z' ? RUN_WRITE : 0;
+		uint32_t kind;
 		size_t nlen = colon ? (size_t)(colon - f - 1) : strlen(f + 1);
 		uint64_t n, id = L->hwm;
 		struct run *r;
@@ -248,7 +249,7 @@ static int parse_runs(struct loader *L, char *p)
 			return chunk_fail(L, "a run names pages beyond the share counts");
 		r = arena_alloc_top(s->arena, sizeof(*r), sizeof(*r));
 		r->id = run_has_ids(kind) ? (uint32_t)id : 0;
-		r->nk = (uint32_t)n | kind << RUN_KIND_SHIFT | wr;
+		r->nk = run_nk(kind, *f >= 'A' && *f <= 'Z', (uint32_t)n);
 		if (run_has_ids(kind) && id + n > L->hwm)
 			L->hwm = (uint32_t)(id + n);
 		L->m->nrun++;
@@ -397,6 +398,9 @@ static void flush_line(struct loader *L)
 		parse_counts(L, pend, L->nlogical == 1);
 	} else if (kind == CK_BID) {
 		parse_bid(L, pend);
+	} else if ((kind == CK_ABSENT || kind == CK_RAM) && pend[0] == 'a') {
+		if (!L->stray && dmacap_table(L->s, L->opened, kind == CK_ABSENT, pend) < 0)
+			chunk_fail(L, "a dma-buf line is malformed");
 	} else if (kind == CK_ABSENT) {
 		parse_absent(L, pend);
 	} else if (kind == CK_RAM) {
@@ -410,6 +414,12 @@ static void flush_line(struct loader *L)
 		parse_map(L, pend + 2);
 	} else if (pend[0] == 'r' && pend[1] == ' ') {
 		parse_runs(L, pend + 2);
+	} else if ((pend[0] == 'f' || pend[0] == 'e') && pend[1] == ' ') {
+		if (dmacap_proc(L->s, L->p, pend) < 0)
+			chunk_fail(L, "a dma-buf line is malformed");
+	} else if (pend[0] == 'y' && pend[1] == ' ') {
+		if (!L->p || L->p->cg || L->m || cap_cgroup_parse(pend + 2, L->s->arena, &L->p->cg) < 0)
+			chunk_fail(L, "a cgroup line is malformed or out of place");
 	} else {
 		chunk_fail(L, "a line of an unknown kind");
 	}
@@ -582,6 +592,7 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 	if (cap_unescape(cf->h.uname, cap->uname, sizeof(cap->uname), &len) < 0)
 		strcpy(cap->uname, "?");
 	s->source = cap->src_name;
+	dmabuf_settle(s);
 	if (s->unreadable)
 		exit_at_least(EX_PARTIAL);
 }

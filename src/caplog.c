@@ -279,6 +279,8 @@ static void fresh(struct capinfo *c, uint64_t start)
 
 static void give(struct lister *g, struct capinfo *c)
 {
+	if (capinfo_whole(c) && c->last > g->sum->whole_last)
+		g->sum->whole_last = c->last;
 	c->place = ++g->sum->ncap;
 	g->fn(c, g->arg);
 }
@@ -412,6 +414,7 @@ void caplog_list(struct capfile *cf, int fd, void (*fn)(const struct capinfo *, 
 
 		if (p[0] == 'w' && p[1] == ' ') {	/* a watch's sample, between captures */
 			sum->watch++;
+			sum->watch_last = at;
 			continue;
 		}
 		sum->xm++;
@@ -517,20 +520,32 @@ uint64_t capture_open(const char *path, struct capfile *cf)
 	struct pick k = { 0 };
 	struct capsum sum;
 	const struct capinfo *c = &k.sel;
-	int fd;
+	uint32_t places;
+	int fd, want;
 
 	k.want = caplog_open(path, cf, &fd);
 	caplog_list(cf, fd, pick_one, &k, &sum);
 	close(fd);
 	caplog_check(cf, &sum);
-	if (k.want < -1 && -k.want <= (int)sum.ncap) {	/* counted from the last: again */
-		k.want += sum.ncap + 1;
+	/* a place given: the captures', and a killed watch's last sample after them */
+	places = sum.ncap + (cf->chosen && CAPSUM_SAMPLES(&sum));
+	want = k.want < 0 && -k.want <= (int)places ? k.want + (int)places + 1 : k.want;
+	if (want == (int)sum.ncap + 1 && places > sum.ncap) {
+		cf->sample = 1;
+		cf->sample_after = sum.whole_last;
+		cf->place = places;
+		cf->ncap = sum.ncap;
+		return (8u << 20) + cf->size * 4;
+	}
+	if (k.want < 0 && want > 0 && want != (int)sum.ncap) {	/* counted from the last: again */
+		k.want = want;
 		k.have = 0;
 		caplog_list(cf, capture_reopen(cf), pick_one, &k, &sum);
 	}
-	if (!k.have || (k.want < -1))
-		die("%s: %s holds %u capture%s: @1 to @%u, or @-1 (the last) to @-%u", path,
-		    cf->file, sum.ncap, sum.ncap == 1 ? "" : "s", sum.ncap, sum.ncap);
+	if (!k.have || want < 1)
+		die("%s: %s holds %u capture%s%s: @1 to @%u, or @-1 (the last) to @-%u", path,
+		    cf->file, sum.ncap, sum.ncap == 1 ? "" : "s", places > sum.ncap ?
+		    " and a watch's last sample after them" : "", places, places);
 	/* a watch log: its last whole capture, unless a place was given */
 	if (sum.watch && !cf->chosen && k.have_whole) {
 		k.sel = k.whole;
@@ -568,6 +583,11 @@ uint64_t capture_open(const char *path, struct capfile *cf)
 int capture_reopen(const struct capfile *cf)
 {
 	uint64_t size;
+
+	if (cf->sample)		/* loading it: a view other than diff's */
+		die("%s: a watch's last sample (its closing capture never came): diff %s@1 %s "
+		    "compares it with the first capture; the other views need a capture",
+		    cf->path, cf->file, cf->path);
 
 	return open_capture(cf->file, &size, 1, cf->chosen);
 }

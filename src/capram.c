@@ -51,11 +51,13 @@ static const struct {
 };
 #undef K
 
-static const char *const lists[] = { "slab", "tmpfs", "ramfs", "sysv", "modules" };
+static const char *const lists[] = { "slab", "tmpfs", "ramfs", "sysv", "modules", "cma",
+				     "cmaused" };
 
 static struct ramtop *list_of(struct ramsrc *r, size_t i)
 {
-	struct ramtop *t[] = { &r->slab, &r->files.tmpfs, &r->files.ramfs, &r->files.sysv, &r->modules };
+	struct ramtop *t[] = { &r->slab, &r->files.tmpfs, &r->files.ramfs, &r->files.sysv, &r->modules,
+			       &r->cma, &r->cma_used };
 
 	return t[i];
 }

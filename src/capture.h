@@ -91,6 +91,11 @@ struct capfile {
 	uint32_t place, ncap;	/* its place among the log's captures, from 1 */
 	int chosen;		/* the place was given (LOG@N) */
 	int begin_bad;		/* the end line stands in */
+	/* a watch log's last sample, the place after its captures when no whole
+	 * capture came after it (the watch was killed): diff reads it (wlast.c),
+	 * from the samples after log line sample_after */
+	int sample;
+	uint64_t sample_after;
 };
 
 /* One capture of a log, as listing them finds it (the captures view). */
@@ -116,9 +121,14 @@ struct capsum {
 	uint64_t checked;	/* begin, end and chunk-end lines that check out */
 	uint64_t stray;		/* capture lines that no capture holds */
 	uint64_t watch;		/* a watch's sample lines ("XM w"), not capture lines */
+	uint64_t watch_last;	/* the log line of the last of them */
+	uint64_t whole_last;	/* the last line of the last whole capture */
 	int newer;		/* the highest version a begin or end line names */
 	uint32_t ncap;
 };
+/* Watch lines after the last whole capture: the log's last sample is a place
+ * of its own, after the captures (LOG@N, N = ncap + 1), if the reader finds one. */
+#define CAPSUM_SAMPLES(sum)	((sum)->watch_last > (sum)->whole_last)
 
 uint64_t capture_open(const char *path, struct capfile *cf);
 int capture_reopen(const struct capfile *cf);
@@ -163,6 +173,16 @@ uint32_t cap_first_proc(const struct cap_header *h);
 uint32_t cap_nchunks(const struct cap_header *h);
 size_t cap_header_text(char *buf, size_t len, const struct cap_header *h);
 int cap_parse_header(const char *text, struct cap_header *h, int *version);
+struct cgcharge;
+struct cgproc;
+#ifdef EXMAP_NO_CGROUPS
+/* CGROUPS=0: no y line written; one read is passed over */
+#define cap_cgroup_text(buf, room, path, c)	((void)(path), (void)(c), (size_t)0)
+#define cap_cgroup_parse(p, a, out)	((void)(p), (void)(a), (void)(out), 0)
+#else
+size_t cap_cgroup_text(char *buf, size_t room, const char *path, const struct cgcharge *c);
+int cap_cgroup_parse(char *p, struct arena *a, struct cgproc **out);
+#endif
 
 /* ---- capram.c: the ram view's figures as a chunk's lines, and back ---- */
 

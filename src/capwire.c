@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "cgroup.h"
 
 const char cap_run_letter[] = "hzesw";
 
@@ -206,3 +207,64 @@ int cap_parse_header(const char *text, struct cap_header *h, int *version)
 		return -1;
 	return 0;
 }
+
+#ifndef EXMAP_NO_CGROUPS
+const char *const cg_state_word[CG_NSTATE] = {
+	"ok", "root", "nomem", "gone", "outside", "nomount", "unreadable",
+};
+
+/*
+ * "y HIER STATE CHARGED ANON FILE SHMEM PATH": a process's cgroup, in its
+ * chunk after its p line, with that cgroup's charge at the dump (bytes in
+ * hex, - where not known): the charge of a cgroup goes with each of its
+ * processes, so that a chunk lost takes nothing else with it.
+ */
+size_t cap_cgroup_text(char *buf, size_t room, const char *path, const struct cgcharge *c)
+{
+	size_t n = (size_t)fmt_snprintf(buf, room, "y %u %s", c->hier, cg_state_word[c->state]);
+	int k;
+
+	for (k = 0; k < CH_N; k++)
+		n += (size_t)fmt_snprintf(buf + n, room - n, c->known & 1u << k ? " %llx" : " -",
+					  (unsigned long long)c->v[k]);
+	buf[n++] = ' ';
+	return n + cap_escape(buf + n, room - n, path, strlen(path));
+}
+
+/* The fields after "y ", into a cgroup of the arena: 0, or -1 if malformed. */
+int cap_cgroup_parse(char *p, struct arena *a, struct cgproc **out)
+{
+	static char path[PATH_BUF + 16];
+	struct cgproc *c;
+	char *f[7];
+	uint64_t v;
+	size_t n;
+	int i;
+
+	for (i = 0; i < 7; i++)
+		if (!(f[i] = cap_field(&p)))
+			return -1;
+	if (p || hex_parse(f[0], CG_V2, &v) < 0 || cap_unescape(f[6], path, sizeof(path), &n) < 0 ||
+	    n >= PATH_BUF)
+		return -1;
+	c = arena_alloc(a, sizeof(*c), 8);
+	memset(c, 0, sizeof(*c));
+	c->charge.hier = (uint8_t)v;
+	for (i = 0; i < CG_NSTATE && strcmp(f[1], cg_state_word[i]) != 0; i++)
+		;
+	if (i == CG_NSTATE)
+		return -1;
+	c->charge.state = (uint8_t)i;
+	for (i = 0; i < CH_N; i++) {
+		if (strcmp(f[2 + i], "-") == 0)
+			continue;
+		if (hex_parse(f[2 + i], UINT64_MAX, &c->charge.v[i]) < 0)
+			return -1;
+		c->charge.known |= 1u << i;
+	}
+	c->path = arena_strdup(a, path, n);
+	c->loaded = 1;
+	*out = c;
+	return 0;
+}
+#endif

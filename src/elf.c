@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exmap.h"
+#include "elfread.h"
 
 #define ELF_WINDOW	65536	/* the file is read through a window this big */
 

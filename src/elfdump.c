@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "exmap.h"
+#include "elfread.h"
 
 struct name { uint32_t v; const char *s; };
 

@@ -7,7 +7,7 @@
 #ifndef ELFITEMS_H
 #define ELFITEMS_H
 
-#include "exmap.h"
+#include "elfread.h"
 
 struct target {
 	struct file *file;

@@ -414,14 +414,11 @@ static void put_item(const struct opts *o, const struct elf_item *it, int symbol
 			outs(",,");
 	} else {
 		static char name[TEXT_COLS_MAX + 1];
-		size_t w = name_width(o, symbols), n = strlen(it->name);
+		size_t w = name_width(o, symbols);
 
-		if (n > w) {	/* cut on the right, and say so */
-			memcpy(name, it->name, w - 3);
+		fmt_snprintf(name, sizeof(name), "%.*s", (int)w, it->name);
+		if (strlen(it->name) > w)	/* cut on the right, and say so */
 			memcpy(name + w - 3, "...", 4);
-		} else {
-			memcpy(name, it->name, n + 1);
-		}
 		outf("%-*s", (int)w, name);
 	}
 	put_figs(o, &it->fig, NULL, 0);
@@ -549,9 +546,8 @@ void view_elf_items(struct scan *s, const struct opts *o)
 	if (t.fd < 0)
 		die("%s: no scanned process could be read", o->view_file);
 	rows = arena_alloc(s->arena, (t.nitem + 1) * sizeof(void *), 8);
-	for (i = 0; i < t.nitem; i++)
-		rows[i] = &t.items[i];
-	n = t.nitem;
+	for (n = 0; n < t.nitem; n++)
+		rows[n] = &t.items[n];
 	if (o->sort >= 0 || !sections)
 		sort_items(rows, n, sections ? V_SECTIONS : V_SYMBOLS,
 			   o->sort >= 0 ? o->sort : F_EFF_RESIDENT);

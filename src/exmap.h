@@ -61,7 +61,10 @@ struct fig {
 enum field {
 	F_VM, F_MAPPED, F_RESIDENT, F_EFF_MAPPED, F_EFF_RESIDENT,
 	F_SOLE, F_WRITABLE, F_SWAP, NFIGS,
-	F_PID = NFIGS, F_NAME, F_PATH, F_NPROC, F_ADDRESS, NFIELDS
+	F_PID = NFIGS, F_NAME, F_PATH, F_NPROC, F_ADDRESS,
+	/* the cgroups view's own (cgroup.h) */
+	F_CGROUP, F_PROCESSES, F_CHARGED, F_CHARGED_ANON, F_CHARGED_FILE, F_CHARGED_SHMEM,
+	NFIELDS
 };
 
 extern const char *const field_names[NFIELDS];
@@ -103,9 +106,15 @@ enum run_kind {
 
 struct run {
 	uint32_t id;
-	uint32_t nk;		/* pages | kind << 28 | RUN_WRITE */
+	uint32_t nk;		/* pages | kind << 28 | RUN_WRITE: run_nk() makes it */
 };
-static inline uint32_t run_kind(const struct run *r) { return r->nk >> RUN_KIND_SHIFT & 7; }
+/* A run's nk: its kind, whether written, its pages (0: a kind to begin one with). */
+static inline uint32_t run_nk(uint32_t kind, int written, uint32_t pages)
+{
+	return kind << RUN_KIND_SHIFT | (written ? RUN_WRITE : 0) | pages;
+}
+static inline uint32_t nk_kind(uint32_t nk) { return nk >> RUN_KIND_SHIFT & 7; }
+static inline uint32_t run_kind(const struct run *r) { return nk_kind(r->nk); }
 static inline uint32_t run_pages(const struct run *r) { return r->nk & RUN_N_MASK; }
 static inline int run_written(const struct run *r) { return (r->nk & RUN_WRITE) != 0; }
 /* shared and swap runs name their pages' ids; the others do not */
@@ -152,6 +161,8 @@ struct proc {
 	struct fig rfig;	/* the mappings the report shows (-P, -F) */
 	int shown;		/* in the report */
 	uint32_t files_gone;	/* files not read: it exited after the scan (said once) */
+	struct dmaproc *dma;	/* its dma-bufs and DRM clients (dmabuf.h); NULL: none */
+	struct cgproc *cg;	/* its cgroup (cgroup.h); NULL: not read */
 };
 
 struct file {
@@ -187,6 +198,7 @@ void out_dec(char sep, uint64_t v);
 void out_flush(void);
 void out_to(int fd, const char *name);
 void on_write_error(int (*fn)(int err));
+const char *admin_hint(void);
 int is_terminal(int fd);
 struct winsize;
 int terminal_size(int fd, struct winsize *ws);
@@ -209,9 +221,6 @@ void eff_norm(struct eff *e);
 uint64_t eff_bytes(const struct eff *e);
 void fig_add(struct fig *to, const struct fig *from);
 uint64_t fig_get(const struct fig *f, enum field k);
-
-/* usage.c: -h, what this build does */
-void usage(void);
 
 /* arena.c: the one region of working memory, mapped once */
 struct arena {
@@ -281,6 +290,9 @@ void lb_init(struct linebuf *lb, int fd);
 int lb_next(struct linebuf *lb, char *line, size_t max, size_t *len, int *toolong);
 ssize_t read_small(int dirfd, const char *name, char *buf, size_t max);
 ssize_t read_line(int dirfd, const char *name, char *buf, size_t max);
+ssize_t read_cmdline(int piddir, char *buf, size_t max);
+int read_stat(int piddir, char name[NAME_MAX_COMM], uint64_t *start);
+int read_comm(int piddir, char name[NAME_MAX_COMM]);
 int parse_maps_line(const char *line, size_t len, struct mapping *m,
 		    const char **path, size_t *pathlen);
 uint32_t map_kind(int piddir, const struct mapping *m, uint64_t pmd);
@@ -337,55 +349,16 @@ struct probe {
 	uint64_t hzero_n;
 	uint64_t pmd_pages;	/* pages a PMD maps where THP is, else 0 */
 };
+/* The zero page, or a page of the huge zero page: not RAM to count. */
+static inline int zero_frame(const struct probe *p, uint64_t pfn)
+{
+	return pfn == p->zero_pfn || pfn - p->hzero_pfn < p->hzero_n;
+}
 struct pagesrc *source_choose(const char *how);
 void source_start(struct pagesrc *src, struct probe *p, uint64_t page_size);
 
-/* elf.c: the ELF reader; everything read through one bounds-checked accessor */
+/* elf.c, with elfread.h: the ELF reader */
 #define ELF_BUILDID_MAX	256	/* longest build-id accepted (SHA-1 is 20; ld --build-id=0x... any) */
-#define ELF_SHN_SPECIAL	0x80000000u	/* st_shndx was a reserved index (ABS...) */
-struct elf {
-	int fd;			/* the file, read through the window... */
-	const unsigned char *mem;	/* ...or all of it in memory */
-	uint64_t size;
-	uint64_t woff;		/* what the window holds */
-	size_t wlen;
-	int is64, be;
-	uint16_t type, machine;
-	uint16_t phentsize, shentsize;
-	uint64_t entry, phoff, shoff;
-	uint32_t phnum, shnum, shstrndx;
-	uint64_t buildid_off;	/* file offset of the build-id, once found */
-	char err[192];		/* why the last call returned -1 */
-};
-struct elf_shdr {
-	uint32_t name, type, link, info;
-	uint64_t flags, addr, offset, size, addralign, entsize;
-};
-struct elf_phdr {
-	uint32_t type, flags;
-	uint64_t offset, vaddr, paddr, filesz, memsz, align;
-};
-struct elf_sym {
-	uint32_t name;
-	uint32_t shndx;		/* extended indexes resolved; ELF_SHN_SPECIAL | reserved */
-	uint8_t info, other;
-	uint64_t value, size;
-};
-struct elf_symtab {
-	uint32_t type, sec, strsec;
-	uint64_t offset, count;
-	uint64_t shndx_off;
-	int has_shndx;
-};
-int elf_open_fd(struct elf *e, int fd, uint64_t size);
-int elf_open_mem(struct elf *e, const void *buf, uint64_t size);
-int elf_shdr(struct elf *e, uint32_t i, struct elf_shdr *sh);
-int elf_phdr(struct elf *e, uint32_t i, struct elf_phdr *ph);
-int elf_str(struct elf *e, uint32_t strsec, uint64_t off, char *buf, size_t len);
-int elf_secname(struct elf *e, const struct elf_shdr *sh, char *buf, size_t len);
-int elf_symtab(struct elf *e, uint32_t type, struct elf_symtab *t);
-int elf_sym(struct elf *e, const struct elf_symtab *t, uint64_t i, struct elf_sym *s);
-int elf_buildid(struct elf *e, unsigned char *id, size_t *idlen);
 
 /* scan.c: pass one, reading every process */
 /* A process the scan left out, and why: its errno when unreadable. */
@@ -428,13 +401,17 @@ struct scan {
 	uint32_t nabsent, absent_lost;		/* those beyond ABSENT_MAX */
 	int want_cmdline;	/* read each process's command line (dump) */
 	int want_start;		/* read each process's start time (watch), from stat */
+	int want_cgroup;	/* read each process's cgroup (cgroup.h) */
 	int progress;		/* show progress on stderr after a second */
 	uint64_t t0, tshown;	/* when the scan began, when progress was last shown (ms) */
 	size_t done, total;	/* processes */
 	struct capture *cap;	/* loaded from a capture, else NULL (capture.h) */
 	struct file *files;	/* the file table, once built (files_build) */
 	uint32_t nfile;
+	struct cgroup *cgroups;	/* the cgroup table, once built (cgroups_build) */
+	uint32_t ncgroup;
 	const char *source;	/* the page source's name: its own, or the capture's */
+	struct dmatab *dma;	/* the dma-bufs (dmabuf.h); NULL: not read */
 };
 static inline struct run *scan_run(const struct scan *s, uint64_t i)
 {
@@ -466,7 +443,7 @@ int self_check(const struct scan *s, const struct totals *t, struct eff *diff);
 
 /* table.c: rows of figures, as text or CSV, sorted and cut, for every view */
 enum view { V_PROCS, V_FILES, V_MAPS, V_SECTIONS, V_SYMBOLS, V_ELF, V_DUMP, V_DIFF, V_BROWSE, V_RAM,
-	    V_FOLDED, V_HTML, V_CAPTURES, V_WATCH, V_TREND, V_METRICS };
+	    V_FOLDED, V_HTML, V_CAPTURES, V_WATCH, V_TREND, V_METRICS, V_DMABUF, V_CGROUPS };
 struct opts {
 	enum view view;
 	pid_t view_pid;
@@ -544,11 +521,7 @@ void term_clear(void);
 uint64_t term_flush(void);
 
 /* browse.c: the drill-down, full screen; rescan scans again (NULL: a capture) */
-#ifdef EXMAP_NO_BROWSE
-#define browse(s, o, rescan)	((void)(rescan))
-#else
 void browse(struct scan *s, const struct opts *o, int (*rescan)(struct scan *s));
-#endif
 
 /* elfitems.c: the file a view or -F names, as an index in the file table */
 uint32_t find_file(struct file *files, uint32_t n, const char *want);
@@ -584,30 +557,34 @@ void diff_captures(struct arena *a, const struct capfile *cfa, const struct capf
 		   const struct opts *o);
 
 /* caplist.c: the captures a console log holds, one row each (left out with LOAD=0) */
-#ifdef EXMAP_NO_LOAD
-#define view_captures(path, o)	((void)(path))
-#else
 void view_captures(const char *path, const struct opts *o);
-#endif
 
 /* trend.c: a watch log's rows and their slopes (left out with LOAD=0) */
-#ifdef EXMAP_NO_LOAD
-#define view_trend(log, o, pick, warmup, b, nb, cap)	((void)(log))
-#else
 struct budget;
 void view_trend(const char *log, const struct opts *o, const char *pick, const char *warmup,
 		const struct budget *b, size_t nbudget, uint64_t cap_mem);
-#endif
-/* metrics.c: the Prometheus text format; scan_ns, how long the scan took (live) */
+/* metrics.c: the Prometheus text format; scan_ns, how long the scan took (live);
+ * --label NAME=VALUE on every series (checked, kept; a host's: a capture's
+ * series carry their board's host) */
 void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns);
+#ifndef EXMAP_NO_LOAD
+void metrics_label(const char *arg);
+#endif
 
 /* budget.c: --budget NAME=SIZE against eff_resident */
+enum { BN_ANY, BN_PROC, BN_FILE, BN_RAM };	/* what a budget's name says it is */
 struct budget {
-	const char *name;	/* a process name, or a file's path (has a '/') */
+	const char *name;	/* as given, for messages */
+	const char *target;	/* the name without proc:, file: or ram: */
+	int kind;		/* BN_ANY: processes of that name, else a file */
 	uint64_t size;
 	int per_hour;		/* NAME=SIZE/h: a slope, for the trend view */
 };
-int parse_budget(char *arg, struct budget *b);
+void parse_budget(char *arg, struct budget *b);
+/* A budget's figure and its limit as text, alike unless rounding makes them
+ * so: then both in bytes. */
+void budget_texts(const struct opts *o, const struct budget *b, int64_t used, int sign,
+		  char *got, char *lim, size_t len);
 void check_budgets(struct scan *s, const struct budget *b, size_t n,
 		   const struct opts *o);
 

@@ -10,6 +10,8 @@
  */
 #include <string.h>
 
+#include "dmabuf.h"
+#include "cgroup.h"
 #include "page.h"
 #include "tree.h"
 
@@ -160,6 +162,75 @@ static void js_cmdline(const struct proc *p)
 	js_str(buf, p->cmdline ? n : 0);
 }
 
+/* The dma-bufs, [inode, exporter, name, size, holders, "PID:fm ..."], and each
+ * holder's [pid, name, held, share]: none where the scan has none. */
+static void js_dmabuf(const struct scan *s)
+{
+#ifndef EXMAP_NO_DMABUF
+	const struct dmatab *t = s->dma;
+	const struct dmahold *h;
+	const struct proc *p;
+	uint32_t i, k = 0;
+	const char *sep;
+
+	outs("D.dmabuf = [");
+	for (i = 0; t && i < t->n; i++) {
+		const struct dmabuf *b = t->sorted[i];
+
+		if (b->flags & DB_GONE)
+			continue;
+		outf("%s[%llu,", k++ ? ",\n" : "", (unsigned long long)b->ino);
+		js_cstr(b->exp);
+		outs(",");
+		js_cstr(b->name);
+		outf(",%llu,%u,\"", (unsigned long long)b->size, b->nholder);
+		for (sep = "", p = s->first; p; p = p->next)
+			for (h = p->dma ? p->dma->hold : NULL; h; h = h->next)
+				if (h->buf == b) {
+					outf("%s%d:%s%s", sep, (int)p->pid, h->fds ? "f" : "",
+					     h->maps ? "m" : "");
+					sep = " ";
+				}
+		outs("\"]");
+	}
+	outs("];\nD.dmaprocs = [");
+	for (k = 0, p = s->first; p; p = p->next)
+		if (p->shown && p->dma && p->dma->hold) {
+			outf("%s[%d,", k++ ? "," : "", (int)p->pid);
+			js_cstr(p->name);
+			outf(",%llu,%llu]", (unsigned long long)p->dma->held,
+			     (unsigned long long)eff_bytes(&p->dma->share));
+		}
+	outs("];\n");
+#else
+	(void)s;
+	outs("D.dmabuf = [];\nD.dmaprocs = [];\n");
+#endif
+}
+
+/* [path, name, charged, anon, file, shmem] a cgroup (null: not known), in
+ * the table's order; the processes name their row. */
+static void js_cgroups(struct scan *s)
+{
+	char name[PATH_BUF];
+	uint32_t n, i, k;
+	struct cgroup *rows = cgroups_build(s, &n);
+
+	for (i = 0; i < n; i++) {
+		outs(i ? ",\n[" : "[");
+		js_cstr(rows[i].path);
+		outs(",");
+		cg_name(rows[i].path, name, sizeof(name));
+		js_cstr(name);
+		for (k = 0; k < CH_N; k++)
+			if (rows[i].charge.known & 1u << k)
+				out_dec(',', rows[i].charge.v[k]);
+			else
+				outs(",null");
+		outs("]");
+	}
+}
+
 void view_html(struct scan *s, const struct totals *t, const struct opts *o,
 	       const char *census_how)
 {
@@ -171,6 +242,7 @@ void view_html(struct scan *s, const struct totals *t, const struct opts *o,
 
 	h.fidx = fidx;
 	h.all = o->all;
+	cgroups_build(s, &i);	/* each process's row, for D.procs */
 	page_begin();
 	outs("D.kind = \"scan\";\nD.head = ");
 	js_head(s);
@@ -190,7 +262,7 @@ void view_html(struct scan *s, const struct totals *t, const struct opts *o,
 		js_cmdline(p);
 		outf(",%d,", p->shown);
 		js_figs(&p->rfig);
-		outs("]");
+		outf(",%d]", p->cg ? (int)p->cg->row : -1);	/* its row in D.cgroups */
 	}
 	outs("];\nD.files = [");
 	for (i = 0; i < nf; i++) {
@@ -204,6 +276,8 @@ void view_html(struct scan *s, const struct totals *t, const struct opts *o,
 		js_figs(&files[i].rfig);
 		outs("]");
 	}
+	outs("];\nD.cgroups = [");
+	js_cgroups(s);
 	outs("];\nD.tree = [");
 	tree_walk(s, o, node, &h, &st);
 	flush_symbols(&h);
@@ -212,6 +286,7 @@ void view_html(struct scan *s, const struct totals *t, const struct opts *o,
 	outs("D.ram = ");
 	js_ram(s, census_how);
 	outs(";\n");
+	js_dmabuf(s);
 	if (s->unreadable)
 		warnx("%u process%s could not be read: figures are partial", s->unreadable,
 		      s->unreadable == 1 ? "" : "es");

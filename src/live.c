@@ -1,7 +1,8 @@
 /* A scan of this machine: the arena sized for it, the processes listed, read. */
 #include <unistd.h>
 
-#include "exmap.h"
+#include "dmabuf.h"
+#include "cgroup.h"
 
 /* Count the processes: a first pass over /proc, for sizing. */
 static int count_one(pid_t pid, void *arg)
@@ -68,7 +69,7 @@ void scan_live(struct scan *s, struct arena *arena, const struct opts *o, const 
 	       uint64_t table, uint64_t cap_mem, const pid_t *pid_list, size_t npid_list)
 {
 	uint64_t page_size = (uint64_t)getpagesize();
-	uint64_t bound, ram_swap = 0, blocks;
+	uint64_t bound = 0, ram_swap = 0, blocks;
 	struct pagesrc *src = source_choose(backend);
 	struct probe probe;
 	const pid_t *pids;
@@ -107,7 +108,14 @@ void scan_live(struct scan *s, struct arena *arena, const struct opts *o, const 
 	scan_init(s, arena, src, (uint32_t)table, (uint32_t)blocks, &probe);
 	s->want_cmdline = o->view == V_DUMP || o->view == V_HTML || o->names;
 	s->want_start = o->view == V_WATCH;
+	/* captures and watch logs carry each process's cgroup: a read of
+	 * /proc/PID/cgroup each (make bench's procs case); on a kernel with
+	 * cgroups */
+	s->want_cgroup = (o->view == V_CGROUPS || o->view == V_DUMP || o->view == V_WATCH ||
+			  o->view == V_METRICS || o->view == V_HTML) && cg_hierarchy(NULL) >= 0;
 	/* On a terminal only, and never beside CSV or a capture. */
 	s->progress = !o->csv && o->view != V_DUMP && o->view != V_WATCH && is_terminal(2);
+	dmabuf_start(s);	/* whether fds are read, before the processes are */
 	scan_procs(s, pids, npid);
+	dmabuf_settle(s);
 }

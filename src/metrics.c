@@ -7,30 +7,41 @@
  * A label value is written with \, " and newline escaped, and every byte
  * that is not part of valid UTF-8 as the text \xNN (lowercase), so that
  * Prometheus takes it; names that come out the same are one series.
+ * Every series made from a capture carries the board it came from: a host
+ * label, the node name its uname recorded (--label host=NAME sets it), so
+ * that boards' files and the host's own share one textfile directory.
  */
 #include <string.h>
 #include <time.h>
 
 #include "capture.h"
+#include "dmabuf.h"
+#include "cgroup.h"
 #include "ram.h"
 #include "ramsrc.h"
 
-#define FILES_TOP	20	/* files named without -n */
+#define FILES_TOP	20	/* files and cgroups named without -n */
 
 /* One series' labels, as written between the braces, and its figures. */
 struct series {
 	const char *key;
-	uint64_t v[4];		/* eff_resident, sole, resident, swap; a file's: v[0] */
+	uint64_t v[6];		/* eff_resident, sole, resident, swap, dmabuf,
+				   eff_dmabuf; a file's: v[0] */
 	uint32_t n;		/* processes */
 };
 
 static const struct {
 	const char *name, *help;
-} proc_family[4] = {
+} proc_family[6] = {
 	{ "exmap_process_eff_resident_bytes", "Proportional set size (PSS) by process name." },
 	{ "exmap_process_sole_bytes", "Unique set size (USS) by process name." },
 	{ "exmap_process_resident_bytes", "Resident set size (RSS) by process name." },
 	{ "exmap_process_swap_bytes", "Swapped out memory by process name." },
+#ifndef EXMAP_NO_DMABUF
+	{ "exmap_process_dmabuf_bytes", "The dma-bufs held, whole, by process name." },
+	{ "exmap_process_eff_dmabuf_bytes", "Each dma-buf held shared among its holders, "
+	  "by process name." },
+#endif
 };
 
 /* The length of the valid UTF-8 sequence at s (n bytes left); 0 if none starts there. */
@@ -113,7 +124,7 @@ static size_t merge(struct series *t, size_t n)
 	sort(t, n, sizeof(*t), by_key);
 	for (i = 0; i < n; i++) {
 		if (m && strcmp(t[m - 1].key, t[i].key) == 0) {
-			for (int k = 0; k < 4; k++)
+			for (int k = 0; k < 6; k++)
 				t[m - 1].v[k] += t[i].v[k];
 			t[m - 1].n += t[i].n;
 		} else {
@@ -131,13 +142,109 @@ static void family(const char *name, const char *help)
 	fam = name;
 }
 
+#ifdef EXMAP_NO_LOAD
+/* A board's own series: its exporter's instance says which board. */
+#define common	""
+#define common_labels(a, host, file)	((void)0)
+#else
+#define LABELS_MAX	8	/* --label options */
+
+/* --label NAME=VALUE, as given; and every series' labels, written once */
+static const char *label_arg[LABELS_MAX];
+static size_t nlabel;
+static const char *common;	/* NAME="VALUE",... or "" */
+
+/* --label NAME=VALUE: checked as Prometheus takes a label name, and kept. */
+void metrics_label(const char *arg)
+{
+	static const char *const ours[] = { "name", "path", "part", "pid", "source", "from",
+					    "version" };
+	size_t n = strcspn(arg, "="), i;
+
+	if (!arg[n] || !n)
+		die("--label %s: give NAME=VALUE", arg);
+	for (i = 0; i < n; i++)
+		if (!(arg[i] == '_' || ((arg[i] | 0x20) >= 'a' && (arg[i] | 0x20) <= 'z') ||
+		      (i && arg[i] >= '0' && arg[i] <= '9')))
+			die("--label %s: a label's name is letters, digits and _, not starting with a "
+			    "digit", arg);
+	if (n > 1 && arg[0] == '_' && arg[1] == '_')
+		die("--label %s: names starting with __ are Prometheus's own", arg);
+	for (i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)
+		if (strlen(ours[i]) == n && strncmp(arg, ours[i], n) == 0)
+			die("--label %s: %s is a label of exmap-mini's own series", arg, ours[i]);
+	for (i = 0; i < nlabel; i++)
+		if (strncmp(label_arg[i], arg, n + 1) == 0)
+			die("--label %s: the label %.*s given twice", arg, (int)n, arg);
+	if (nlabel == LABELS_MAX)
+		die("--label %s: more than %d labels", arg, LABELS_MAX);
+	label_arg[nlabel++] = arg;
+}
+
+/* A capture's board: the node name, its uname's third word; NULL if cut or none. */
+static const char *capture_host(const char *uname)
+{
+	const char *p = strchr(uname, ' ');
+	size_t n;
+
+	if (!p || !(p = strchr(p + 1, ' ')) || !*++p)
+		return NULL;
+	n = strlen(p);
+	return n >= 3 && strcmp(p + n - 3, "...") == 0 ? NULL : p;
+}
+
+/* NAME="VALUE" after what p ends, a comma between: the new end. */
+static char *put_label(char *p, const char *start, const char *name, size_t n, const char *v)
+{
+	if (p != start)
+		*p++ = ',';
+	memcpy(p, name, n);
+	p += n;
+	*p++ = '=';
+	*p++ = '"';
+	p += label_value(p, v, strlen(v));
+	*p++ = '"';
+	*p = '\0';
+	return p;
+}
+
+/* Every series' labels: --label's, and a capture's host unless --label says it. */
+static void common_labels(struct arena *a, const char *host, const char *file)
+{
+	size_t i, room = 1;
+	char *start, *p;
+	int add_host = file != NULL;
+
+	for (i = 0; i < nlabel; i++) {
+		room += label_value(NULL, label_arg[i], strlen(label_arg[i])) + 4;
+		add_host &= strncmp(label_arg[i], "host=", 5) != 0;
+	}
+	if (add_host && !host)
+		die("%s: its uname names no whole host (cut short, or none): give the board's name "
+		    "with --label host=NAME", file);
+	if (add_host)
+		room += label_value(NULL, host, strlen(host)) + 8;
+	common = start = p = arena_alloc(a, room, 1);
+	*p = '\0';
+	for (i = 0; i < nlabel; i++) {
+		size_t n = strcspn(label_arg[i], "=");
+
+		p = put_label(p, start, label_arg[i], n, label_arg[i] + n + 1);
+	}
+	if (add_host)
+		put_label(p, start, "host", 4, host);
+}
+#endif
+
 /* A sample of the family: key, its labels (NULL: none), and its value. */
 static void sample(const char *key, int64_t v)
 {
 	outs(fam);
-	if (key) {
+	if (key || *common) {
 		outs("{");
-		outs(key);
+		outs(common);
+		outs(key && *common ? "," : "");
+		outs(key ? key : "");
 		outs("}");
 	}
 	if (v < 0)
@@ -160,6 +267,8 @@ static size_t procs_table(struct scan *s, struct series **out, int pids)
 		t[i].v[1] = p->fig.sole;
 		t[i].v[2] = p->fig.resident;
 		t[i].v[3] = p->fig.swap;
+		t[i].v[4] = p->dma ? p->dma->held : 0;
+		t[i].v[5] = p->dma ? eff_bytes(&p->dma->share) : 0;
 		t[i].n = 1;
 	}
 	*out = t;
@@ -170,12 +279,13 @@ static void put_procs(struct scan *s, const struct opts *o)
 {
 	struct series *by_name, *each;
 	size_t nn = procs_table(s, &by_name, 0), ne = nn, i;
-	int k;
+	/* the dma-buf families where one can exist: fds read, or one held */
+	int k, nk = s->dma && (s->dma->walk || s->dma->n) ? 6 : 4;
 
 	each = by_name;
 	if (o->pids)
 		ne = procs_table(s, &each, 1);
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < nk; k++) {
 		family(proc_family[k].name, proc_family[k].help);
 		for (i = 0; i < ne; i++)
 			sample(each[i].key, (int64_t)each[i].v[k]);
@@ -215,6 +325,79 @@ static void put_files(struct scan *s, const struct opts *o)
 	sample(other, (int64_t)rest);
 }
 
+#ifndef EXMAP_NO_DMABUF
+/* CMA: all areas' pages and those in use (meminfo), each area's where sysfs says. */
+static void put_cma(struct scan *s, const struct ramsrc *r)
+{
+	uint32_t i, j;
+
+	family("exmap_cma_bytes", "CMA areas: their pages (total) and those in use (used: "
+	       "CmaTotal - CmaFree for all; given out by cma_alloc for an area).");
+	sample("area=\"all\",kind=\"total\"", (int64_t)r->mi[MI_CMATOTAL]);
+	sample("area=\"all\",kind=\"used\"", (int64_t)(r->mi[MI_CMATOTAL] - r->mi[MI_CMAFREE]));
+	for (i = 0; i < r->cma.n; i++) {
+		sample(key_make(s->arena, "area", r->cma.top[i].name, "\",kind=\"total", 0),
+		       (int64_t)r->cma.top[i].bytes);
+		for (j = 0; j < r->cma_used.n; j++)
+			if (strcmp(r->cma_used.top[j].name, r->cma.top[i].name) == 0)
+				sample(key_make(s->arena, "area", r->cma.top[i].name,
+						"\",kind=\"used", 0), (int64_t)r->cma_used.top[j].bytes);
+	}
+}
+#endif
+
+/*
+ * The largest cgroups by eff_resident (-n, 20), the rest as cgroup="other"
+ * (no path is so named); the charges of those named, where known: summed,
+ * the rest's would count a nested cgroup's twice.
+ */
+static void put_cgroups(struct scan *s, const struct opts *o)
+{
+	static const struct {
+		const char *name, *help;
+	} fams[4] = {
+		{ "exmap_cgroup_eff_resident_bytes", "PSS by cgroup: its processes' shares; the "
+		  "smaller ones as other." },
+		{ "exmap_cgroup_processes", "Processes in the cgroup." },
+		{ "exmap_cgroup_charged_bytes", "The kernel's charge (memory.current or "
+		  "memory.usage_in_bytes), where known." },
+		{ "exmap_cgroup_charged_shmem_bytes", "Its charge for shmem and tmpfs (memory.stat), "
+		  "where known." },
+	};
+	uint32_t n, i, k;
+	struct cgroup *rows = cgroups_build(s, &n);
+	struct series *t = arena_alloc(s->arena, ((size_t)n + 1) * sizeof(*t), 8);
+	uint64_t top = o->top ? o->top : FILES_TOP;
+
+	if (!n)
+		return;	/* no process's cgroup: a capture made before they were */
+	for (i = 0; i < n; i++) {
+		t[i].key = key_make(s->arena, "cgroup", rows[i].path, "", 0);
+		t[i].v[0] = eff_bytes(&rows[i].fig.eff_resident);
+		t[i].v[1] = i;
+		t[i].n = rows[i].nproc;
+	}
+	sort(t, n, sizeof(*t), by_size);
+	for (k = 0; k < 4; k++) {
+		uint64_t rest = 0;
+
+		family(fams[k].name, fams[k].help);
+		for (i = 0; i < n; i++) {
+			const struct cgcharge *c = &rows[t[i].v[1]].charge;
+			int which = k == 2 ? CH_CHARGED : CH_SHMEM;
+
+			if (i >= top)
+				rest += k == 0 ? t[i].v[0] : t[i].n;
+			else if (k < 2)
+				sample(t[i].key, (int64_t)(k == 0 ? t[i].v[0] : t[i].n));
+			else if (c->known & 1u << which)
+				sample(t[i].key, (int64_t)c->v[which]);
+		}
+		if (k < 2)
+			sample("cgroup=\"other\"", (int64_t)rest);
+	}
+}
+
 static void ram_part(void *arg, const struct ram_line *l)
 {
 	sample(key_make(arg, "part", l->label, "", 0), l->bytes);
@@ -231,16 +414,18 @@ void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
 	/* the ram view's figures: a v1 capture has none, a damaged one lost them */
 	const struct ramsrc *r = !cap ? &live : cap->ram_lost ? NULL : cap->ram;
 
+	common_labels(s->arena, cap ? capture_host(cap->uname) : NULL, cap ? cap->file : NULL);
 	if (!cap)	/* what the parts need and no more: no census */
 		ram_read_parts(&live, s->page_size);
 	family("exmap_build_info", "exmap-mini's version. Always 1.");
 	sample("version=\"" EXMAP_VERSION "\"", 1);
 	family("exmap_scan_info", "The page source; live or a capture's. Always 1.");
-	outf("exmap_scan_info{%s,from=\"%s\"} 1\n", key_make(s->arena, "source", s->source, "", 0),
-	     cap ? "capture" : "live");
+	outf("exmap_scan_info{%s%s%s,from=\"%s\"} 1\n", common, *common ? "," : "",
+	     key_make(s->arena, "source", s->source, "", 0), cap ? "capture" : "live");
 	if (!cap) {
 		family("exmap_scan_duration_seconds", "How long the scan took.");
-		outf("exmap_scan_duration_seconds %llu.%03llu\n",
+		outf(*common ? "exmap_scan_duration_seconds{%s} %llu.%03llu\n" :
+		     "exmap_scan_duration_seconds%s %llu.%03llu\n", common,
 		     (unsigned long long)(scan_ns / 1000000000u),
 		     (unsigned long long)(scan_ns / 1000000u % 1000));
 	}
@@ -256,10 +441,15 @@ void view_metrics(struct scan *s, const struct opts *o, uint64_t scan_ns)
 	}
 	put_procs(s, o);
 	put_files(s, o);
+	put_cgroups(s, o);
 	if (!r) {
 		warnx("metrics: the capture holds no ram view (v1, or lost): no exmap_ram_bytes");
 		return;
 	}
 	family("exmap_ram_bytes", "The ram view's parts of MemTotal.");
 	ram_parts(s, r, ram_part, s->arena);
+#ifndef EXMAP_NO_DMABUF
+	if (r->mi[MI_CMATOTAL])
+		put_cma(s, r);
+#endif
 }

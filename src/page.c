@@ -15,11 +15,13 @@
 #include "page.h"
 #include "ram.h"
 
-/* The template, with a NUL after it; the path is the build's, from the top. */
+/* The template, with a NUL after it; the path is the build's, from the top;
+ * global, so that code LTO puts in another partition still finds it. */
 #ifndef PAGE_TEMPLATE
 #define PAGE_TEMPLATE "src/report.html"
 #endif
 __asm__(".pushsection .rodata.report_page,\"a\"\n"
+	".globl report_page\n"
 	"report_page:\n"
 	".incbin \"" PAGE_TEMPLATE "\"\n"
 	".byte 0\n"

@@ -192,8 +192,8 @@ void source_start(struct pagesrc *src, struct probe *pr, uint64_t page_size)
 	int err = source_probe(src, pr, page_size);
 
 	if (err == -EPERM || (err == -EACCES && src == &kmod_source))
-		die("%s: page frame numbers are for root only: run exmap-mini as root "
-		    "(reading them needs CAP_SYS_ADMIN)", src->name);
+		die("%s: page frame numbers are hidden without CAP_SYS_ADMIN: %s", src->name,
+		    admin_hint());
 	if (err == -ENXIO)
 		die("%s does not show a page this process just wrote: is it running under "
 		    "an emulator such as qemu-user?", src->name);

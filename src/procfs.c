@@ -85,9 +85,11 @@ int lb_next(struct linebuf *lb, char *line, size_t max, size_t *len, int *toolon
 
 /*
  * A whole small /proc file; its length, or -errno (-EFBIG if it did not fit).
- * A one-line file (line) ends at its newline, without a read to meet EOF.
+ * A one-line file (READ_LINE) ends at its newline, without a read to meet
+ * EOF; READ_CUT keeps what fits.
  */
-static ssize_t read_whole(int dirfd, const char *name, char *buf, size_t max, int line)
+enum { READ_WHOLE, READ_LINE, READ_CUT };
+static ssize_t read_whole(int dirfd, const char *name, char *buf, size_t max, int how)
 {
 	size_t n = 0;
 	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
@@ -108,7 +110,7 @@ static ssize_t read_whole(int dirfd, const char *name, char *buf, size_t max, in
 		if (r == 0)
 			break;
 		n += r;
-		if (line && buf[n - 1] == '\n')
+		if ((how == READ_LINE && buf[n - 1] == '\n') || (how == READ_CUT && n == max - 1))
 			break;
 		if (n == max - 1) {
 			close(fd);
@@ -122,12 +124,64 @@ static ssize_t read_whole(int dirfd, const char *name, char *buf, size_t max, in
 
 ssize_t read_small(int dirfd, const char *name, char *buf, size_t max)
 {
-	return read_whole(dirfd, name, buf, max, 0);
+	return read_whole(dirfd, name, buf, max, READ_WHOLE);
 }
 
 ssize_t read_line(int dirfd, const char *name, char *buf, size_t max)
 {
-	return read_whole(dirfd, name, buf, max, 1);
+	return read_whole(dirfd, name, buf, max, READ_LINE);
+}
+
+/* A process's arguments, NUL between them, cut at max - 1 bytes: their
+ * length (the NULs at the end left out), or -errno. */
+ssize_t read_cmdline(int piddir, char *buf, size_t max)
+{
+	ssize_t n = read_whole(piddir, "cmdline", buf, max, READ_CUT);
+
+	while (n > 0 && buf[n - 1] == '\0')
+		n--;
+	return n;
+}
+
+/*
+ * A process's name (comm) and when it started, in clock ticks since boot,
+ * from stat (the name in parentheses, which may hold anything, then field 3
+ * on): with its pid, the start tells it from a later process of that pid.
+ * 0, or -errno (-ESRCH: empty, the process gone; -EPROTO: not as expected).
+ */
+int read_stat(int piddir, char name[NAME_MAX_COMM], uint64_t *start)
+{
+	char buf[1024], *q, *e;
+	ssize_t n = read_small(piddir, "stat", buf, sizeof(buf));
+	const char *open = memchr(buf, '(', n > 0 ? (size_t)n : 0);
+	int field;
+
+	if (n <= 0)
+		return n ? (int)n : -ESRCH;
+	q = strrchr(buf, ')');
+	if (!open || !q || q - open - 1 >= NAME_MAX_COMM)
+		return -EPROTO;
+	memcpy(name, open + 1, q - open - 1);
+	name[q - open - 1] = '\0';
+	for (field = 2; q && field < 22; field++)
+		q = strchr(q + 1, ' ');
+	if (!q || !(e = strchr(q + 1, ' ')) || (*e = '\0', parse_u64(q + 1, UINT64_MAX, start)) < 0)
+		return -EPROTO;
+	return 0;
+}
+
+/* The name alone, from comm: cheaper for the kernel than stat, whose other
+ * fields it computes (make bench's procs case shows the difference). 0, or
+ * -errno (-ESRCH: empty, the process gone). */
+int read_comm(int piddir, char name[NAME_MAX_COMM])
+{
+	ssize_t n = read_line(piddir, "comm", name, NAME_MAX_COMM);
+
+	if (n <= 0)
+		return n ? (int)n : -ESRCH;
+	if (name[n - 1] == '\n')
+		name[n - 1] = '\0';
+	return 0;
 }
 
 /* Lowercase hex, as the kernel prints it: hot, so a digit costs few branches. */

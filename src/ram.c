@@ -12,14 +12,15 @@
 #include <string.h>
 
 #include "capture.h"
+#include "dmabuf.h"
 #include "ram.h"
 #include "ramsrc.h"
 
-enum { L_HEAD, L_PART, L_DETAIL, L_RESERVED, L_SWAP, L_CENSUS };
+enum { L_HEAD, L_PART, L_DETAIL, L_RESERVED, L_SWAP, L_CENSUS, L_DMABUF };
 
 static const char *const csv_cat[] = {
 	[L_HEAD] = NULL, [L_PART] = "part", [L_DETAIL] = "detail", [L_RESERVED] = "reserved",
-	[L_SWAP] = "swap", [L_CENSUS] = "census",
+	[L_SWAP] = "swap", [L_CENSUS] = "census", [L_DMABUF] = "dmabuf",
 };
 
 struct rline {
@@ -101,6 +102,16 @@ static void part(int depth, const char *sub, int64_t v, const char *source)
 	left -= v;
 }
 
+/* A dma-buf line (dmabuf_ram): a part, or one of the lines after swap. */
+static void dma_line(int depth, int is_part, const char *label, const char *name, int64_t v,
+		     const char *source)
+{
+	if (is_part && !name)
+		part(depth, label, v, source);
+	else
+		add(depth, is_part ? L_DETAIL : L_DMABUF, label, name, v, source);
+}
+
 /* a - b, as a signed figure: a counter less what the scan found of it */
 static int64_t less(uint64_t a, uint64_t b)
 {
@@ -154,6 +165,20 @@ static void build(const struct scan *s, const struct ramsrc *r)
 	if (mi[MI_CMATOTAL]) {
 		add(2, L_RESERVED, "cma (within MemTotal)", NULL, (int64_t)mi[MI_CMATOTAL], "meminfo");
 		add(3, L_RESERVED, "cma free (within MemTotal)", NULL, (int64_t)mi[MI_CMAFREE], "meminfo");
+		add(3, L_RESERVED, "cma used (within MemTotal)", NULL, less(mi[MI_CMATOTAL],
+		    mi[MI_CMAFREE]), "meminfo");
+#ifndef EXMAP_NO_DMABUF	/* read with dma-bufs */
+		for (i = 0; i < r->cma.n; i++) {	/* each area: its pages, those given out */
+			uint32_t j;
+
+			add(3, L_RESERVED, "cma area (within MemTotal)", r->cma.top[i].name,
+			    (int64_t)r->cma.top[i].bytes, "sysfs");
+			for (j = 0; j < r->cma_used.n; j++)
+				if (strcmp(r->cma_used.top[j].name, r->cma.top[i].name) == 0)
+					add(4, L_RESERVED, "cma area allocated (within MemTotal)",
+					    r->cma.top[i].name, (int64_t)r->cma_used.top[j].bytes, "sysfs");
+		}
+#endif
 	}
 
 	add(1, L_HEAD, "MemTotal", NULL, (int64_t)mi[MI_TOTAL], "meminfo");
@@ -200,6 +225,7 @@ static void build(const struct scan *s, const struct ramsrc *r)
 			part(3, "hugetlb pool", (int64_t)mi[MI_HUGETLB], "meminfo");
 		lines[kernel].bytes = k0 - left;
 	}
+	dmabuf_ram(s, 1, dma_line);	/* what no meminfo counter holds: unexplained shrinks */
 	add(2, L_PART, "unexplained", NULL, left, "derived");
 
 	add(0, L_SWAP, "swap", NULL, (int64_t)mi[MI_SWAPTOTAL], "meminfo");
@@ -209,6 +235,7 @@ static void build(const struct scan *s, const struct ramsrc *r)
 		add(1, L_SWAP, "zram compressed", NULL, (int64_t)r->zram_compr, "zram");
 		add(1, L_SWAP, "zram in RAM", NULL, (int64_t)r->zram_used, "zram");
 	}
+	dmabuf_ram(s, 0, dma_line);
 	if (!r->census_err) {
 		add(0, L_CENSUS, "census", NULL, (int64_t)(r->census.frames * s->page_size), r->census.source);
 		for (i = 0; i < FK_N; i++) {
@@ -444,6 +471,7 @@ static void each_line(const struct scan *s, const struct ramsrc *r, int parts_on
 	static const char *const kind[] = {
 		[L_HEAD] = "head", [L_PART] = "part", [L_DETAIL] = "detail",
 		[L_RESERVED] = "reserved", [L_SWAP] = "swap", [L_CENSUS] = "census",
+		[L_DMABUF] = "dmabuf",
 	};
 	size_t i;
 

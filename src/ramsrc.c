@@ -105,7 +105,7 @@ static void read_iomem(struct ramsrc *r, uint64_t page_size)
 	}
 	r->have_iomem = r->sysram > 0;
 	if (!r->have_iomem)
-		note(r, "/proc/iomem shows no addresses to this user: run as root");
+		note(r, "/proc/iomem shows no addresses without CAP_SYS_ADMIN");
 	else if (r->kcode)
 		r->kimage_src = "iomem";
 }
@@ -434,6 +434,41 @@ static void read_zram(struct ramsrc *r)
 	}
 }
 
+#ifdef EXMAP_NO_DMABUF	/* left out with dma-bufs: meminfo's CMA alone */
+#define read_cma(r, page_size)	((void)(r))
+#else
+/* Each CMA area's pages and those given out, where sysfs says (total_pages
+ * and available_pages, from 6.15); else meminfo's CmaTotal and CmaFree alone. */
+static void read_cma(struct ramsrc *r, uint64_t page_size)
+{
+	int dir = openat(AT_FDCWD, "/sys/kernel/mm/cma", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	long n, off;
+
+	if (dir < 0)
+		return;
+	while ((n = syscall(SYS_getdents64, dir, text, sizeof(text))) > 0)
+		for (off = 0; off < n;) {
+			struct linux_dirent64 *d = (void *)(text + off);
+			char path[300], buf[32], *q = buf;
+			uint64_t total, avail;
+
+			off += d->d_reclen;
+			fmt_snprintf(path, sizeof(path), "%.255s/total_pages", d->d_name);
+			if (d->d_name[0] == '.' || read_small(dir, path, buf, sizeof(buf)) < 0 ||
+			    ram_dec(&q, &total) < 0)
+				continue;
+			fmt_snprintf(path, sizeof(path), "%.255s/available_pages", d->d_name);
+			q = buf;
+			if (read_small(dir, path, buf, sizeof(buf)) < 0 || ram_dec(&q, &avail) < 0 ||
+			    avail > total)
+				continue;
+			ram_top_add(&r->cma, d->d_name, strlen(d->d_name), total * page_size);
+			ram_top_add(&r->cma_used, d->d_name, strlen(d->d_name), (total - avail) * page_size);
+		}
+	close(dir);
+}
+#endif
+
 /* Every frame counted: by kpageflags or the module (-b), where either is there. */
 static void read_census(struct ramsrc *r, const char *how, int page_shift)
 {
@@ -465,6 +500,7 @@ void ram_read_parts(struct ramsrc *r, uint64_t page_size)
 	ram_read_mounts(&r->files, page_size);
 	read_vmallocinfo(r, page_size);
 	read_zram(r);
+	read_cma(r, page_size);
 	r->census_err = -ENOENT;
 }
 
@@ -490,5 +526,6 @@ void ram_read(struct ramsrc *r, const char *census_how, uint64_t page_size)
 	read_vmallocinfo(r, page_size);
 	read_modules(r, page_size);
 	read_zram(r);
+	read_cma(r, page_size);
 	read_census(r, census_how, __builtin_ctzll(page_size));
 }

@@ -42,6 +42,8 @@ struct ramsrc {
 	uint64_t vmalloc_stacks;	/* vmallocinfo: kernel stacks it holds */
 	uint64_t vmalloc_info;		/* vmallocinfo: all pages */
 	int have_vmallocinfo;
+	struct ramtop cma, cma_used;	/* CMA areas (sysfs, 6.15 on): their pages,
+					   those cma_alloc gave out */
 	uint64_t zram_used, zram_compr, zram_orig;
 	uint32_t nzram;
 	struct census census;

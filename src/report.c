@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "dmabuf.h"
 
 /* maps PID of a process the scan does not hold: why, as the scan saw it. */
 static _Noreturn void not_scanned(const struct scan *s, pid_t pid)
@@ -41,7 +42,7 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 {
 	void **rows = rows_alloc(s->arena, s->nproc);
 	size_t i, n = 0;
-	int w;
+	int w, dw = dmabuf_shown(s, o);	/* the dma-buf column's width (text), or 0 */
 
 	for (i = 0; i < s->nproc; i++)
 		if (s->procs[i]->shown)
@@ -52,13 +53,16 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 		figs_fit(o, &((const struct proc *)rows[i])->rfig);
 	if (!o->noheader)
 		figs_fit(o, &t->shown);
-	w = (int)name_room(o, 16, 4);	/* it gives way to wider figures */
+	w = (int)name_room(o, 16 - (o->csv ? 0 : dw), 4);	/* it gives way to wider figures */
 	if (!o->noheader) {
 		if (o->csv)
 			outs("pid,name");
 		else
 			outf("    PID %-*s", w, "NAME");
 		put_heads(o, NULL, 0);
+		if (dw && !o->csv)
+			outf(" %*s", dw - 1, "EFDMA");
+		dmabuf_csv_head(o);
 		outs("\n");
 	}
 	for (i = 0; i < n; i++) {
@@ -73,6 +77,7 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 			put_text(p->name, (size_t)w, 1);
 		}
 		put_figs(o, &p->rfig, NULL, 0);
+		dmabuf_put(s, o, p, dw);
 		outs("\n");
 	}
 	if (!o->csv && !o->noheader) {
@@ -83,6 +88,7 @@ void view_procs(struct scan *s, const struct totals *t, const struct opts *o)
 			fmt_snprintf(label, sizeof(label), "%u", t->nshown);
 		outf("%7s %-*s", "", w, label);
 		put_figs(o, &t->shown, NULL, 0);
+		dmabuf_put(s, o, NULL, dw);
 		outs("\n");
 	}
 }
@@ -232,6 +238,8 @@ void report_notes(const struct scan *s, const struct totals *t, const struct opt
 			outf("vanished: %u process%s exited before or while being read\n",
 			     s->vanished, s->vanished == 1 ? "" : "es");
 	}
+	if (o->view == V_PROCS)
+		dmabuf_notes(s, o);
 	if (bad) {
 		warnx("self-check failed: eff_mapped total is off by %llu bytes",
 		      (unsigned long long)diff.whole);

@@ -11,7 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "exmap.h"
+#include "dmabuf.h"
+#include "cgroup.h"
 
 static char line[LINE_MAX_MAPS];
 static struct linebuf maps_lb;
@@ -111,21 +112,22 @@ static uint32_t swap_id(struct scan *s, uint64_t e)
 }
 
 /*
- * n pages of one kind (kind << 28 | write) after the pages before: onto the
+ * n pages of one kind (run_nk's, no pages) after the pages before: onto the
  * run pending when it is of that kind and, for shared and swap pages, their
  * ids go on from its; else the pending run is stored and these begin one.
  */
 static inline void put_run(struct scan *s, struct mapping *m, uint32_t kind, uint32_t id,
 			   uint64_t n)
 {
-	int ids = run_has_ids(kind >> RUN_KIND_SHIFT & 7);
+	int ids = run_has_ids(nk_kind(kind));
 
 	/* the id the next page had where it was met first, if it was met so */
 	s->hint = ids ? id + (uint32_t)n : s->hint + (uint32_t)n;
 	while (n > 0) {
-		uint32_t pn = s->pend.nk & RUN_N_MASK, k;
+		uint32_t pn = run_pages(&s->pend), k;
 
-		if (pn && (s->pend.nk & ~RUN_N_MASK) == kind && pn < RUN_PAGES_MAX &&
+		/* its nk less its pages: its kind and write bit */
+		if (pn && s->pend.nk - pn == kind && pn < RUN_PAGES_MAX &&
 		    (!ids || id == s->pend.id + pn)) {
 			k = n < RUN_PAGES_MAX - pn ? (uint32_t)n : RUN_PAGES_MAX - pn;
 			s->pend.nk += k;
@@ -150,7 +152,7 @@ static inline uint32_t excl_kind(const struct scan *s, uint64_t e, uint64_t wrot
 {
 	int w = s->src->exact_write ? (e & PE_WRITE) != 0 : !(e & wrote_mask);
 
-	return RUN_EXCL << RUN_KIND_SHIFT | (w ? RUN_WRITE : 0);
+	return run_nk(RUN_EXCL, w, 0);
 }
 
 /*
@@ -163,19 +165,18 @@ static void add_present(struct scan *s, struct mapping *m, uint64_t e, uint64_t 
 			uint64_t wrote_mask)
 {
 	const struct probe *pr = &s->probe;
-	uint32_t w = s->src->exact_write && (e & PE_WRITE) ? RUN_WRITE : 0;
+	int w = s->src->exact_write && (e & PE_WRITE);
 
 	while (n > 0) {
 		uint64_t frame = e & PE_FRAME_MASK, k = n;
 		uint32_t id;
 
-		if ((e & PE_NOTRAM) || frame == pr->zero_pfn ||
-		    frame - pr->hzero_pfn < pr->hzero_n) {
+		if ((e & PE_NOTRAM) || zero_frame(pr, frame)) {
 			if (frame == pr->zero_pfn && !(e & PE_NOTRAM))
 				k = 1;
 			else if (!(e & PE_NOTRAM) && k > pr->hzero_pfn + pr->hzero_n - frame)
 				k = pr->hzero_pfn + pr->hzero_n - frame;
-			put_run(s, m, RUN_NOTRAM << RUN_KIND_SHIFT | w, 0, k);
+			put_run(s, m, run_nk(RUN_NOTRAM, w, 0), 0, k);
 		} else {
 			/* up to the zero pages' frames, if they lie ahead */
 			if (frame < pr->zero_pfn && k > pr->zero_pfn - frame)
@@ -188,10 +189,10 @@ static void add_present(struct scan *s, struct mapping *m, uint64_t e, uint64_t 
 				/* pfn 0 means hidden pfns: grouping by it would merge pages */
 				if (frame == 0)
 					die("pagemap reads page frame number 0: pfns are hidden "
-					    "from this user; run exmap-mini as root");
+					    "without CAP_SYS_ADMIN: %s", admin_hint());
 				if ((k = ptab_run(&s->pt, frame, k, s->hint, &id)) == 0)
 					table_full(s);
-				put_run(s, m, RUN_SHARED << RUN_KIND_SHIFT | w, id, k);
+				put_run(s, m, run_nk(RUN_SHARED, w, 0), id, k);
 			}
 		}
 		e += k;
@@ -264,8 +265,7 @@ static __attribute__((hot)) void add_pages(struct scan *s, struct mapping *m, co
 		uint64_t e = pe[i] & keep;
 
 		if ((e & (PE_PRESENT | PE_EXCLUSIVE | PE_NOTRAM)) == (PE_PRESENT | PE_EXCLUSIVE) &&
-		    (e & PE_FRAME_MASK) != s->probe.zero_pfn &&
-		    (e & PE_FRAME_MASK) - s->probe.hzero_pfn >= s->probe.hzero_n) {
+		    !zero_frame(&s->probe, e & PE_FRAME_MASK)) {
 			/* exclusive pages: whatever their frames, alike */
 			for (k = 1; i + k < n && !(((pe[i + k] & keep) ^ e) & ~PE_FRAME_MASK); k++)
 				;
@@ -276,11 +276,11 @@ static __attribute__((hot)) void add_pages(struct scan *s, struct mapping *m, co
 			add_present(s, m, e, k, wrote_mask);
 		} else if (e & PE_SWAP) {
 			k = 1;
-			put_run(s, m, RUN_SWAP << RUN_KIND_SHIFT, swap_id(s, e), 1);
+			put_run(s, m, run_nk(RUN_SWAP, 0, 0), swap_id(s, e), 1);
 		} else {
 			for (k = 1; i + k < n && !(((pe[i + k] & keep) ^ e) & ~PE_FRAME_MASK); k++)
 				;
-			put_run(s, m, RUN_HOLE << RUN_KIND_SHIFT, 0, k);
+			put_run(s, m, run_nk(RUN_HOLE, 0, 0), 0, k);
 		}
 	}
 }
@@ -300,8 +300,7 @@ static void add_span(struct scan *s, struct mapping *m, uint64_t e, uint64_t k)
 	    s->src->unmapped(s->src, e & PE_FRAME_MASK) == 1)
 		e |= PE_NOTRAM;
 	if ((e & (PE_EXCLUSIVE | PE_NOTRAM)) == PE_EXCLUSIVE && s->src->excl_by_head &&
-	    (e & PE_FRAME_MASK) != s->probe.zero_pfn &&
-	    (e & PE_FRAME_MASK) - s->probe.hzero_pfn >= s->probe.hzero_n)
+	    !zero_frame(&s->probe, e & PE_FRAME_MASK))
 		suspect_pmd(s, m, excl_kind(s, e, wrote_mask), e & PE_FRAME_MASK, k);
 	else
 		add_present(s, m, e, k, wrote_mask);
@@ -379,7 +378,7 @@ static enum outcome read_pages(struct scan *s, struct proc *p, struct mapping *f
 				add_span(s, m, e, k);
 				e += k;
 			} else {
-				put_run(s, m, RUN_HOLE << RUN_KIND_SHIFT, 0, k);
+				put_run(s, m, run_nk(RUN_HOLE, 0, 0), 0, k);
 			}
 			va += k << s->page_shift;
 			n -= k;
@@ -438,57 +437,15 @@ static enum outcome read_maps(struct scan *s, struct proc *p, int piddir)
 }
 
 /* The arguments, NUL between them; cut at CMDLINE_MAX bytes, which diff says. */
-static enum outcome read_cmdline(struct scan *s, struct proc *p, int piddir)
+static enum outcome get_cmdline(struct scan *s, struct proc *p, int piddir)
 {
-	static char buf[CMDLINE_MAX];
-	int fd = openat(piddir, "cmdline", O_RDONLY | O_CLOEXEC);
-	size_t n = 0;
-	ssize_t r;
+	static char buf[CMDLINE_MAX + 1];
+	ssize_t n = read_cmdline(piddir, buf, sizeof(buf));
 
-	if (fd < 0)
-		return gone_or_bad(p->pid, -errno, "opening cmdline");
-	while (n < sizeof(buf) && (r = read(fd, buf + n, sizeof(buf) - n)) != 0) {
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int err = errno;
-
-			close(fd);
-			return gone_or_bad(p->pid, -err, "reading cmdline");
-		}
-		n += r;
-	}
-	close(fd);
-	while (n && buf[n - 1] == '\0')
-		n--;
-	p->cmdline = arena_strdup(s->arena, buf, n);
-	p->cmdlen = n;
-	return P_OK;
-}
-
-/*
- * The name (comm) and when the process started, in clock ticks since boot,
- * from stat (the name in parentheses, which may hold anything, then field 3
- * on): with its pid, the start tells it from a later process of that pid.
- */
-static enum outcome read_stat(struct proc *p, int piddir)
-{
-	char buf[1024], *q, *e;
-	ssize_t n = read_small(piddir, "stat", buf, sizeof(buf));
-	const char *open = memchr(buf, '(', n > 0 ? (size_t)n : 0);
-	int field;
-
-	if (n <= 0)
-		return gone_or_bad(p->pid, (int)n, "reading stat");
-	q = strrchr(buf, ')');
-	if (!open || !q || q - open - 1 >= NAME_MAX_COMM)
-		return gone_or_bad(p->pid, -EPROTO, "reading stat");
-	memcpy(p->name, open + 1, q - open - 1);
-	p->name[q - open - 1] = '\0';
-	for (field = 2; q && field < 22; field++)
-		q = strchr(q + 1, ' ');
-	if (!q || !(e = strchr(q + 1, ' ')) || (*e = '\0', parse_u64(q + 1, UINT64_MAX, &p->start)) < 0)
-		return gone_or_bad(p->pid, -EPROTO, "reading stat");
+	if (n < 0)
+		return gone_or_bad(p->pid, (int)n, "reading cmdline");
+	p->cmdline = arena_strdup(s->arena, buf, (size_t)n);
+	p->cmdlen = (uint32_t)n;
 	return P_OK;
 }
 
@@ -500,36 +457,24 @@ void scan_cmdline(struct scan *s, struct proc *p)
 
 	if (piddir < 0)
 		return;
-	if (read_cmdline(s, p, piddir) != P_OK)
+	if (get_cmdline(s, p, piddir) != P_OK)
 		p->cmdline = NULL, p->cmdlen = 0;
 	close(piddir);
 }
 
-/* The name alone, from comm: cheaper for the kernel than stat, whose other
- * fields it computes (make bench's procs case shows the difference). */
-static enum outcome read_comm(struct proc *p, int piddir)
-{
-	char comm[NAME_MAX_COMM];
-	ssize_t n = read_line(piddir, "comm", comm, sizeof(comm));
-
-	if (n <= 0)
-		return gone_or_bad(p->pid, (int)n, "reading comm");
-	if (comm[n - 1] == '\n')
-		comm[--n] = '\0';
-	memcpy(p->name, comm, n + 1);
-	return P_OK;
-}
-
 static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 {
-	enum outcome o = s->want_start ? read_stat(p, piddir) : read_comm(p, piddir);
+	/* the name; for a watch, when it started, from stat */
+	int err = s->want_start ? read_stat(piddir, p->name, &p->start) : read_comm(piddir, p->name);
+	enum outcome o;
 	struct mapping *m, *last;
-	int err;
 
-	if (o != P_OK)
+	if (err < 0)
+		return gone_or_bad(p->pid, err, s->want_start ? "reading stat" : "reading comm");
+	if (s->want_cmdline && (o = get_cmdline(s, p, piddir)) != P_OK)
 		return o;
-	if (s->want_cmdline && (o = read_cmdline(s, p, piddir)) != P_OK)
-		return o;
+	if (s->want_cgroup && (err = cg_read(s->arena, p, piddir)) <= 0)
+		return gone_or_bad(p->pid, err, "reading cgroup");
 	if ((o = read_maps(s, p, piddir)) != P_OK)
 		return o;
 	if ((err = s->src->open(s->src, piddir, p->pid)) < 0)
@@ -547,6 +492,8 @@ static enum outcome read_proc(struct scan *s, struct proc *p, int piddir)
 			break;
 	}
 	s->src->close(s->src);
+	if (o == P_OK)	/* read whole: its dma-bufs and DRM clients (dmabuf.h) */
+		dmabuf_proc(s, p, piddir);
 	return o;
 }
 

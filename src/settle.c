@@ -55,7 +55,7 @@ void scan_settle(struct scan *s)
 			if ((k = ptab_run(&s->pt, f, left, UINT32_MAX, &id)) == 0)
 				die("page table full at %u distinct shared pages; raise it with -t PAGES",
 				    s->pt.cap);
-			piece[np++] = (struct run){ id, RUN_SHARED << RUN_KIND_SHIFT | (r->nk & RUN_WRITE) | k };
+			piece[np++] = (struct run){ id, run_nk(RUN_SHARED, run_written(r), k) };
 		}
 		x->frame = first;
 		x->n = np - first;

@@ -21,7 +21,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "exmap.h"
+#include "elfread.h"
 
 #define SYSROOT_DEPTH_MAX	32	/* directory levels under ROOT searched */
 #define SHF_CODE	(SHF_ALLOC | SHF_EXECINSTR)

@@ -20,7 +20,7 @@ int field_lookup(const char *name)
 	int i;
 
 	for (i = 0; i < NFIELDS; i++)
-		if (strcmp(field_names[i], name) == 0)
+		if (field_names[i] && strcmp(field_names[i], name) == 0)
 			return i;
 	return -1;
 }

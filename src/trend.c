@@ -13,9 +13,6 @@
  */
 #include <string.h>
 
-#ifndef EXMAP_NO_PICTURES
-#include "page.h"
-#endif
 #include "trend.h"
 #include "wlog.h"
 
@@ -34,11 +31,12 @@ static struct {
 	uint32_t mask, n, most;	/* most: the load limit */
 	struct trow *touched;	/* this sample's rows */
 	uint32_t sample;	/* samples begun */
+	int cg_doubt;		/* a process's cgroup is in doubt: no cgroup row this sample */
 	int64_t t, t0;		/* ms since boot: this sample's, the log's first */
 	int in_warmup;
 	int pass;		/* 2: the page's series */
 	uint32_t bucket;	/* pass 2: this sample's */
-	int unsure;		/* WL_UNSURE_*: whose some values are, not known */
+	int unsure;		/* WL_UNSURE_*: an owner not named, so a row's sum may lack it */
 	struct pick pick;
 } T;
 
@@ -67,8 +65,8 @@ static struct trow *row_new(int kind, const char *name, const char *cmd, uint32_
 	return r;
 }
 
-/* The row of a key, made when first met (the page's walk makes none). */
-static struct trow *row(int kind, const char *name, const char *cmd, uint32_t cmdlen)
+/* The row of a key, made when first met if make (the page's walk makes none). */
+static struct trow *row(int kind, const char *name, const char *cmd, uint32_t cmdlen, int make)
 {
 	uint32_t h = key_hash(kind, name, cmd, cmdlen) & T.mask;
 	struct trow *r;
@@ -77,7 +75,7 @@ static struct trow *row(int kind, const char *name, const char *cmd, uint32_t cm
 		if (r->kind == kind && strcmp(r->name, name) == 0 && r->cmdlen == cmdlen &&
 		    (!cmd || memcmp(r->cmd, cmd, cmdlen) == 0))
 			return r;
-	if (T.pass == 2)
+	if (T.pass == 2 || !make)
 		return NULL;
 	if (T.n == T.most)
 		die("trend: more than %u rows (processes by name and command line, files, "
@@ -94,13 +92,14 @@ static void add(struct trow *r, uint64_t eff, uint64_t sole, int known)
 	if (r->touched != T.sample) {
 		r->touched = T.sample;
 		r->eff = r->sole = 0;
-		r->lost = 0;
+		r->count = r->lost = 0;
 		r->next = T.touched;
 		T.touched = r;
 	}
 	/* past 64 bits: only a damaged log's values add up so far */
 	r->lost |= !known || __builtin_add_overflow(r->eff, eff, &r->eff) ||
 		   __builtin_add_overflow(r->sole, sole, &r->sole);
+	r->count++;
 }
 
 /* The table: slots for as many rows of TREND_ROW_BYTES as the arena holds,
@@ -146,6 +145,7 @@ void trend_sample(int64_t t, uint64_t realtime)
 {
 	T.sample++;
 	T.touched = NULL;
+	T.cg_doubt = 0;
 	T.t = t;
 	if (T.sample == 1)
 		T.t0 = t;
@@ -170,39 +170,50 @@ void trend_sample(int64_t t, uint64_t realtime)
 	T.sum.real_last = realtime;
 }
 
-/* The file budgets NAME matches: its path, or its basename for a name
- * without '/'. */
-static int names_file(const char *name, const char *path)
+/* What a budget covers: a file by its path, or its basename for a name
+ * without '/'; processes by their name (the report picks which, trendrep.c). */
+static int names_file(const struct budget *b, const char *path)
 {
-	const char *b = strrchr(path, '/');
+	const char *base = strrchr(path, '/');
 
-	if (strncmp(name, "proc:", 5) == 0 || strncmp(name, "ram:", 4) == 0)
+	if (b->kind != BN_ANY && b->kind != BN_FILE)
 		return 0;
-	return strcmp(name, path) == 0 || (!strchr(name, '/') && b && strcmp(b + 1, name) == 0);
+	return strcmp(b->target, path) == 0 ||
+	       (!strchr(b->target, '/') && base && strcmp(base + 1, b->target) == 0);
 }
 
-static int names_proc(const char *name, const char *comm)
+static int names_proc(const struct budget *b, const char *comm)
 {
-	if (strncmp(name, "proc:", 5) == 0)
-		name += 5;
-	else if (strchr(name, '/') || strncmp(name, "ram:", 4) == 0)
-		return 0;
-	return strcmp(name, comm) == 0;
+	return (b->kind == BN_ANY || b->kind == BN_PROC) && strcmp(b->target, comm) == 0;
 }
 
 void trend_proc(int32_t pid, uint64_t start, const char *name, const char *cmd,
 		uint32_t cmdlen, uint64_t eff, uint64_t sole, int known)
 {
+	static char alone[32];
 	size_t i;
 
-	(void)pid;
 	(void)start;
 	if (T.in_warmup)
 		return;
-	add(row(TK_PROC, name, cmd ? cmd : "", cmd ? cmdlen : 0), eff, sole, known);
+	/* No command line: read after its scan, when it had exited (a watch reads
+	 * a new process's then), or cleared. Its own row, by its pid: not every
+	 * such process of its name as one, present at every sample. */
+	if (!cmd || !cmdlen) {
+		cmdlen = (uint32_t)fmt_snprintf(alone, sizeof(alone), "[pid %d]", (int)pid);
+		cmd = alone;
+	}
+	add(row(TK_PROC, name, cmd, cmdlen, 1), eff, sole, known);
 	for (i = 0; T.pass == 1 && i < T.to->nbudget; i++)
-		if (names_proc(T.sum.budget[2 * i].name, name))
+		if (names_proc(&T.to->budgets[i], name))
 			add(&T.sum.budget[2 * i], eff, sole, known);
+}
+
+/* A process's dma-bufs' share: its row made once it holds one. */
+void trend_dmabuf(const char *name, const char *cmd, uint32_t cmdlen, uint64_t eff, int known)
+{
+	if (!T.in_warmup)
+		add(row(TK_DMABUF, name, cmd ? cmd : "", cmd ? cmdlen : 0, eff > 0), eff, 0, known);
 }
 
 void trend_file(const char *path, uint64_t eff, int known)
@@ -211,11 +222,11 @@ void trend_file(const char *path, uint64_t eff, int known)
 
 	if (T.in_warmup)
 		return;
-	add(row(TK_FILE, path, NULL, 0), eff, 0, known);
+	add(row(TK_FILE, path, NULL, 0, 1), eff, 0, known);
 	for (i = 0; T.pass == 1 && i < T.to->nbudget; i++) {
 		struct trow *b = &T.sum.budget[2 * i + 1];
 
-		if (!names_file(b->name, path))
+		if (!names_file(&T.to->budgets[i], path))
 			continue;
 		if (!b->path)
 			b->path = arena_strdup(T.a, path, strlen(path));
@@ -252,7 +263,18 @@ void trend_part(int32_t pid, uint64_t start, const char *name, const char *part,
 {
 	if (T.in_warmup || !T.to->pick || !picked(pid, start, name))
 		return;
-	add(row(TK_PART, part, NULL, 0), eff, 0, known);
+	add(row(TK_PART, part, NULL, 0, 1), eff, 0, known);
+}
+
+/* A process's value added to its cgroup's row; doubt: its cgroup may have
+ * changed in a line the log lost, so no cgroup's sum at this sample is known. */
+void trend_cgroup(const char *path, int doubt, uint64_t eff, uint64_t sole, int known)
+{
+	if (T.in_warmup)
+		return;
+	T.cg_doubt |= doubt;
+	if (path)
+		add(row(TK_CGROUP, path, NULL, 0, 1), eff, sole, known);
 }
 
 /* Pass 2: the value into the row's series: a point a bucket the row is in
@@ -283,16 +305,24 @@ void trend_sample_end(void)
 		return;
 	}
 	for (r = T.touched; r; r = r->next) {
-		if (r->lost)
+		uint32_t per = r->kind == TK_CGROUP ? 1 : r->count;	/* a cgroup's: the sum */
+
+		if (r->lost || (r->kind == TK_CGROUP && T.cg_doubt))
 			continue;
 		if (T.pass == 2) {
 			if (r->ser)
 				to_series(r->ser, T.t, r->eff);
 			continue;
 		}
-		env_add(&r->e_eff, T.t, r->eff);
-		if (r->kind == TK_PROC || r->kind == TK_BUDGET_PROC)
-			env_add(&r->e_sole, T.t, r->sole);
+		if (!r->e_eff.samples)
+			r->first = r->min = r->max = r->eff;
+		r->last = r->eff;
+		r->min = r->eff < r->min ? r->eff : r->min;
+		r->max = r->eff > r->max ? r->eff : r->max;
+		r->nlast = per;
+		env_add(&r->e_eff, T.t, (r->eff + per / 2) / per);
+		if (r->kind == TK_PROC || r->kind == TK_CGROUP || r->kind == TK_BUDGET_PROC)
+			env_add(&r->e_sole, T.t, (r->sole + per / 2) / per);
 	}
 	T.touched = NULL;
 }
@@ -328,7 +358,6 @@ static void on_value(void *arg, const struct wl_value *v)
 {
 	static char part[PATH_BUF + 16];
 	const struct wl_proc *p = v->proc;
-	/* a process (a file) of the sample the log cannot name: a row's sum may lack it */
 	int procs = !(T.unsure & WL_UNSURE_PROCS), files = !(T.unsure & WL_UNSURE_FILES);
 
 	(void)arg;
@@ -337,6 +366,10 @@ static void on_value(void *arg, const struct wl_value *v)
 		trend_proc(p->pid, p->start, p->name, p->cmdline, p->cmdlen,
 			   (uint64_t)v->v[WL_EFF_RESIDENT], (uint64_t)v->v[WL_SOLE],
 			   (v->known & 3) == 3 && procs);
+		trend_dmabuf(p->name, p->cmdline, p->cmdlen, (uint64_t)v->v[WL_EFF_DMABUF],
+			     ((v->known >> WL_EFF_DMABUF) & 1) && procs);
+		trend_cgroup(p->cgroup, p->cgroup_doubt, (uint64_t)v->v[WL_EFF_RESIDENT],
+			     (uint64_t)v->v[WL_SOLE], (v->known & 3) == 3 && procs);
 		break;
 	case WL_FILE:
 		trend_file(v->file->path, (uint64_t)v->v[0], (v->known & 1) && files);
@@ -375,14 +408,16 @@ static const struct wl_ops trend_ops = {
 	.sample = on_sample, .value = on_value_cb, .sample_end = on_sample_end,
 };
 
-/* The rows of one kind with a sample, fitted, by slope (largest first). */
+/* Judged rows by slope, the largest first; then the brief, the largest peak first. */
 static int cmp_shown(const void *pa, const void *pb)
 {
 	const struct shown *a = pa, *b = pb;
-	int c = (b->f.known > a->f.known) - (b->f.known < a->f.known);
+	int c = (a->brief > b->brief) - (a->brief < b->brief);
 
-	if (!c && a->f.known)
+	if (!c && !a->brief)
 		c = (b->f.slope > a->f.slope) - (b->f.slope < a->f.slope);
+	if (!c && a->brief)
+		c = (b->r->max > a->r->max) - (b->r->max < a->r->max);
 	if (!c)
 		c = strcmp(a->r->name, b->r->name);
 	if (!c && a->r->cmd) {
@@ -395,6 +430,24 @@ static int cmp_shown(const void *pa, const void *pb)
 	return c;
 }
 
+/* Present long enough, in enough of the log's samples, to be judged on a slope. */
+static int evidence(const struct envelope *e)
+{
+	return e->samples >= TREND_MIN_SAMPLES && e->last.t - e->first.t >= TREND_MIN_MS &&
+	       (uint64_t)e->samples * TREND_SHARE >= T.sum.used;
+}
+
+void trend_fit(const struct trow *r, struct shown *s)
+{
+	s->r = (struct trow *)r;
+	env_fit(&r->e_eff, &s->f);
+	env_fit(&r->e_sole, &s->fs);
+	s->f.slope *= r->nlast;
+	s->fs.slope *= r->nlast;
+	s->brief = !s->f.known || !evidence(&r->e_eff);
+	s->grows = !s->brief && env_grows(&s->f);
+}
+
 struct shown *trend_rows(int kind, uint32_t *n)
 {
 	struct shown *v = arena_alloc(T.a, ((size_t)T.n + 1) * sizeof(*v), 8);
@@ -405,14 +458,30 @@ struct shown *trend_rows(int kind, uint32_t *n)
 
 		if (!r || r->kind != kind || !r->e_eff.samples)
 			continue;
-		v[k].r = r;
-		env_fit(&r->e_eff, &v[k].f);
-		env_fit(&r->e_sole, &v[k].fs);
-		k++;
+		trend_fit(r, &v[k++]);
 	}
 	sort(v, k, sizeof(*v), cmp_shown);
 	*n = k;
 	return v;
+}
+
+void trend_brief(const struct shown *v, uint32_t n, struct brief *b)
+{
+	uint32_t i;
+
+	memset(b, 0, sizeof(*b));
+	for (i = 0; i < n; i++) {
+		const struct trow *r = v[i].r;
+
+		if (!v[i].brief)
+			continue;
+		b->n++;
+		if (!b->peak || r->max > b->peak->max)
+			b->peak = r;
+		if (!b->longest || r->e_eff.last.t - r->e_eff.first.t >
+				   b->longest->e_eff.last.t - b->longest->e_eff.first.t)
+			b->longest = r;
+	}
 }
 
 const struct trend_sum *trend_summary(void)
@@ -432,7 +501,7 @@ static void walk_series(struct wlog *w)
 	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		struct shown *v = trend_rows(kinds[k], &n);
 
-		for (i = 0; i < n && i < PAGE_GROWERS; i++) {
+		for (i = 0; i < n && i < PAGE_GROWERS && !v[i].brief; i++) {
 			v[i].r->ser = arena_alloc(T.a, sizeof(struct series), 8);
 			memset(v[i].r->ser, 0, sizeof(struct series));
 		}
@@ -500,18 +569,10 @@ void trend_read(const char *log, const struct opts *o, const char *pick, const c
 	static struct wlog w;
 	uint64_t size = cap_mem ? cap_mem : TREND_ARENA;
 
-	if (!log)
-		die("trend: give the watch log with -l LOG");
-	if (o->all || o->rfile || o->sysroot)
-		die("-%c: not with the trend view (its rows are every one, by slope)",
-		    o->all ? 'a' : o->rfile ? 'F' : 'S');
 	if (pick && strchr(pick, ','))
 		die("-P %s: trend follows one process's parts: give one name or pid", pick);
 	if (warmup && parse_duration(warmup, &to->warmup) < 0)
 		die("-w: not a duration (seconds, or with s, m, h, d: 90, 15m, 2h): %s", warmup);
-	if (o->view == V_HTML && (pick || nbudget))
-		die("-%s: not with a watch log's page (it draws the log's growers)",
-		    pick ? "P" : "-budget");
 	to->pick = pick;
 	to->budgets = b;
 	to->nbudget = nbudget;
@@ -520,10 +581,6 @@ void trend_read(const char *log, const struct opts *o, const char *pick, const c
 		die("cannot reserve an arena of %llu MiB: cap it with -m SIZE",
 		    (unsigned long long)(size >> 20));
 	to->log = log;
-#ifndef EXMAP_NO_PICTURES
-	if (o->view == V_HTML)	/* what reading the log says goes in the page too */
-		page_notes_start();
-#endif
 	wlog_open(log, &w);
 	trend_begin(&a, to);
 	if (wlog_read(&w, &trend_ops, NULL) < 0)
@@ -533,7 +590,9 @@ void trend_read(const char *log, const struct opts *o, const char *pick, const c
 	T.sum.unknown = w.st.unknown;
 	if (!T.sum.used)
 		die("%s: no sample after the warm-up (-w %s): nothing to fit", log, warmup);
-#ifndef EXMAP_NO_PICTURES
+#ifdef EXMAP_NO_PICTURES
+	(void)o;	/* the page's alone */
+#else
 	if (o->view == V_HTML)
 		walk_series(&w);
 #endif

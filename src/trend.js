@@ -55,10 +55,28 @@ function grower(parent, s) {
 function growers(parent, kind, title) {
 	var list = D.series.filter(function (s) { return s[0] === kind; });
 	add(parent, el("h2", null, title + " (" + list.length + ")"));
-	if (!list.length) { add(parent, el("p", "meta", "None.")); return; }
-	var g = add(parent, el("div", "cols"));
-	g.id = kind === "file" ? "gfiles" : "gprocs";
-	list.forEach(function (s) { grower(g, s); });
+	if (list.length) {
+		var g = add(parent, el("div", "cols"));
+		g.id = kind === "file" ? "gfiles" : kind === "part" ? "gparts" : "gprocs";
+		list.forEach(function (s) { grower(g, s); });
+	} else {
+		add(parent, el("p", "meta", "None judged."));
+	}
+	brief(parent, kind);
+}
+/* The brief rows of a kind, apart: how many, the largest peak, the longest life. */
+function brief(parent, kind) {
+	var b = D.brief[kind], h = D.head, name = function (r) {
+		return r[0] === "file" ? r[1] : r[1] + (r[2] ? " " + r[2].split(" ").slice(1).join(" ") : "");
+	};
+	if (!b || !b[0]) return;
+	var p = add(parent, el("p", "meta brief", "Brief, no slope: " + b[0] + (kind === "process" ?
+		" processes" : kind === "file" ? " files" : " parts") + " (each in under 1/" + h.share +
+		" of the samples, or for under " + h.min_ms / 1000 + " s or " + h.min_samples +
+		" samples). The largest peak: " + human(b[1][7]) + ", " + name(b[1]) +
+		". The longest life: " + span(b[2][11]) + ", " + name(b[2]) + "."));
+	p.dataset.kind = kind;
+	p.dataset.count = b[0];
 }
 /* MemTotal's parts, as the ram view's CSV has them (they add up to it), stacked
  * in its order. */
@@ -103,24 +121,33 @@ function trendPage() {
 		.forEach(function (k) { add(meta, el("span", null, k[0] + ": " + k[1])); });
 	notes(D.notes);
 	add(main, el("p", "meta", "Slope: how fast the floor rose (each window's least eff_resident, Theil-Sen's " +
-		"median of the slopes between windows), an hour. Growing: it rose " + human(h.grow_min) +
-		" or more, steadily. The line is the floor, the band up to each moment's most."));
-	growers(main, "process", "The largest growers: processes, by name and command line");
-	growers(main, "file", "The largest growers: files");
+		"median of the slopes between windows), an hour; a row of several processes: the floor of " +
+		"their mean, times their count. Growing: it rose " + human(h.grow_min) +
+		" or more, steadily. Judged only with evidence: in 1/" + h.share + " of the samples, for " +
+		h.min_ms / 1000 + " s and " + h.min_samples + " samples at least. The line is the floor, " +
+		"the band up to each moment's most."));
+	if (h.pick) {
+		growers(main, "part", "The largest growers: the parts of " + h.pick);
+	} else {
+		growers(main, "process", "The largest growers: processes, by name and command line");
+		growers(main, "file", "The largest growers: files");
+	}
 	add(main, el("h2", null, "All of RAM over time: MemTotal's parts, stacked"));
 	ramStack(main);
 	add(main, el("h2", null, "Every row, by slope"));
 	var rows = D.rows.map(function (r) {
-		return { kind: r[0], name: r[1], cmd: r[2] || "", n: r[3], v: r.slice(4, 8), slope: r[8], sole: r[9], grows: r[10] };
+		return { kind: r[0], name: r[1], cmd: r[2] || "", n: r[3], v: r.slice(4, 8), slope: r[8], sole: r[9],
+			grows: r[10], life: r[11], brief: r[12] };
 	});
 	table(main, [
-		{ h: "KIND", get: function (r) { return r.kind; } },
+		{ h: "KIND", get: function (r) { return r.brief ? r.kind + ", brief" : r.kind; } },
 		{ h: "", get: function (r) { return r.grows ? "*" : ""; }, title: "* grows" },
 		{ h: "SLOPE/h", num: 1, get: function (r) { return r.slope === null ? -Infinity : r.slope; },
 		  fmt: function (v) { return v === -Infinity ? "-" : signed(v); } },
 		{ h: "SOLE/h", num: 1, get: function (r) { return r.sole === null ? -Infinity : r.sole; },
 		  fmt: function (v) { return v === -Infinity ? "-" : signed(v); } },
-		{ h: "SAMPL", num: 1, get: function (r) { return r.n; } }
+		{ h: "SAMPL", num: 1, get: function (r) { return r.n; } },
+		{ h: "LIFE", num: 1, fmt: span, get: function (r) { return r.life; } }
 	].concat(["FIRST", "LAST", "MIN", "MAX"].map(function (x, i) {
 		return { h: x, num: 1, fmt: human, get: function (r) { return r.v[i]; } };
 	}), [

@@ -1,120 +1,227 @@
-/* exmap-mini -h: the usage text, written once. */
-#include "exmap.h"
+/* exmap-mini -h: the usage, made from the tables of views and options, what this build runs. */
+#include <string.h>
 
-/* What this build does: a board's (LOAD=0, BROWSE=0, PICTURES=0) leaves out
- * the lines of what it leaves out (tests/suites/man_test.sh holds the whole
- * text, a host build's, to the manual and README). */
-static const char usage_text[] =
-"usage: exmap-mini [-ckq] [-b source] [-p pid[,pid...]] [-P pid[,pid...]]\n"
-"                  [-F file] [-s field] [-n count] [-m size] [-t pages]\n"
-"                  [-o file] [--pids] [--budget name=size]... [view]\n"
-#ifndef EXMAP_NO_LOAD
-"       exmap-mini -l capture [-ckq] [-S sysroot] [-P pid[,pid...]] [-F file]\n"
-"                  [-s field] [-n count] [-m size] [-o file]\n"
-"                  [--budget name=size]... [view]\n"
-"       exmap-mini -l log [-cq] [-n count] captures\n"
-"       exmap-mini -l log [-ckq] [-w duration] [-P name|pid] [-n count] [-m size]\n"
-"                  [-o file] [--budget name=size[/h]]... trend|html\n"
-"       exmap-mini [-ackq] [-s field] [-n count] [-m size] diff capture capture\n"
-"                  [html]\n"
-#endif
-"       exmap-mini [-b source] [-p pid[,pid...]] [-m size] [-t pages]\n"
-"                  [-o file [--max size]] watch interval [count] [metrics]\n"
-"       exmap-mini -h | -V\n"
-"views:\n"
-"  procs                  one row per process, with totals (the default)\n"
-"  files                  one row per mapped file, summed over processes\n"
-"  maps pid               one row per mapping of process pid\n"
-"  sections file          one row per allocated section of a mapped ELF file\n"
-"  symbols file [section] one row per symbol of a mapped ELF file\n"
-#ifndef EXMAP_NO_LOAD
-"  elf file               its sections, segments, symbols, build-id; no scan\n"
-#endif
-"  dump                   the scan as a capture, to load with -l or diff later\n"
-#ifndef EXMAP_NO_LOAD
-"  diff a b [html]        how each figure changed from capture a to capture b,\n"
-"                         per process (by name and command line) and per file\n"
-#endif
-#ifndef EXMAP_NO_BROWSE
-"  browse                 processes or files, then their files or processes,\n"
-"                         sections and symbols, full screen (a terminal)\n"
-#endif
-"  ram                    all of RAM: reserved at boot, and MemTotal in parts\n"
-"                         (free, processes, caches, kernel, unexplained)\n"
-#ifndef EXMAP_NO_PICTURES
-"  folded                 process;file;section;symbol eff_resident, a line a\n"
-"                         leaf, for flame-graph tools\n"
-"  html                   one self-contained HTML page: a zoomable map, both\n"
-"                         perspectives, tables, the ram view\n"
-"  captures               with -l: the captures a console log holds, one row\n"
-"                         each (its place N, for log@N)\n"
-"  trend                  with -l: a watch log's processes (by name and command\n"
-"                         line) and files, how fast each one's floor rose\n"
-"                         (bytes an hour, largest first); with -P, its parts\n"
-#endif
-"  metrics                Prometheus's text format: processes by name, the -n\n"
-"                         (20) largest files, the ram view's parts\n"
-"  watch interval [count] a sample every interval seconds (count of them, else\n"
-"                         until SIGINT or SIGTERM): what changed, as a log\n"
-"                         between two captures (-l log, diff log@1 log@2);\n"
-"                         with metrics, -o's file rewritten each sample\n"
-"options:\n"
-"  -b source  where page information comes from: auto (the default: the\n"
-"             module if loaded, else pagemap), kmod or pagemap\n"
-"  -a         every row: diff's unchanged ones, symbols with nothing resident\n"
-"  -c         CSV, sizes in bytes\n"
-"  -k         text sizes in KiB instead of human units\n"
-"  -q         rows only: no header, totals or notes (warnings stay on stderr)\n"
-"  -p pids    scan only these processes: pages are shared among them alone\n"
-"  -P pids    report only these processes' part; pages are shared among all;\n"
-#ifndef EXMAP_NO_LOAD
-"             with trend, one process by name or pid: its parts' growth\n"
-#endif
-"  -F file    report only this file's part (a path, a basename or a soname)\n"
-"  -s field   sort by: vm mapped resident eff_mapped eff_resident sole\n"
-"             writable swap, or pid name (procs), path nproc (files),\n"
-"             address path (maps), address name (sections, symbols)\n"
-"  -n count   print only the first count rows\n"
-"  -m size    cap the working memory (the arena) at size bytes; K, M, G\n"
-"  -t pages   room in the page table for this many distinct shared pages\n"
-#ifndef EXMAP_NO_LOAD
-"  -l capture read a capture (a file, or a console log holding one) instead\n"
-"             of scanning; log@N the Nth capture of a log (@-1 the last, the\n"
-"             default), here and in diff\n"
-"  -w duration\n"
-"             with trend: leave out the log's first duration (s, m, h, d)\n"
-"  -S sysroot with -l: find the capture's ELF files under sysroot, by build-id,\n"
-"             else by path (without -S: this machine's files, checked alike)\n"
-#endif
-"  -o file    the output goes to file: written whole beside it, then renamed\n"
-"             over it; watch's log is appended to it\n"
-"  --max size with -o: file is renamed file.1 when it reaches size (K, M, G)\n"
-"             and a new file begun; -l file reads file.1 and file together\n"
-"  --pids     metrics: a series for each process (a pid label), not each name\n"
-"  --budget name=size\n"
-"             exit 3 if eff_resident of name is over size (K, M, G): a mapped\n"
-"             file (a path, or a name as -F takes it), else the processes of\n"
-"             that name, summed; proc:name for those when a file is so named;\n"
-"             ram:name a line of the ram view (ram:slab, ram:unexplained);\n"
-#ifndef EXMAP_NO_LOAD
-"             name=size/h, with trend: exit 3 if its slope is over size an hour\n"
-#endif
-"  -h         print this help\n"
-"  -V         print the version\n"
-"columns (text head, CSV name):\n"
-"  VM    vm            the address range, mapped or not\n"
-"  MAPPD mapped        pages in RAM or swapped out\n"
-"  RESID resident      pages in RAM (the kernel's Rss)\n"
-"  EFMAP eff_mapped    each mapped page's size shared among those mapping it\n"
-"  EFRES eff_resident  the same over pages in RAM (the kernel's Pss)\n"
-"  SOLE  sole          pages nothing else maps\n"
-"  WRITE writable      pages in RAM the process has written\n"
-"  SWAP  swap          pages swapped out\n"
-"exit status: 0 ok, 1 partial (some processes unreadable), 2 usage or fatal,\n"
+#include "cli.h"
+
+#define USAGE_COLS	80
+
+static size_t col;	/* the cursor's column */
+
+static void newline(void)
+{
+	out("\n", 1);
+	col = 0;
+}
+
+/* Spaces up to column indent. */
+static void indent_to(size_t indent)
+{
+	static const char spaces[] = "                         ";
+
+	out(spaces, indent - col);
+	col = indent;
+}
+
+/* n bytes of s, on the next line (indented by indent) if they would pass USAGE_COLS. */
+static void token(const char *s, size_t n, size_t indent)
+{
+	if (col < indent) {
+		indent_to(indent);
+	} else if (col + 1 + n > USAGE_COLS) {
+		newline();
+		indent_to(indent);
+	} else {
+		out(" ", 1);
+		col++;
+	}
+	out(s, n);
+	col += n;
+}
+
+/* The words of text, wrapped at USAGE_COLS with lines indented by indent;
+ * glue: a character put right after the words before (',' or ';'), else 0. */
+static void words(const char *text, size_t indent, char glue)
+{
+	if (glue) {
+		out(&glue, 1);
+		col++;
+	}
+	while (*text) {
+		size_t n = strcspn(text, " ");
+
+		token(text, n, indent);
+		text += n + (text[n] == ' ');
+	}
+}
+
+/* A list's head (a view and its words, an option and its value) at column
+ * 2, its text from column indent, or below it if the head is too long. */
+static void head(const char *h, size_t n, size_t indent)
+{
+	newline();
+	out("  ", 2);
+	out(h, n);
+	col = 2 + n;
+	if (col >= indent)
+		newline();
+}
+
+static int built(uint8_t need)
+{
+	return !(need & ~BUILT);
+}
+
+/* What each form of the synopsis starts with, in FORM_ bits' order. */
+static const char leads[] = "\0-l capture\0-l log\0-l log\0\0";
+
+/* One form of the synopsis: its lead, its views' options, its views. */
+static void form(const struct viewdef *v, size_t nv, uint8_t which, const char *lead)
+{
+	const struct viewdef *w, *prev = NULL;
+	char names[64] = "", *n = names, *nend = names + sizeof(names);
+	char buf[64], *end = buf + sizeof(buf), *p;
+	uint32_t opts = 0;
+	int j, pass, flag;
+
+	/* its views: [view] where procs is one (the default), else the first's
+	 * name and words and the others' names: diff capture capture [html],
+	 * html|trend */
+	for (w = v; w < v + nv; w++) {
+		if (!(w->forms & which) || !built(w->build))
+			continue;
+		opts |= w->opts;
+		if (w->view == V_PROCS)
+			n = cat(names, nend, "[view]");
+		else if (!prev)
+			n = view_head(n, nend, w, v + nv - 1);
+		else if (*names != '[' && strcmp(prev->text, w->text) != 0)
+			n = cat(cat(n, nend, "|"), nend, w->text);
+		prev = w;
+	}
+	if (!prev || (*lead && !built(cli_opts[O_l].build)))
+		return;	/* no view of it in this build, or no -l */
+	outs(col ? "\n       exmap-mini" : "usage: exmap-mini");
+	col = 17;
+	words(lead, 18, 0);
+	/* the flags, [-ackq], then each option, [-b source]; -l is the lead's,
+	 * what needs -l is in -l's forms alone, what does not go with it in the
+	 * others alone */
+	for (pass = 0; pass < 2; pass++) {
+		p = cat(buf, end, "[-");
+		for (j = 0; j < NOPT; j++) {
+			const struct optdef *d = &cli_opts[j];
+
+			flag = !d->text[1] && !*field(d->text, T_ARG);
+			if (!(opts >> j & 1) || j == O_l || !built(d->build) || flag == pass ||
+			    (*lead ? d->not : d->needs) == O_l)
+				continue;
+			if (flag) {
+				*p++ = d->text[0];
+				continue;
+			}
+			p = cat(opt_head(cat(buf, end, "["), end, j, HEAD_FORM), end, "]");
+			token(buf, (size_t)(cat(p, end, d->many ? "..." : "") - buf), 18);
+		}
+		if (!pass && p > buf + 2)
+			token(buf, (size_t)(cat(p, end, "]") - buf), 18);
+	}
+	words(names, 18, 0);
+}
+
+/* -s's help: the figures, then the other fields each view sorts by (one
+ * list for neighbours alike: sections, symbols), with the figures it takes
+ * where not all of them (cgroups). */
+static void sort_help(const struct viewdef *v, size_t nv)
+{
+	char buf[128], *end = buf + sizeof(buf), *p = buf;
+	uint32_t x, last = 0;
+	size_t i;
+	int f, groups = 0;
+
+	words("sort by:", 13, 0);
+	for (f = 0; f < NFIGS; f++)
+		words(field_names[f], 13, 0);
+	words("or", 13, ',');
+	for (i = 0; i <= nv; i++) {
+		x = i < nv && v[i].as == AS_NAME && built(v[i].build) ? v[i].sorts : 0;
+		if ((x & SORT_FIGS) == SORT_FIGS)	/* every figure: said once, first */
+			x &= ~SORT_FIGS;
+		if (i < nv && !x)
+			continue;
+		if (i < nv && x == last) {
+			p = cat(cat(p, end, ", "), end, v[i].text);
+			continue;
+		}
+		if (p > buf) {	/* the list before: "pid name (procs)" */
+			cat(p, end, ")");
+			words(buf, 13, groups++ ? ',' : 0);
+		}
+		for (p = buf, f = 0; f < NFIELDS; f++)
+			if (x >> f & 1)
+				p = cat(cat(p, end, field_names[f]), end, " ");
+		if (i < nv)
+			p = cat(cat(p, end, "("), end, v[i].text);
+		last = x;
+	}
+}
+
+/* The figures' descriptions, in enum field's order. */
+static const char columns[] =
+	"the address range, mapped or not\0"
+	"pages in RAM or swapped out\0"
+	"pages in RAM (the kernel's Rss)\0"
+	"each mapped page's size shared among those mapping it\0"
+	"the same over pages in RAM (the kernel's Pss)\0"
+	"pages nothing else maps\0"
+	"pages in RAM the process has written\0"
+	"pages swapped out";
+
+static const char usage_tail[] =
+"\nexit status: 0 ok, 1 partial (some processes unreadable), 2 usage or fatal,\n"
 "             3 a budget exceeded, 4 a damaged capture or watch log (what it\n"
 "             lost is named); when several apply, the highest\n";
 
-void usage(void)
+void usage(const struct viewdef *v, size_t nv)
 {
-	out(usage_text, sizeof(usage_text) - 1);
+	char buf[96], *end = buf + sizeof(buf);
+	const char *p;
+	size_t i;
+	int j;
+
+	for (i = 0; i < NFORM; i++)
+		form(v, nv, 1u << i, field(leads, (int)i));
+	outs("\n       exmap-mini -h | -V\nviews:");
+	for (i = 0; i < nv; i++)
+		if (built(v[i].build)) {
+			if (v[i].as == AS_NAME)
+				head(buf, (size_t)(view_head(buf, end, &v[i], v + nv - 1) - buf), 25);
+			words(field(v[i].text, T_HELP), 25, v[i].as == AS_NAME ? 0 : ';');
+		}
+	outs("\noptions:");
+	for (j = 0; j < NOPT; j++) {
+		if (!built(cli_opts[j].build))
+			continue;
+		if (j > 0 && strcmp(cli_opts[j - 1].text, cli_opts[j].text) == 0) {
+			/* an alias: its option's line goes on */
+			words(field(cli_opts[j].text, T_HELP), 13, ';');
+			continue;
+		}
+		head(buf, (size_t)(opt_head(buf, end, j, HEAD_LIST) - buf), 13);
+		if (j == O_s)
+			sort_help(v, nv);
+		else
+			words(field(cli_opts[j].text, T_HELP), 13, 0);
+	}
+	outs("\ncolumns (text head, CSV name):");
+	for (j = 0, p = columns; j < NFIGS; j++, p = field(p, 1)) {
+		head(text_head[j], strlen(text_head[j]), 8);
+		words(field_names[j], 8, 0);
+		words(p, 22, 0);
+	}
+#ifndef EXMAP_NO_DMABUF
+	head("EFDMA", 5, 8);	/* procs' own, not a figure of every view */
+	words("eff_dmabuf", 8, 0);
+	words("(procs) its dma-bufs, each shared among its holders", 22, 0);
+#endif
+	out(usage_tail, sizeof(usage_tail) - 1);
 }

@@ -25,12 +25,25 @@ const char *const field_names[NFIELDS] = {
 	[F_SOLE] = "sole", [F_WRITABLE] = "writable", [F_SWAP] = "swap",
 	[F_PID] = "pid", [F_NAME] = "name", [F_PATH] = "path",
 	[F_NPROC] = "nproc", [F_ADDRESS] = "address",
+#ifndef EXMAP_NO_CGROUPS	/* else none, so no -s names them */
+	[F_CGROUP] = "cgroup", [F_PROCESSES] = "processes", [F_CHARGED] = "charged",
+	[F_CHARGED_ANON] = "charged_anon", [F_CHARGED_FILE] = "charged_file",
+	[F_CHARGED_SHMEM] = "charged_shmem",
+#endif
 };
 
 static char obuf[65536];
 static size_t olen;
 
 static int progress_shown;
+
+/* What to do when the kernel hides page frame numbers or addresses, which
+ * need CAP_SYS_ADMIN: be root, or, for a root without it, get it back. */
+const char *admin_hint(void)
+{
+	return geteuid() ? "run exmap-mini as root" :
+	       "this process is root but lacks it (dropped, or a container's)";
+}
 
 /* isatty(), as the raw call: musl's ioctl() would bring time conversions along. */
 int is_terminal(int fd)
@@ -419,26 +432,55 @@ int parse_u64(const char *s, uint64_t max, uint64_t *v)
 	return 0;
 }
 
-/* A byte count with an optional K, M or G suffix (powers of 1024). */
+/*
+ * A size as the reports print one or as people write one: bytes, or a
+ * number with a binary unit, K, M, G, T (k, m, g too; KiB, MiB, GiB, TiB;
+ * "512B"), its fraction to 6 places rounded to a byte ("1.5M", "4.0K"). 0,
+ * or -2 for a decimal unit (kB, KB, MB, GB, TB: not taken, so that 1MB is
+ * never read as either), -1 for anything else.
+ */
 int parse_size(const char *s, uint64_t *v)
 {
-	char num[32];
-	size_t n = strlen(s);
-	int shift = 0;
-	uint64_t x;
+	static const char units[] = "KMGT";	/* T: as the reports print a TiB */
+	const char *u, *p = s;
+	uint64_t whole = 0, frac = 0, ten = 1, unit;
+	int shift = 0, c;
 
-	if (n == 0 || n >= sizeof(num))
+	if (*p < '0' || *p > '9')
 		return -1;
-	switch (s[n - 1]) {
-	case 'k': case 'K': shift = 10; n--; break;
-	case 'm': case 'M': shift = 20; n--; break;
-	case 'g': case 'G': shift = 30; n--; break;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (whole > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -1;
+		whole = whole * 10 + (uint64_t)(*p - '0');
 	}
-	memcpy(num, s, n);
-	num[n] = '\0';
-	if (parse_u64(num, UINT64_MAX >> shift, &x) < 0)
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (ten == 1000000)
+				return -1;	/* past a millionth */
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			ten *= 10;
+		}
+		if (ten == 1)
+			return -1;	/* "1." */
+	}
+	c = *p == 'k' || *p == 'm' || *p == 'g' ? *p - 'a' + 'A' : *p;
+	if (c && (u = strchr(units, c)) != NULL) {
+		shift = 10 * (int)(u - units + 1);
+		p++;
+		if ((p[0] == 'B' || p[0] == 'b') && !p[1])
+			return -2;	/* MB, kB: decimal */
+		if (p[0] == 'i' && p[1] == 'B')
+			p += 2;
+	} else if (*p == 'B') {
+		p++;
+	}
+	if (*p || (ten > 1 && !shift) || whole > UINT64_MAX >> shift)
 		return -1;
-	*v = x << shift;
+	unit = (uint64_t)1 << shift;
+	frac = unit / ten * frac + (unit % ten * frac + ten / 2) / ten;
+	if ((whole << shift) > UINT64_MAX - frac)
+		return -1;
+	*v = (whole << shift) + frac;
 	return 0;
 }
 

@@ -104,10 +104,21 @@ static void pend_done(struct wlread *r)
 	d->cls = WC_N;
 	if (wl_unescape(d->esc, d->elen, text, sizeof(text), &n) < 0 || n != d->want)
 		return;	/* not a definition: the id stays unknown */
-	if (cls == WC_PROCDEF)
+	if (cls == WC_PROCDEF) {
 		proc_define(r, d, text, n);
-	else
+	} else if (cls == WC_CGDEF) {
+		struct rproc *p = &r->proc[d->id];
+
+		if (!p->live) {
+			orphan_proc(r, d->id);	/* its P was lost */
+			return;
+		}
+		memcpy(p->cg, text, n + 1);
+		p->pub.cgroup = p->cg;
+		p->pub.cgroup_doubt = 0;
+	} else {
 		file_define(r, d, text, n);
+	}
 }
 
 /* Escaped text for the definition waiting for it: applied once all of it is in. */
@@ -164,6 +175,23 @@ static int define(struct wlread *r, int cls, char *it)
 	return (int)d->id;
 }
 
+/* G ID,LEN,PATH: process ID's cgroup */
+static int define_cg(struct wlread *r, char *it)
+{
+	struct pend *d = &r->pend;
+	char *f[3];
+	uint64_t id;
+
+	if (wl_fields(it, f, 3) != 3 || hex_parse(f[0], r->np - 1, &id) < 0 ||
+	    hex_parse(f[1], PATH_BUF - 1, &d->want) < 0)
+		return -1;
+	d->cls = WC_CGDEF;
+	d->id = (uint32_t)id;
+	d->elen = 0;
+	pend_add(r, f[2]);
+	return (int)id;
+}
+
 /* R ID,DEPTH,NAME */
 static int define_ram(struct wlread *r, char *it)
 {
@@ -191,7 +219,8 @@ static int define_ram(struct wlread *r, char *it)
 
 /* ---- values ---- */
 
-/* p ID,MASK,VALUE...: the fields MASK names, eff_resident in bytes, the rest in pages */
+/* p ID,MASK,VALUE...: the fields MASK names, eff_resident and eff_dmabuf in
+ * bytes, the rest in pages */
 static int proc_values(struct wlread *r, char *it)
 {
 	char *f[2 + WL_NFIELD];
@@ -214,10 +243,12 @@ static int proc_values(struct wlread *r, char *it)
 	for (i = 0; i < WL_NFIELD; i++) {
 		if (!(mask & 1u << i))
 			continue;
-		p->v[i] = (int64_t)(i == WL_EFF_RESIDENT ? v[i] : v[i] * r->ps);
+		p->v[i] = (int64_t)(i == WL_EFF_RESIDENT || i == WL_EFF_DMABUF ? v[i] : v[i] * r->ps);
 		p->known |= 1u << i;
 		p->changed |= 1u << i;
 	}
+	if (r->format == 1)	/* written before dma-bufs were read */
+		p->v[WL_EFF_DMABUF] = 0, p->known |= 1u << WL_EFF_DMABUF;
 	p->seen = 1;
 	return (int)id;
 }
@@ -318,9 +349,10 @@ static int head(struct wlread *r, char *it)
 	for (i = 0; i < 12; i++)
 		if (hex_parse(f[i], UINT64_MAX, &v[i]) < 0)
 			return -1;
-	if (v[0] != WL_FORMAT)
-		die("%s: line %llu: a watch log in format %llu: this exmap-mini reads %d",
+	if (v[0] == 0 || v[0] > WL_FORMAT)
+		die("%s: line %llu: a watch log in format %llu: this exmap-mini reads 1 to %d",
 		    r->file_now, (unsigned long long)r->at, (unsigned long long)v[0], WL_FORMAT);
+	r->format = (uint32_t)v[0];
 	for (i = 6; i < 10; i++)
 		if (v[i] == 0 || v[i] > (i == 9 ? WL_RAM_MAX : WL_CAP_MAX))
 			return -1;
@@ -355,6 +387,7 @@ static int one_item(struct wlread *r, int cls, char *it, int *sub)
 	switch (cls) {
 	case WC_RAMDEF: return define_ram(r, it);
 	case WC_FILEDEF: case WC_PROCDEF: return define(r, cls, it);
+	case WC_CGDEF: return define_cg(r, it);
 	case WC_PROC: return proc_values(r, it);
 	case WC_PART: return part_value(r, it);
 	case WC_FILE: case WC_RAM: return file_or_ram_value(r, cls, it);
@@ -407,6 +440,7 @@ static void on_line(struct wlread *r, char *body)
 		uint32_t said = n > r->bad_run ? n - r->bad_run : 0;	/* the damaged ones were */
 
 		r->w->st.lost += n;
+		r->w->st.damaged += r->bad_run < n ? r->bad_run : n;
 		r->lost_here += n;
 		if (said)
 			wlr_say(r, "%u watch line%s lost before it: what %s carried is unknown "
@@ -513,33 +547,6 @@ void wlog_open(const char *path, struct wlog *w)
 		w->older[0] = '\0';
 }
 
-/* What the walk lost, in one line, and the exit status that says so. */
-static void say_losses(const struct wlog *w)
-{
-	static const char *const what[] = {
-		"failed %s check", "missing", "again or out of order (ignored)",
-		"checked out but not understood", "named what the log had not defined",
-		"closed samples out of order (not given)",
-	};
-	const struct wl_stats *t = &w->st;
-	uint64_t n[] = { t->bad, t->lost, t->repeated, t->garbled, t->undefined, t->unordered };
-	char buf[512];
-	size_t len = 0, i;
-
-	for (i = 0; i < sizeof(n) / sizeof(n[0]); i++) {
-		if (!n[i])
-			continue;
-		len += fmt_snprintf(buf + len, sizeof(buf) - len, "%s%llu ", len ? ", " : "",
-				    (unsigned long long)n[i]);
-		len += fmt_snprintf(buf + len, sizeof(buf) - len, what[i], n[i] == 1 ? "its" : "their");
-	}
-	if (!len)
-		return;
-	warnx("%s: of its watch lines, %s: %llu sample%s given with values unknown", w->path, buf,
-	      (unsigned long long)t->unknown, t->unknown == 1 ? "" : "s");
-	exit_at_least(EX_DAMAGED);
-}
-
 /* The reader's state, in memory of its own (kept for the next walk, with
  * its tables), until wlog_close. */
 int wlog_read(struct wlog *w, const struct wl_ops *ops, void *arg)
@@ -567,7 +574,10 @@ int wlog_read(struct wlog *w, const struct wl_ops *ops, void *arg)
 	if (!w->st.lines && !w->st.bad)
 		die("%s: no watch samples in it (no \"XM w\" line): take them with exmap-mini "
 		    "watch", w->path);
-	say_losses(w);
+	/* damaged lines after the last whole one: lost, and no gap after them says so */
+	w->st.lost += r->bad_run;
+	w->st.damaged += r->bad_run;
+	wlr_say_losses(w);
 	return w->st.samples ? 0 : -1;
 }
 

@@ -17,7 +17,7 @@
 
 #include "exmap.h"
 
-#define WL_FORMAT	1	/* h's first field */
+#define WL_FORMAT	2	/* h's first field; 1 (no eff_dmabuf) is read too */
 #define WL_LINE_MAX	256	/* a watch line, "XM w " and newline in */
 #define WL_SEQ_MOD	4096	/* SEQ counts lines modulo this */
 #define WL_KEYFRAME	60	/* samples from a keyframe to the next */
@@ -26,13 +26,14 @@
 
 /* The classes of a sample's lines, in the order they come. */
 enum wl_class {
-	WC_HEAD, WC_RAMDEF, WC_FILEDEF, WC_PROCDEF, WC_PROC, WC_PART, WC_FILE, WC_RAM,
+	WC_HEAD, WC_RAMDEF, WC_FILEDEF, WC_PROCDEF, WC_CGDEF, WC_PROC, WC_PART, WC_FILE, WC_RAM,
 	WC_END, WC_TIME, WC_STOP, WC_N
 };
-extern const char wl_class_char[WC_N + 1];	/* "hRFPpqfrxte" */
+extern const char wl_class_char[WC_N + 1];	/* "hRFPGpqfrxte" */
 
 /* A process's figures, in p's MASK order. */
-enum wl_field { WL_EFF_RESIDENT, WL_SOLE, WL_RESIDENT, WL_SWAP, WL_WRITABLE, WL_NFIELD };
+enum wl_field { WL_EFF_RESIDENT, WL_SOLE, WL_RESIDENT, WL_SWAP, WL_WRITABLE, WL_EFF_DMABUF,
+	       WL_NFIELD };	/* eff_dmabuf: its dma-bufs' share (dmabuf.h), in bytes */
 extern const char *const wl_field_name[WL_NFIELD];
 
 /* What a process's memory is split into (q's PART). */
@@ -81,6 +82,8 @@ struct wl_proc {
 	const char *cmdline;	/* the arguments, a NUL after each */
 	uint32_t cmdlen;
 	int born;		/* it started during the watch (else it ran at its start) */
+	const char *cgroup;	/* its cgroup's path (G); NULL: none given */
+	int cgroup_doubt;	/* a G line that may have been its was lost */
 };
 
 struct wl_file {
@@ -101,7 +104,7 @@ struct wl_value {
 	enum wl_part part;		/* WL_PARTOF */
 	const char *ram;		/* WL_RAM: the part's name in the ram view */
 	int ram_depth;
-	int64_t v[WL_NFIELD];		/* bytes; WL_PROC all five, the rest v[0] */
+	int64_t v[WL_NFIELD];		/* bytes; WL_PROC all six, the rest v[0] */
 	uint32_t known;			/* a bit per field known at this sample */
 	uint32_t changed;		/* a bit per field written in this sample */
 };
@@ -141,7 +144,8 @@ struct wl_ops {
 struct wl_stats {
 	uint64_t lines;		/* watch lines read whole */
 	uint64_t bad;		/* watch lines whose check failed */
-	uint64_t lost;		/* lines missing (SEQ gaps) */
+	uint64_t lost;		/* lines missing: SEQ gaps, and damaged lines at the end */
+	uint64_t damaged;	/* of the lost, those that arrived damaged (<= bad) */
 	uint64_t repeated;	/* lines behind the last (repeated, out of order): ignored */
 	uint64_t garbled;	/* lines that check out but are not understood */
 	uint64_t undefined;	/* records naming a process, file or part not defined */
@@ -162,6 +166,32 @@ struct wlog {
 	struct wlread *rd;	/* the reader's state (wlread.h), passed to every step */
 	struct arena mem;	/* where it lives */
 };
+
+/* ---- wlast.c: a watch log's last sample, one side of a diff ---- */
+
+struct wl_lproc {
+	const char *name, *cmd;	/* cmd: the arguments, a NUL after each */
+	uint32_t cmdlen;
+	int64_t v[WL_NFIELD];
+};
+
+struct wl_lfile {
+	const char *path;
+	int64_t eff;		/* eff_resident */
+};
+
+struct wl_last {
+	struct wl_sample s;	/* which sample: its time, its t line */
+	uint32_t nproc, nfile;
+	struct wl_lproc *proc;
+	struct wl_lfile *file;
+};
+
+/* The last sample with every value known in the log at path (not FILE.1),
+ * after its log line after: find says which (L->s, its counts; -1 if none),
+ * wlog_last keeps its values in a's memory too (and dies if there is none). */
+int wlog_last_find(const char *path, uint64_t after, struct wl_last *L);
+void wlog_last(struct arena *a, const char *path, uint64_t after, struct wl_last *L);
 
 int wlog_holds(const char *path);
 /* The log at path (with FILE.1 beside it), checked to be a watch log; dies

@@ -21,6 +21,7 @@
 struct rproc {
 	struct wl_proc pub;
 	char *cmd;		/* CMDLINE_MAX + 1 */
+	char *cg;		/* its cgroup: PATH_BUF */
 	int live, doubt;	/* defined; its definition may have been lost */
 	int64_t v[WL_NFIELD];
 	uint32_t known, changed;
@@ -81,13 +82,14 @@ struct wlread {
 	struct arena a;
 	/* the run */
 	uint64_t id, ps, ivl;
+	uint32_t format;	/* 1: no process has eff_dmabuf (it is 0) */
 	uint32_t np, nf, nq, nr;
 	int have_run, synced;
 	uint64_t last_n, last_up;
 	int have_last;
 	struct rproc *proc;
 	struct rfile *file;
-	char *cmds, *paths;	/* the text of each id's definition */
+	char *cmds, *paths, *cgs;	/* the text of each id's definition, its cgroup */
 	struct idlist lp, lf;	/* the live processes and files */
 	struct rpart *part;	/* a power of two, at least 4 * nq slots */
 	uint32_t *inuse;	/* the slots in use, in no order */
@@ -119,7 +121,10 @@ static inline uint64_t wlr_key(int cls, int sub, uint32_t id)
 }
 
 int wl_fields(char *s, char **f, int max);
+/* wlloss.c */
 void wlr_say(struct wlread *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void wlr_say_losses(const struct wlog *w);
+/* wlstate.c */
 void wlr_tables(struct wlread *r);
 void wlr_gap_to(struct wlread *r, uint64_t key);
 struct rproc *wlr_proc_take(struct wlread *r, uint32_t id);

@@ -7,30 +7,10 @@
  * caller, and the sample's marks cleared. A sample's work is over the ids
  * in use (their lists), whatever the tables' capacities.
  */
-#include <stdarg.h>
 #include <string.h>
 
 #include "capture.h"
 #include "wlread.h"
-
-#define SAID_MAX	16	/* losses said one by one; the rest counted */
-
-/* A loss, said (SAID_MAX of them; the rest are in the counts at the end). */
-void wlr_say(struct wlread *r, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	if (r->said++ >= SAID_MAX) {
-		if (r->said == SAID_MAX + 1)
-			warnx("%s: more watch lines lost: counted at the end", r->file_now);
-		return;
-	}
-	va_start(ap, fmt);
-	fmt_vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	warnx("%s: line %llu: %s", r->file_now, (unsigned long long)r->at, buf);
-}
 
 /* ---- the run's tables ---- */
 
@@ -41,7 +21,7 @@ void wlr_tables(struct wlread *r)
 
 	while (slots < 4 * r->nq)
 		slots <<= 1;
-	size = (uint64_t)r->np * (sizeof(struct rproc) + CMDLINE_MAX + 1 + 4) +
+	size = (uint64_t)r->np * (sizeof(struct rproc) + CMDLINE_MAX + 1 + PATH_BUF + 4) +
 	       (uint64_t)r->nf * (sizeof(struct rfile) + PATH_BUF + 4) +
 	       (uint64_t)slots * (sizeof(struct rpart) + 4) + r->nr * sizeof(struct rram) + (1u << 16);
 	arena_release(&r->a);
@@ -58,6 +38,7 @@ void wlr_tables(struct wlread *r)
 	r->inuse = arena_alloc(&r->a, (size_t)slots * 4, 4);
 	r->cmds = arena_alloc(&r->a, (size_t)r->np * (CMDLINE_MAX + 1), 1);
 	r->paths = arena_alloc(&r->a, (size_t)r->nf * PATH_BUF, 1);
+	r->cgs = arena_alloc(&r->a, (size_t)r->np * PATH_BUF, 1);
 	r->lp.n = r->lf.n = 0;
 	r->qmask = slots - 1;
 	r->nparts = 0;
@@ -112,6 +93,7 @@ struct rproc *wlr_proc_take(struct wlread *r, uint32_t id)
 		p->gen = gen;
 		p->pub.id = id;
 		p->cmd = r->cmds + (size_t)id * (CMDLINE_MAX + 1);
+		p->cg = r->cgs + (size_t)id * PATH_BUF;
 		p->live = p->started = 1;
 		ids_add(&r->lp, id);
 	}
@@ -251,6 +233,8 @@ static void mark_range(struct wlread *r, uint64_t a, uint64_t b, int lines)
 
 		if (IN(WC_PROCDEF, 0, id))
 			p->doubt = p->marked = 1;
+		if (IN(WC_CGDEF, 0, id))	/* until its next G: a keyframe's at the latest */
+			p->pub.cgroup_doubt = 1;
 		if (IN(WC_PROC, 0, id))
 			p->known = 0, p->marked = 1;
 		/* its parts, and all of it where it may have exited */

@@ -13,9 +13,9 @@
 
 #define BODY_MAX	(WL_LINE_MAX - 5 - 10)	/* after "XM w ", before " CRC\n" */
 
-const char wl_class_char[WC_N + 1] = "hRFPpqfrxte";
+const char wl_class_char[WC_N + 1] = "hRFPGpqfrxte";
 const char *const wl_field_name[WL_NFIELD] = {
-	"eff_resident", "sole", "resident", "swap", "writable",
+	"eff_resident", "sole", "resident", "swap", "writable", "eff_dmabuf",
 };
 const char wl_part_char[WL_NPART + 1] = "fdhsa";
 const char *const wl_part_name[WL_NPART] = { "file", "data", "[heap]", "[stack]", "anon" };

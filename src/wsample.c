@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "capture.h"
+#include "dmabuf.h"
+#include "cgroup.h"
 #include "ram.h"
 #include "ramsrc.h"
 #include "wlog.h"
@@ -30,7 +32,7 @@ struct wproc {			/* a process, by (pid, start) */
 	struct went k;
 	int32_t pid;
 	uint64_t start;
-	uint64_t v[WL_NFIELD];	/* eff_resident in bytes, the rest in pages */
+	uint64_t v[WL_NFIELD];	/* eff_resident and eff_dmabuf in bytes, the rest in pages */
 	struct proc *p;		/* while merging */
 };
 
@@ -235,6 +237,7 @@ static void procs_now(struct scan *s)
 		c[i].v[WL_RESIDENT] = p->fig.resident / W.page_size;
 		c[i].v[WL_SWAP] = p->fig.swap / W.page_size;
 		c[i].v[WL_WRITABLE] = p->fig.writable / W.page_size;
+		c[i].v[WL_EFF_DMABUF] = p->dma ? eff_bytes(&p->dma->share) : 0;
 	}
 	W.proc.cur = (char *)c;
 	merge(s, &W.proc, s->nproc, sizeof(*c), proc_cmp);
@@ -402,6 +405,18 @@ static void write_defs(struct scan *s, const struct ramnow *r, int key)
 		n += fmt_snprintf(head + n, sizeof(head) - n, ",%x", w->p->cmdlen);
 		wl_def(WC_PROCDEF, head, n, w->p->cmdline ? w->p->cmdline : "", w->p->cmdlen);
 	}
+#ifndef EXMAP_NO_CGROUPS
+	for (i = 0; i < W.proc.cap; i++) {	/* G: each one's cgroup, after the P lines */
+		const struct wproc *w;
+
+		if (W.proc.at[i] == NEW || !(key || W.proc.fresh[i]) || !cp[W.proc.at[i]].p->cg)
+			continue;
+		w = &cp[W.proc.at[i]];
+		wl_def(WC_CGDEF, head, fmt_snprintf(head, sizeof(head), "%x,%zx", i,
+						    strlen(w->p->cg->path)),
+		       w->p->cg->path, strlen(w->p->cg->path));
+	}
+#endif
 }
 
 /* q: the parts that differ from the table's, both lists in key order; a part

@@ -12,3 +12,6 @@ DEBARCH := armhf
 # A board dumps; loading captures (-l, diff, -S) is a host's work: left out
 # of board builds, as on every cross target (LOAD=1 puts it in).
 LOAD ?= 0
+# Optimised as one program at link time (the Makefile's LTO): 1.4 KB less
+# (106,344 to 104,924 bytes).
+LTO ?= 1

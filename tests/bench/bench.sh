@@ -6,7 +6,8 @@
 #           anonymous memory with 1 page in 16 written
 #   asan    one ASan process (its shadow reserves some 20 TiB), 4 MiB
 #           malloc'd; every command is restricted to it
-#   procs   2000 small processes
+#   procs   2000 small processes; exmap-mini also with every process's fds
+#           read for dma-bufs (EXMAP_DMABUF=1), as where a buffer can exist
 #   shared  8 processes sharing a 2 GiB file and 512 MiB of copy-on-write
 #           memory: some 640 K distinct shared pages
 #   sharedpmd  the same with the file in PMD-size folios (written a PMD at a
@@ -310,6 +311,10 @@ runcase() {
 	i=0
 	while [ "$i" -lt "$ROUNDS" ]; do
 		run "$case.exmap" 1 "$EXMAP" $sel -c procs
+		[ "$case" = procs ] && run "$case.walk" 1 env EXMAP_DMABUF=1 "$EXMAP" -c procs
+		# what each process's /proc/PID/cgroup (and each cgroup's charge,
+		# once) adds: read only for the views that ask
+		[ "$case" = procs ] && run "$case.cgroups" 1 "$EXMAP" -c cgroups
 		[ "$floorruns" = all ] || [ "$i" -eq 0 ] &&
 			run "$case.floor" 0 "$FLOOR" $sel
 		[ "$scan" = yes ] && run "$case.scan" 0 "$FLOOR" -s $sel
@@ -338,6 +343,7 @@ runcase() {
 	printf '%-16s %12s %14s %14s\n' tool "wall s (med)" "RSS KiB (med)" \
 	    "RSS KiB (max)"
 	row exmap "$tmp/$case.exmap"
+	[ "$case" = procs ] && row "exmap, fds read" "$tmp/$case.walk"
 	row floor "$tmp/$case.floor"
 	if [ "$scan" = yes ]; then
 		row "floor -s" "$tmp/$case.scan"
@@ -345,6 +351,7 @@ runcase() {
 		printf '%-16s %12s\n' "floor -s" n/a
 	fi
 	row smem "$tmp/$case.smem"
+	[ "$case" = procs ] && row "exmap cgroups" "$tmp/$case.cgroups"
 	if [ "$case" = bench ]; then
 		row dump "$tmp/$case.dump"
 		row -l "$tmp/$case.load"
@@ -371,6 +378,11 @@ runcase() {
 	fi
 	ratio exmap/smem "$case.exmap" "$case.smem" "$t_smem"
 	em=$med
+	if [ "$case" = procs ]; then
+		ratio "fds read/floor" "$case.walk" "$case.floor"
+		ratio "fds read/exmap" "$case.walk" "$case.exmap"
+	fi
+	[ "$case" = procs ] && ratio "cgroups/procs" "$case.cgroups" "$case.exmap" ""
 	set -- $(awk '{ print $3 }' "$tmp/$case.exmap" | spread)
 	emax=$3
 	verdict "exmap peak RSS" \

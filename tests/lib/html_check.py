@@ -209,6 +209,23 @@ def page(exmap, outdir, scan, pids):
         if z is None:
             continue
         shares(f"{os.path.basename(t['name'])}'s processes", z["tiles"], area, fprocs[t["name"]])
+    # Cgroups > processes: each cgroup's box its eff_resident (the cgroups
+    # view's, of the processes -P names), and inside it its processes, adding
+    # up to it
+    cgroups = {x["cgroup"]: int(x["eff_resident"])
+               for x in csv_rows(run([exmap] + scan + P + ["-c", "cgroups"]).stdout)}
+    if "cgroups" in R:
+        shares("cgroups at the root (the Cgroups perspective)", R["cgroups"]["tiles"], area, cgroups)
+        bad = []
+        for t in R["cgroups"]["tiles"]:
+            z = R["cgroups"]["zoom"].get(t["name"], {}).get("tiles", [])
+            if abs(sum(k["v"] for k in z) - cgroups.get(t["name"], -1)) > len(z) or \
+                    not all(k["kind"] == "process" and k["name"] in procs for k in z):
+                bad.append((t["name"], [(k["name"], k["v"]) for k in z]))
+        check("a click into each cgroup: its processes, their eff_resident adding up to it", not bad,
+              repr(bad[:2]))
+    else:
+        check("no Cgroups perspective: the capture holds no cgroups", not cgroups, repr(cgroups))
     # the tooltip: all eight figures, in bytes, as the CSV has them
     tip = R.get("tip", {})
     want = [x for x in csv_rows(run([exmap] + scan + P + ["-c", "procs"]).stdout)
@@ -354,6 +371,9 @@ def diff(exmap, outdir, a, b):
     if R is None:
         return
     check("no script error in diff's page", not R["errors"], str(R["errors"]))
+    check("diff's page: its title names both captures, a then b",
+          R.get("title", "").find(a) >= 0 and R["title"].find(b) > R["title"].find(a),
+          repr(R.get("title")))
     for kind, key in (("proc", "dprocs"), ("file", "dfiles")):
         changes = [(int(x["eff_resident"]), x["name"]) for x in rows
                    if x["kind"] == kind and int(x["eff_resident"])]
@@ -406,10 +426,14 @@ def trend(exmap, outdir, log, csvfile, pagefile):
     check("the trend's page loads nothing and breaks no policy",
           not R["resources"] and not R["csp"], f"{R['resources']} {R['csp']}")
     for kind in ("process", "file"):
-        want = [(x["name"], x["cmdline"]) for x in rows if x["kind"] == kind][:8]
+        want = [(x["name"], x["cmdline"]) for x in rows if x["kind"] == kind and x["brief"] == "0"][:8]
         got = [(g["name"], g.get("cmd")) for g in R["growers"] if g["kind"] == kind]
         check(f"the page's {kind} charts are the {len(want)} largest slopes of -c trend, in order",
               [n for n, _ in got] == [n for n, _ in want], f"{got[:3]} against {want[:3]}")
+        brief = sum(1 for x in rows if x["kind"] == kind and x["brief"] == "1")
+        said = [b for b in R.get("brief", []) if b["kind"] == kind]
+        check(f"the page says the {brief} brief {kind} rows of -c trend apart",
+              (said and int(said[0]["count"]) == brief) if brief else not said, str(said))
     by = {(x["kind"], x["name"], x["cmdline"]): x for x in rows}
     worst, bad = 0.0, []
     for g, z in zip(R["growers"], series):

@@ -2,7 +2,7 @@
  * appends this to a copy of the page, runs chromium --dump-dom and reads the
  * JSON it leaves in a pre element, id xm-result): every shape the map draws, with
  * its area from the browser's own layout, before and after a synthetic click
- * into each box, in both perspectives; the tooltip; a table sorted by a
+ * into each box, in every perspective; the tooltip; a table sorted by a
  * click; the ram bar; diff's bars; and what the page loaded from outside.
  * At the load event, so that what the page asked for has been seen. */
 addEventListener("load", function () {
@@ -63,6 +63,11 @@ addEventListener("load", function () {
 		}
 		document.querySelector('#tabs button[data-p="files"]').click();
 		R.files = walk();
+		var cg = document.querySelector('#tabs button[data-p="cgroups"]');
+		if (cg) {
+			cg.click();
+			R.cgroups = walk();
+		}
 		document.querySelector('#tabs button[data-p="procs"]').click();
 		/* a table sorted by a click on RESID: its column, top to bottom, in bytes */
 		var t = document.getElementById("procs");
@@ -122,6 +127,9 @@ addEventListener("load", function () {
 			}) };
 		var tr = document.getElementById("trows");
 		if (tr) R.trows = tr.querySelectorAll("tbody tr").length;
+		R.brief = Array.prototype.map.call(document.querySelectorAll("p.brief"), function (p) {
+			return { kind: p.dataset.kind, count: p.dataset.count, text: p.textContent };
+		});
 	}
 	R.resources = performance.getEntriesByType("resource").map(function (e) { return e.name; });
 	R.title = document.title;

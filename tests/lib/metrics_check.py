@@ -22,6 +22,13 @@
       most and other, the ram view's parts, the scan's
   metrics_check.py pids FILE PID...
       FILE made with --pids: each PID has its series, exmap_processes none
+  metrics_check.py fleet URL JOB DIR HOST...
+      one textfile directory DIR holding HOST.prom for each HOST (metrics
+      of a capture taken there: host="HOST" on every series) and live.prom
+      (this machine's, no host label), read by a node_exporter that
+      Prometheus scrapes as JOB: node_exporter read them without error,
+      and each host's series (and the unlabelled ones) are its file's,
+      apart, value for value
 
 A label's expected value is computed here from the CSV's bytes on its own:
 UTF-8 as it is, every byte that is not part of valid UTF-8 as the text \\xNN
@@ -47,6 +54,12 @@ SCAN_FAMILIES = ["exmap_build_info", "exmap_scan_info", "exmap_scan_duration_sec
                  "exmap_scan_time_seconds", "exmap_scan_unreadable_processes",
                  "exmap_capture_lost_processes"]
 FILE_FAMILY = "exmap_file_eff_resident_bytes"
+# the cgroups: the -n largest and other (eff_resident, processes), those
+# named also their charges where known (tests/lib/cgroup_check.py has the rest)
+CG_FAMILIES = {"exmap_cgroup_eff_resident_bytes": "eff_resident",
+               "exmap_cgroup_processes": "processes",
+               "exmap_cgroup_charged_bytes": "charged",
+               "exmap_cgroup_charged_shmem_bytes": "charged_shmem"}
 # The odd workload (tests/work/oddnames.c): its processes' names as labels,
 # and how many have each; its file's name after its directory.
 ODD_NAMES = {'a"b\\c d': 1, "caf\u00e9 \u00fcber": 1, "x\\xffy": 2, "nl\nname": 1,
@@ -92,6 +105,23 @@ def expected(d):
             ram_total = int(r["bytes"])
     kv = dict(line.rstrip("\n").split("=", 1) for line in open(f"{d}/expect"))
     return procs, files, ram, ram_total, kv
+
+
+def compare_cgroups(what, series, d, n):
+    """The cgroup families against the CLI's -c cgroups of the same capture."""
+    cg = {label(r["cgroup"]): r for r in read_csv(f"{d}/cgroups.csv")}
+    eff = {k: int(r["eff_resident"]) for k, r in cg.items()}
+    top = sorted(eff, key=lambda k: (-eff[k], k.encode("utf-8", "surrogateescape")))[:n]
+    rest = set(eff) - set(top)
+    for fam, col in CG_FAMILIES.items():
+        got = by(series, fam, "cgroup")
+        want = {k: int(cg[k][col]) for k in top if cg[k][col] != b""}
+        if col in ("eff_resident", "processes"):
+            want["other"] = sum(int(cg[k][col]) for k in rest)
+        check(f"{what}: {fam}: the {len(top)} largest of {len(cg)} cgroups"
+              f"{' and other' if 'other' in want else ', where charged'}, as the CLI's",
+              got == want, f"{[(k, got.get(k), want.get(k)) for k in set(got) | set(want) if got.get(k) != want.get(k)][:3]}")
+    return len(top)
 
 
 def unescape(s, i):
@@ -142,8 +172,18 @@ def by(series, family, key):
     return {dict(ls).get(key): v for ls, v in series.get(family, {}).items()}
 
 
+def without_host(what, series, host):
+    """Every series carries host="HOST" (a capture's board); the series without it."""
+    bad = [(f, sorted(ls)) for f, v in series.items() for ls in v if dict(ls).get("host") != host]
+    check(f"{what}: every series carries host=\"{host}\", the capture's node name", not bad,
+          f"{len(bad)} do not: {bad[:2]}")
+    return {f: {frozenset((k, x) for k, x in ls if k != "host"): val for ls, val in v.items()}
+            for f, v in series.items()}
+
+
 def compare(what, series, d, n):
     procs, files, ram, ram_total, kv = expected(d)
+    series = without_host(what, series, kv["host"])
     for fam, col in PROC_FAMILIES.items():
         got = by(series, fam, "name")
         want = {k: p[col] for k, p in procs.items()}
@@ -214,6 +254,7 @@ def compare(what, series, d, n):
     check(f"{what}: no scan duration from a capture (it does not say)",
           not scan["exmap_scan_duration_seconds"], f"{scan['exmap_scan_duration_seconds']}")
 
+    compare_cgroups(what, series, d, n)
     # The series: 5 a process name, the files shown and other, the parts, the scan's.
     count_series(what, series, n, len(procs), len(files), len(ram))
 
@@ -223,11 +264,18 @@ def count_series(what, series, n, names, files, parts):
     total = sum(len(v) for v in series.values())
     nscan = sum(len(v) for v in scan.values())
     nproc = int(sum(series.get("exmap_processes", {}).values()))
-    bound = 5 * names + min(n, files) + 1 + parts + nscan
+    ncg = sum(len(series.get(f, {})) for f in CG_FAMILIES)
+    named = len(series.get("exmap_cgroup_processes", {})) - 1
+    check(f"{what}: the cgroups' series, {ncg}: 4 at most for each of the {named} named "
+          f"({n} at most), and 2 for other", ncg == 0 or
+          (0 <= named <= n and ncg <= 4 * named + 2 and
+           len(series["exmap_cgroup_eff_resident_bytes"]) == named + 1), f"{ncg}")
+    bound = 5 * names + min(n, files) + 1 + parts + nscan + ncg
     print(f"series: {total} for {nproc} processes of {names} names, {files} files "
-          f"(-n {n}), {parts} ram parts")
+          f"(-n {n}), {parts} ram parts, {ncg} of cgroups")
     check(f"{what}: the series: 5 a process name ({names}), {min(n, files)} files and other, "
-          f"{parts} parts, {nscan} of the scan: {bound}", total == bound, f"{total}")
+          f"{parts} parts, {nscan} of the scan, {ncg} of cgroups: {bound}", total == bound,
+          f"{total}")
     check(f"{what}: the scan's series, {nscan}: 5 at most (build, source, "
           f"duration or lost processes, time, unreadable processes)", 0 < nscan <= 5, f"{nscan}")
     check(f"{what}: each process family one series a name",
@@ -322,6 +370,33 @@ def cmd_pids(path, pids):
           all("pid" not in dict(ls) for ls in series.get("exmap_processes", {})), "a pid label")
 
 
+def cmd_fleet(url, job, d, hosts):
+    series = {}
+    for r in query(url, f'{{__name__=~"exmap_.+",job="{job}"}}'):
+        m = dict(r["metric"])
+        name = m.pop("__name__")
+        m.pop("job")
+        m.pop("instance")
+        series.setdefault(m.get("host", ""), {}).setdefault(name, {})[frozenset(m.items())] = \
+            float(r["value"][1])
+    what = f"Prometheus, job {job}"
+    err = query(url, f'node_textfile_scrape_error{{job="{job}"}}')
+    check(f"{what}: node_exporter read the directory's {len(hosts) + 1} files without error",
+          [r["value"][1] for r in err] == ["0"], f"{err}")
+    check(f"{what}: the series of {len(hosts)} boards and of this machine, apart",
+          sorted(series) == sorted(hosts + [""]), f"hosts {sorted(series)}")
+    for host in hosts + [""]:
+        file_series, _ = parse(f"{d}/{host or 'live'}.prom")
+        got = series.get(host, {})
+        diff = [(f, sorted(dict(ls).items())) for f in set(got) | set(file_series)
+                for ls in set(got.get(f, {})) ^ set(file_series.get(f, {}))]
+        diff += [(f, sorted(dict(ls).items())) for f in set(got) & set(file_series)
+                 for ls in set(got[f]) & set(file_series[f]) if got[f][ls] != file_series[f][ls]]
+        check(f"{what}: {'host=' + repr(host) if host else 'this machine (no host label)'}: "
+              f"its file's {sum(len(v) for v in file_series.values())} series, each value",
+              not diff, f"{len(diff)} differ: {diff[:3]}")
+
+
 def main(argv):
     cmd = argv[1]
     if cmd == "text":
@@ -336,6 +411,8 @@ def main(argv):
         cmd_count(*argv[2:])
     elif cmd == "pids":
         cmd_pids(argv[2], argv[3:])
+    elif cmd == "fleet":
+        cmd_fleet(argv[2], argv[3], argv[4], argv[5:])
     else:
         print(f"metrics_check.py: {cmd}: not a command", file=sys.stderr)
         return 2

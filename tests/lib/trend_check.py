@@ -6,6 +6,8 @@ pid two rows that never mix, -P's parts, -w, the text's width. One
 
 usage: trend_check.py DIR SAMPLES
        trend_check.py --board CSV OUTDIR RATE COUNT INTERVAL
+TREND_CGROUP (env) names the test's own cgroup: its row grows at least as
+the leaks built, summed.
 DIR holds trend.csv, trend.txt, trend-w.csv, parts-heap.csv, parts-fam.csv
 and, for heap, file and fam, NAME.pss0 and NAME.pss1 ("bytes seconds").
 --board: the emulated board's trend (CSV) of its console log, against its
@@ -79,6 +81,13 @@ def main(d, n):
               r["name"].endswith("/libxmleak.so"))
     near("libxmleak.so (its .bss, dirtied by the family): the slope against the rate built",
          slope(lib), BUILT["fam"])
+    # the cgroups: this test's own (TREND_CGROUP), its workloads' and its
+    # shell's, grows at least as their leaks do, summed
+    own = os.environ.get("TREND_CGROUP", "")
+    cg = one(rs, f"this test's cgroup, {own}", lambda r: r["kind"] == "cgroup" and r["name"] == own)
+    check(f"the test's cgroup grows at least at its leaks' rate summed ({sum(BUILT.values())}/h), "
+          f"flagged", cg is not None and cg["grows"] == "1" and
+          (slope(cg) or 0) >= 0.9 * sum(BUILT.values()), str(cg))
     h = growers["heap"]
     if h:
         check(f"heap: {h['samples']} samples of {n}", int(h["samples"]) >= n - 2, str(h))
@@ -161,8 +170,13 @@ def board(csvfile, out, rate, count, ivl):
           procs and procs[0] is leak, str(procs[:2]))
     heap = one(rs, "the board's [heap] file row", lambda r: r["kind"] == "file" and r["name"] == "[heap]")
     near("the board's [heap] (every heap, the leak's) against the rate built", slope(heap), built)
+    # no cgroup mount on the board: every process in /, which grows as the leak
+    root = one(rs, "the board's one cgroup, /", lambda r: r["kind"] == "cgroup")
+    if root:
+        check("the board's one cgroup is /", root["name"] == "/", str(root))
+        near("the board's cgroup / (its processes summed) against the rate built", slope(root), built)
     others = [(r["kind"], r["name"], r["slope"]) for r in rs
-              if r["grows"] == "1" and r is not leak and r is not heap]
+              if r["grows"] == "1" and r is not leak and r is not heap and r is not root]
     check(f"nothing else on the board grows ({len(rs)} rows)", not others and len(rs) > 5, str(others))
 
 

@@ -24,7 +24,7 @@ import zlib
 
 from checks import check
 
-CLASSES = "hRFPpqfrxte"
+CLASSES = "hRFPGpqfrxte"
 
 
 class Read:

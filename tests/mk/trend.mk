@@ -1,7 +1,7 @@
-# The trend's workloads (tests/suites/trend_test.sh): leakwork is built with
-# the other workloads (WL_USERS); leakfam is linked dynamically with a
-# library of its own, libxmleak.so, whose .bss its children dirty, found
-# beside it ($ORIGIN).
+# The trend's workloads (tests/suites/trend_test.sh, busy_test.sh): leakwork
+# is built with the other workloads (WL_USERS), busywork on the same library;
+# leakfam is linked dynamically with a library of its own, libxmleak.so,
+# whose .bss its children dirty, found beside it ($ORIGIN).
 
 TREND_DIR := build/trend
 TREND_CFLAGS := -O2 -Wall -Wextra -Werror
@@ -17,6 +17,8 @@ $(TREND_DIR)/leakfam: tests/work/leakfam.c tests/work/wl.c tests/work/wl.h \
 $(TREND_DIR):
 	mkdir -p $@
 
-trend-deps: build/host/leakwork $(TREND_DIR)/leakfam
+build/host/busywork: tests/work/wl.c tests/work/wl.h
+
+trend-deps: build/host/leakwork build/host/busywork $(TREND_DIR)/leakfam
 
 .PHONY: trend-deps

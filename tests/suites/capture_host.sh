@@ -279,7 +279,9 @@ far=$(paste -d, "$T/ram.load" "$T/ram.live" | awk -F, -v tol="$ramb" 'NR > 1 {
 check_eq "-l CAPTURE -c ram: every figure within 1% of RAM of live" "$far" ""
 "$EXMAP" -l "$T/ram.cap" ram >"$T/out" 2>/dev/null
 check_eq "-l CAPTURE ram: text, 80 columns" "$(awk 'length($0) > 80' "$T/out" | wc -l)" 0
-awk '/^XM 2 i MemFree / && !done { sub(/MemFree [0-9]/, "MemFree 9"); done = 1 } { print }' \
+# (its first digit another: a MemFree that began with 9 left it whole)
+awk '/^XM 2 i MemFree / && !done { if (!sub(/MemFree [0-8]/, "MemFree 9")) sub(/MemFree 9/, "MemFree 1")
+	done = 1 } { print }' \
 	"$T/ram.cap" >"$T/ramdmg.log"
 "$EXMAP" -l "$T/ramdmg.log" ram >"$T/out" 2>"$T/err"; rc=$?
 check_eq "ram chunk damaged: exit 4, chunk 2 named, the view not shown" \
@@ -302,6 +304,11 @@ for v in procs files "maps $v1pid"; do
 	rc=$?
 	f=$D/capture-v1.$(echo "$v" | tr ' ' '-').csv
 	check_eq "v1 capture: -c $v exits 0, quiet" "$rc $(cat "$T/err")" "0 "
+	if [ "$v" = procs ]; then	# its dma-buf columns, newer: empty (not known)
+		check_eq "v1 capture: -c procs: dmabuf and eff_dmabuf empty in every row" \
+			"$(sed 1d "$T/out" | grep -cv ',,$')" 0
+		sed -i -e '1s/,dmabuf,eff_dmabuf$//' -e '2,$s/,,$//' "$T/out"
+	fi
 	check_cmd "v1 capture: -c $v as the live view it was taken with" same_file "$f" "$T/out"
 done
 "$EXMAP" -l "$D/capture-v1.log" ram >/dev/null 2>"$T/err"
@@ -443,14 +450,23 @@ grep -q "^file,$T/bin/wls,,0,3," "$T/diff.csv" && ok "diff: the stripped copy's 
 # A capture against itself: nothing changed, so no row but the notes; -a
 # shows every row, each change 0.
 "$EXMAP" diff "$T/a.cap" "$T/a.cap" >"$T/same.txt" 2>&1
-check_eq "diff of a capture with itself: no row, the processes and files said unchanged" \
+check_eq "diff of a capture with itself: no row, the processes, files and cgroups said unchanged" \
 	"$(grep -c '^ *[0-9]*>' "$T/same.txt") $(grep -c '^  ([0-9]* unchanged [a-z]* not shown: -a shows them)$' "$T/same.txt")" \
-	"0 2" "$(head -5 "$T/same.txt")"
+	"0 3" "$(head -5 "$T/same.txt")"
 "$EXMAP" -a -c diff "$T/a.cap" "$T/a.cap" >"$T/same.csv" 2>&1
 check_eq "-a diff of a capture with itself: every row (processes, files, ram lines), every change 0" \
-	"$(awk -F, 'NR > 1 { if ($1 == "ram") { if ($4 != $5) bad++ } else for (i = 6; i <= 13; i++) if ($i != 0) bad++
-		k[$1]++ } END { print (k["proc"] > 0), (k["file"] > 0), (k["ram"] > 0), bad + 0 }' "$T/same.csv")" \
-	"1 1 1 0" "$(head -3 "$T/same.csv")"
+	"$(awk -F, 'NR > 1 { if ($1 == "ram" || $1 == "charge") { if ($4 != $5) bad++ }
+		else for (i = 6; i <= 13; i++) if ($i != 0) bad++
+		k[$1]++ } END { print (k["proc"] > 0), (k["file"] > 0), (k["cgroup"] > 0), (k["charge"] > 0),
+		(k["ram"] > 0), bad + 0 }' "$T/same.csv")" \
+	"1 1 1 1 1 0" "$(head -3 "$T/same.csv")"
+# each cgroup's change: its figures in b's cgroups view less a's
+for c in a b; do "$EXMAP" -l "$T/$c.cap" -c cgroups >"$T/$c.cg" 2>/dev/null; done
+check_eq "diff -c: each cgroup's eff_resident and process count, b's cgroups view less a's" \
+	"$(awk -F, '$1 == "cgroup" { print $2, $4, $5, $10 }' "$T/diff.csv" | sort)" \
+	"$(awk -F, 'FNR == 1 { f++; next } { n[$1, f] = $2; e[$1, f] = $3; p[$1] = 1 }
+		END { for (k in p) print k, n[k, 1] + 0, n[k, 2] + 0, e[k, 2] - e[k, 1] }' "$T/a.cg" "$T/b.cg" |
+		sort)"
 "$EXMAP" diff "$T/a.cap" "$T/b.cap" >"$T/diff.txt"; rc=$?
 "$EXMAP" -k diff "$T/a.cap" "$T/b.cap" >"$T/diffk.txt"
 wide=$(cat "$T/diff.txt" "$T/diffk.txt" | awk 'length($0) > 80' | wc -l)
@@ -464,6 +480,22 @@ check_eq "diff: the restarted workload's change is the live one (per figure; eff
 "$EXMAP" diff "$T/a.cap" "$T/changed.log" >/dev/null 2>"$T/err"; rc=$?
 [ $rc -eq 4 ] && grep -q "chunk 5 of 8" "$T/err" && ok "diff of a damaged capture: exit 4, chunk named" ||
 	no "diff damaged" "exit $rc"
+
+# --- diff's rows that would print alike ------------------------------------
+# Two workloads of one binary, their command lines alike up to the last
+# argument (-d DIR): cut to 80 columns on the right, both rows would read
+# the same; each shows the part that tells it apart instead.
+start d1 "$T/bin/wl" -n 1 -f 64 -c 64 -p 64
+PIDS_d1=$PIDS
+start d2 "$T/bin/wl" -n 1 -f 64 -c 64 -p 64
+"$EXMAP" -p "$PIDS_d1,$PIDS" dump >"$T/d.cap"
+"$EXMAP" diff "$T/a.cap" "$T/d.cap" >"$T/d.txt"
+awk '/^processes:/ { p = 1; next } /^$/ { p = 0 } p && /^ *[0-9]+>/' "$T/d.txt" |
+	sed -E 's/^ *[0-9]+>[0-9]+( +[^ ]+){8} //' >"$T/d.names"
+check_eq "diff: two rows alike but for their last argument read apart, each its own, within 80 columns" \
+	"$(sort "$T/d.names" | uniq -d | wc -l) $(grep -c '^wl .*/d1$' "$T/d.names") $(grep -c '^wl .*/d2$' "$T/d.names") $(awk 'length($0) > 80' "$T/d.txt" | wc -l)" \
+	"0 1 1 0" "$(cat "$T/d.names")"
+for p in $PIDS_d1 $PIDS; do kill -TERM "$p" 2>/dev/null; done
 
 # --- budgets ---------------------------------------------------------------
 eres=$(sum "$T/b.csv" "$PIDS_s" 7)
@@ -482,15 +514,18 @@ for mode in live capture; do
 	else no "$mode: budget exceeded" "exit $rc: $(cat "$T/err")"; fi
 	# shellcheck disable=SC2086
 	"$EXMAP" $src --budget "nosuch=1M" >"$T/out" 2>"$T/err"; rc=$?
-	[ $rc -eq 1 ] && grep -q "budget nosuch: no process of that name" "$T/err" &&
-		ok "$mode: a budget for no process: exit 1, said" || no "$mode: budget nosuch" "exit $rc"
+	[ $rc -eq 2 ] && grep -q "budget nosuch: no process or mapped file of that name" "$T/err" &&
+		ok "$mode: a budget naming nothing: exit 2, said" || no "$mode: budget nosuch" "exit $rc: $(cat "$T/err")"
 done
 fres=$("$EXMAP" -l "$T/b.cap" -c files | awk -F, -v p="$T/bin/wls" '$1 == p { print $7 }')
-# One rule for names: wls is both the processes' name and their file's
-# basename, so a budget on it is refused, naming both; the file by basename
-"$EXMAP" -l "$T/b.cap" --budget "wls=1M" procs >/dev/null 2>"$T/err"; rc=$?
-check_eq "a budget on a name that is a process's and a file's: exit 2, both named" \
-	"$rc $(grep -c "the name of [0-9]* processes and of the mapped file $T/bin/wls: write proc:wls=SIZE" "$T/err")" "2 1" "$(cat "$T/err")"
+# wls is both the processes' name and their file's basename: a plain name is
+# the processes (proc:wls's line and figure), file:wls the file ($fres)
+"$EXMAP" -l "$T/b.cap" --budget "wls=$((eres - 1))" procs >"$T/out" 2>"$T/err"; rc=$?
+check_eq "a budget on a name that is a process's and a file's: the processes, exit 3" \
+	"$rc $(grep -c "budget wls exceeded: eff_resident is $eres bytes" "$T/err")" "3 1" "$(cat "$T/err")"
+"$EXMAP" -l "$T/b.cap" --budget "file:wls=$fres" procs >"$T/out" 2>"$T/err"; rc=$?
+check_eq "file:wls: the mapped file, at its figure: ok" \
+	"$rc $(grep -c '^budget file:wls: eff_resident .*: ok$' "$T/out")" "0 1" "$(cat "$T/err")"
 "$EXMAP" -l "$T/b.cap" --budget "$(basename "$(sed -n 's/^file //p' "$T/s.out")")=1G" procs >"$T/out" 2>"$T/err"; rc=$?
 check_eq "a budget on a data file's basename: the file's line (no process has that name)" \
 	"$rc $(grep -c '^budget workload\.[A-Za-z0-9]*: eff_resident' "$T/out")" "0 1" "$(cat "$T/err" "$T/out" | tail -3)"

@@ -204,7 +204,9 @@ check_cmd "metrics on the board: promtool check metrics" promtool_ok "$o/B.metri
 "$X" -l "$w/capB.log" metrics >"$w/host/B.metrics.prom" 2>"$w/host/B.metrics.err"
 check_cmd "metrics from capture B: promtool check metrics" promtool_ok "$w/host/B.metrics.prom"
 grep -E '^exmap_(process|file)' "$o/B.metrics.prom" >"$w/host/B.metrics.live"
-grep -E '^exmap_(process|file)' "$w/host/B.metrics.prom" >"$w/host/B.metrics.cap"
+# a capture's series carry the board's host name (its uname's), the live ones none
+grep -E '^exmap_(process|file)' "$w/host/B.metrics.prom" |
+	sed 's/{host="[^"]*",/{/' >"$w/host/B.metrics.cap"
 check_cmd "metrics from capture B: its processes and files as the board's live ones ($(wc -l <"$w/host/B.metrics.cap") series)" \
 	same_file "$w/host/B.metrics.live" "$w/host/B.metrics.cap"
 "$X" -l "$w/capA.log" metrics >"$w/host/A.metrics.prom" 2>/dev/null
@@ -533,7 +535,16 @@ ram_rows = [r for r in got_rows if r["kind"] == "ram"]
 out(len(ram_rows) > 0 and all(r["n_a"].lstrip("-").isdigit() and r["n_b"].lstrip("-").isdigit()
                               for r in ram_rows),
     "diff -c: the ram view's lines that changed, each with A's and B's bytes (%d)" % len(ram_rows))
-got_rows = [r for r in got_rows if r["kind"] != "ram"]
+# cgroup rows (the processes' figures by cgroup) and their charges: the
+# board has no cgroup mount, its processes all in the root, whose change is
+# the processes' summed
+cg_rows = [r for r in got_rows if r["kind"] == "cgroup"]
+proc_eff = sum(int(r["eff_resident"]) for r in got_rows if r["kind"] == "proc")
+out(all(r["name"] == "/" for r in cg_rows) and
+    abs(sum(int(r["eff_resident"]) for r in cg_rows) - proc_eff) <= len(got_rows),
+    "diff -c: the board's one cgroup, /: its change is its processes' (%d)" % proc_eff,
+    "%s" % [(r["name"], r["eff_resident"]) for r in cg_rows])
+got_rows = [r for r in got_rows if r["kind"] in ("proc", "file")]
 for r in got_rows:
     try:
         got[(r["kind"], r["name"], r["cmdline"])] = [int(r["n_a"]), int(r["n_b"])] + [int(r[f]) for f in FIG]

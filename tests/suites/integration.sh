@@ -115,7 +115,7 @@ if [ $rc -eq 0 ] || { [ $rc -eq 1 ] && grep -q 'could not be read' "$T/all.err";
 else
 	no "full scan exits 0, or 1 naming unreadable processes" "rc $rc: $(cat "$T/all.err")"
 fi
-head -1 "$T/all.csv" | grep -qx 'pid,name,vm,mapped,resident,eff_mapped,eff_resident,sole,writable,swap' &&
+head -1 "$T/all.csv" | grep -qx 'pid,name,vm,mapped,resident,eff_mapped,eff_resident,sole,writable,swap,dmabuf,eff_dmabuf' &&
 	ok "procs CSV header" || no "procs CSV header" "$(head -1 "$T/all.csv")"
 for pid in $WL_PARENT $WL_CHILDREN; do
 	check_num "pid $pid eff_resident = Pss" "$(col "$T/all.csv" pid "$pid" eff_resident)" \
@@ -211,10 +211,11 @@ for v in procs files "maps $C1"; do
 	[ "$w" -le 80 ] && [ "$(wc -l <"$T/view.txt")" -gt 1 ] && ok "text $v fits 80 columns" ||
 		no "text $v fits 80 columns" "widest line $w"
 done
-for v in "sections $WORKLOAD" "symbols $WORKLOAD" "elf $WORKLOAD"; do
+for v in "-p $ALL sections $WORKLOAD" "-p $ALL symbols $WORKLOAD" "elf $WORKLOAD"; do
 	# shellcheck disable=SC2086
-	"$EXMAP" -p "$ALL" $v >"$T/view.txt" 2>/dev/null
+	"$EXMAP" $v >"$T/view.txt" 2>/dev/null
 	w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/view.txt")
+	v=${v#-p "$ALL" }
 	[ "$w" -le 80 ] && [ "$(wc -l <"$T/view.txt")" -gt 3 ] && ok "text ${v%% *} fits 80 columns" ||
 		no "text ${v%% *} fits 80 columns" "widest line $w"
 done

@@ -8,7 +8,8 @@
 #     libc.so.6, or neither);
 #   - its unit tests and our snprintf's pass under qemu-user (a dynamic
 #     build with Debian's cross libraries, -L), and -V runs;
-#   - its objects call no allocator (malloc, strdup, fopen, opendir...), and
+#   - its objects call no allocator (malloc, strdup, fopen, opendir...: read
+#     from their machine code, LTO builds' objects being fat), and
 #     every C library function they call is one tests/data/libc-calls names
 #     with what it allocates; the same for the default build's objects (musl);
 #   - 32-bit off_t is refused at compile time (-U_FILE_OFFSET_BITS), named;
@@ -30,13 +31,17 @@ FLAGS="-O2 -fstack-protector-strong -D_FORTIFY_SOURCE=2 -Wformat -Werror=format-
 
 # calls OBJDIR CC: the C library functions the objects call, one a line
 # (undefined, not defined by another object, not libgcc's), glibc's
-# variants under the plain name
+# variants under the plain name. Read from the objects' machine code: an
+# LTO build's objects hold it beside the compiler's IR (the Makefile's
+# -ffat-lto-objects), whose symbols nm's plugin would list instead, and
+# which name no C library call; an object with IR only lists none here.
 calls() {
-	nm "$1"/*.o | awk '$2 ~ /^[TDBRCVW]$/ { print $3 }' | sort -u >"$B/defined"
+	_fmt=$(objdump -f "$1/main.o" | sed -n 's/.* file format //p')
+	nm --target="$_fmt" "$1"/*.o | awk '$2 ~ /^[TDBRCVW]$/ { print $3 }' | sort -u >"$B/defined"
 	nm "$($2 -print-libgcc-file-name)" 2>/dev/null | awk '$2 == "T" { print $3 }' |
 		sort -u >>"$B/defined"
 	sort -u -o "$B/defined" "$B/defined"
-	nm -u "$1"/*.o | awk 'NF == 2 { print $2 }' | sort -u | comm -23 - "$B/defined" |
+	nm -u --target="$_fmt" "$1"/*.o | awk 'NF == 2 { print $2 }' | sort -u | comm -23 - "$B/defined" |
 		sed -e 's/^__//' -e 's/_chk$//' -e 's/_time64$//' -e 's/64//' | sort -u
 }
 # no_alloc CALLS: none is an allocator

@@ -1,6 +1,8 @@
 #!/bin/sh
 # The manual page (src/exmap-mini.1): clean under mandoc's lint; its
-# SYNOPSIS, options, views and figures those of -h; every environment
+# SYNOPSIS, options, views and figures those of -h (-h is made from the
+# tables of views and options, src/views.c and src/cli.c); README's column
+# legend -h's columns; every environment
 # variable src/ reads and every exit code src/exmap.h defines in it; every
 # column of every CSV the program prints named in it; installed by make
 # install. (README's usage block against -h: tests/suites/integration.sh.)
@@ -68,6 +70,13 @@ sect FIGURES | awk '/^\.Bl/ { n++ } n == 1 && /^\.It [A-Z]+ Cm / { print $2, $4 
 check_cmd "the page's figures are -h's ($(wc -l <"$T/help.figs"))" same_file "$T/help.figs" "$T/man.figs"
 check_cmd "-h's figures were read (8)" counted figures "$T/help.figs" 8
 
+# README: beside its example report, each of the eight columns a line
+awk '/^The columns, each process.s:$/ { p = 1; next } p && /^    [A-Z]/ { print $1 }
+	p && /^[^ ]/ { exit }' README.md | sort >"$T/readme.legend"
+awk '{ print $1 }' "$T/help.figs" | sort >"$T/help.heads"
+check_cmd "README's example report: each of -h's $(wc -l <"$T/help.heads") columns explained, a line each" \
+	same_file "$T/help.heads" "$T/readme.legend"
+
 # environment: every getenv("X") in src/, and nothing more, in ENVIRONMENT
 grep -oh 'getenv("[A-Za-z_0-9]*")' src/*.c | sed 's/getenv("\(.*\)")/\1/' | sort -u >"$T/src.env"
 sect ENVIRONMENT | awk '/^\.It Ev / { print $3 }' | sort -u >"$T/man.env"
@@ -107,6 +116,8 @@ if [ "$(id -u)" -eq 0 ]; then
 	csv sections -p $$ sections "$(readlink /proc/$$/exe)"
 	csv symbols -p $$ symbols "$(readlink /proc/$$/exe)"
 	csv ram -p $$ ram
+	csv dmabuf -p $$ dmabuf
+	csv cgroups -p $$ cgroups
 	"$EXMAP" -p $$ dump >"$T/a.cap" 2>/dev/null
 	csv diff diff "$T/a.cap" "$T/a.cap"
 	csv captures -l "$T/a.cap" captures

@@ -6,13 +6,20 @@
 #   - promtool check metrics on a live scan (and --pids) and on a capture
 #     of this machine;
 #   - the capture's metrics against the CLI's figures for it (-c procs,
-#     files, ram), each name, each file, each part, each family's sum, and
-#     the series count: 5 a process name, the files shown and other, the
-#     ram view's parts, the scan's (tests/lib/metrics_check.py);
+#     files, ram, cgroups), each name, each file, each part, each cgroup,
+#     each family's sum, and the series count: 5 a process name, the files
+#     shown and other, the ram view's parts, the scan's, the cgroups' (4 at
+#     most for each named, 2 for other) (tests/lib/metrics_check.py);
 #   - -o into two node_exporter textfile directories (-n 20 and every
 #     file), nothing else left there; two node_exporters and a Prometheus
 #     server on loopback ports, started here and stopped after: what its
 #     HTTP API returns is the file, series for series, and the CLI's figures;
+#   - a fleet in one textfile directory: metrics of two captures taken
+#     under other host names (a UTS namespace each), a third by --label
+#     host=NAME, and this machine's own live file, read by a fourth
+#     node_exporter: no error, and Prometheus returns each board's series
+#     (host="NAME") and this machine's apart, each its file's; the same
+#     board's file twice, to a fifth, is the collision node_exporter logs;
 #   - watch INTERVAL -o FILE metrics, scraped by a third node_exporter:
 #     processes that start show in Prometheus, and go from it when they
 #     exit (no series lingers); SIGTERM ends it with the file whole, alone;
@@ -82,7 +89,7 @@ rc=$?
 hi=$(date +%s)
 stop_workload
 check_cmd "dump of this machine: exit 0 or 1" within 0 $rc 1
-for v in procs files ram; do
+for v in procs files ram cgroups; do
 	"$X" -l "$T/cap.log" -c $v >"$T/$v.csv" 2>/dev/null
 done
 {
@@ -93,6 +100,7 @@ done
 	echo "time_lo=$lo"
 	echo "time_hi=$hi"
 	echo "oddfile=$T/odd"
+	echo "host=$(uname -n)"
 } >"$T/expect"
 
 mkdir -p "$T/tf20" "$T/tfall"
@@ -109,16 +117,35 @@ check_cmd "-o FILE holds what standard output gets" same_file "$T/stdout.prom" "
 run_checks "capture, -n 20" python3 $CHECK text "$T/tf20/exmap.prom" "$T" 20 "file -n 20"
 run_checks "capture, every file" python3 $CHECK text "$T/tfall/exmap.prom" "$T" 100000 \
 	"file, every file"
+# -n 3: fewer than this machine's cgroups (and files) named, the rest other
+"$X" -l "$T/cap.log" -n 3 metrics >"$T/n3.prom" 2>/dev/null
+run_checks "capture, -n 3" python3 $CHECK text "$T/n3.prom" "$T" 3 "-n 3"
+
+# --- a fleet: two boards' captures (other host names) and this machine -------
+mkdir -p "$T/tffleet" "$T/tftwice"
+for h in board-one board-two; do
+	unshare --uts sh -c 'hostname "$1" && exec "$2" dump' sh $h "$X" >"$T/$h.cap" 2>/dev/null
+	"$X" -l "$T/$h.cap" -o "$T/tffleet/$h.prom" metrics 2>/dev/null
+	check_cmd "a capture taken as $h: its metrics carry host=\"$h\"" \
+		has "^exmap_build_info{host=\"$h\",version=" "$T/tffleet/$h.prom"
+done
+"$X" -l "$T/board-one.cap" --label host=board-three -o "$T/tffleet/board-three.prom" metrics 2>/dev/null
+check_cmd "--label host=board-three on board-one's capture: host=\"board-three\"" \
+	has '^exmap_build_info{host="board-three",version=' "$T/tffleet/board-three.prom"
+"$X" -o "$T/tffleet/live.prom" metrics 2>/dev/null
+check_cmd "this machine's own live metrics: no host label" not has 'host=' "$T/tffleet/live.prom"
+cp "$T/tffleet/board-one.prom" "$T/tftwice/board-one.prom"
+cp "$T/tffleet/board-one.prom" "$T/tftwice/again.prom"
 
 # --- node_exporter and Prometheus ---------------------------------------------
 # free loopback ports, one for each server
 set -- $(python3 -c 'import socket
-ss = [socket.socket() for _ in range(4)]
+ss = [socket.socket() for _ in range(6)]
 for s in ss: s.bind(("127.0.0.1", 0))
 print(*[s.getsockname()[1] for s in ss])')
-p20=$1 pall=$2 pw=$3 pprom=$4
+p20=$1 pall=$2 pw=$3 pprom=$4 pfleet=$5 ptwice=$6
 mkdir -p "$T/tfw"
-for j in 20:$p20 all:$pall w:$pw; do
+for j in 20:$p20 all:$pall w:$pw fleet:$pfleet twice:$ptwice; do
 	prometheus-node-exporter --web.listen-address="127.0.0.1:${j#*:}" \
 		--collector.disable-defaults --collector.textfile \
 		--collector.textfile.directory="$T/tf${j%%:*}" >"$T/ne${j%%:*}.log" 2>&1 &
@@ -134,6 +161,10 @@ scrape_configs:
     static_configs: [{targets: ['127.0.0.1:$pall']}]
   - job_name: watch
     static_configs: [{targets: ['127.0.0.1:$pw']}]
+  - job_name: fleet
+    static_configs: [{targets: ['127.0.0.1:$pfleet']}]
+  - job_name: twice
+    static_configs: [{targets: ['127.0.0.1:$ptwice']}]
 EOF
 prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
 	--web.listen-address="127.0.0.1:$pprom" >"$T/prometheus.log" 2>&1 &
@@ -147,6 +178,21 @@ if python3 $CHECK wait "$url" top20 all 2>"$T/wait.err"; then
 else
 	no "Prometheus scraped both node_exporters" "$(cat "$T/wait.err") $(tail -n 3 "$T/prometheus.log")"
 fi
+if python3 $CHECK wait "$url" fleet 2>"$T/wait.err"; then
+	run_checks "the fleet" python3 $CHECK fleet "$url" fleet "$T/tffleet" board-one board-two \
+		board-three
+	check_cmd "the fleet's node_exporter logged no error" not has 'level=error\|level=ERROR' "$T/nefleet.log"
+else
+	no "Prometheus scraped the fleet's node_exporter" "$(cat "$T/wait.err")"
+fi
+n=0
+until grep -q 'collected before with the same name and label values' "$T/netwice.log" ||
+	[ $n -ge 50 ]; do
+	sleep 0.2
+	n=$((n + 1))
+done
+check_cmd "one board's file twice in a directory: the collision node_exporter logs (the check above can fail)" \
+	has 'collected before with the same name and label values' "$T/netwice.log"
 
 # watch: the file rewritten each sample, as Prometheus sees it
 "$X" watch 0.3 -o "$T/tfw/exmap.prom" metrics 2>"$T/watch.err" &

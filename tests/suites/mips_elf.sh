@@ -140,10 +140,10 @@ done
 # toolchain/mips.mk) and says so when asked.
 "$QEMU" "$MIPS_BOARD" -l /dev/null >/dev/null 2>"$dir/load.err"
 check_eq "mips board build: -l is left out, said in one line, exit 2" "$? $(cat "$dir/load.err")" \
-	"2 exmap-mini: -l: left out of this build (made with LOAD=0, for a board: captures and logs are loaded on a host)"
+	"2 exmap-mini: -l: left out of this build (made with LOAD=0: a host reads a board's captures, logs and files)"
 "$QEMU" "$MIPS_BOARD" elf "$MIPS_BOARD" >/dev/null 2>"$dir/elf.err"
 check_eq "mips board build: elf is left out, said in one line, exit 2" "$? $(cat "$dir/elf.err")" \
-	"2 exmap-mini: elf: left out of this build (made with LOAD=0, for a board: a host reads the board's files, as -S does)"
+	"2 exmap-mini: elf: left out of this build (made with LOAD=0: a host reads a board's captures, logs and files)"
 
 echo "$skipped optional files skipped"
 finish

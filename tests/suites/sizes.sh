@@ -2,7 +2,8 @@
 # The binaries a board gets, stripped: each at most 128 KiB (a router's
 # flash), riscv64's at most 96 KiB (its budget). The board builds leave out
 # what a host does with a capture (LOAD=0: -l, diff, -S; PICTURES=0: folded,
-# html); x86_64 as a board gets the same (build/x86_64, made by make test).
+# html); x86_64 as a board gets the same (build/x86_64, made by make test),
+# and, as arm64 and riscv64, no dma-bufs (DMABUF=0: 15 KB on x86_64).
 # This machine's own build has it all, the html page's template among it: at
 # most 256 KiB (a workstation's build: trend, html and the page's template,
 # not a board's). Prints `size` (text, data, bss: bss and data are RAM on a

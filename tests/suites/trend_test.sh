@@ -1,7 +1,9 @@
 #!/bin/sh
 # The trend of a watch log, against workloads whose growth the test built
 # (tests/work/leakwork.c, leakfam.c), all running while one watch samples
-# the machine every second, niced, for TREND_SAMPLES (90) samples:
+# them every second, niced, for TREND_SAMPLES (90) samples, in a PID
+# namespace of their own (unshare: another run of this suite on the machine,
+# from another checkout, stays out of the log):
 #   heap    the heap grows 64 KiB/s
 #   file    a tmpfs file (mapped shared) grows 48 KiB/s
 #   fam     three forked children dirty libxmleak.so's .bss 16 KiB/s each
@@ -34,6 +36,78 @@ LW=$(realpath "${LEAKWORK:-build/host/leakwork}")
 LF=$(realpath "${LEAKFAM:-build/trend/leakfam}")
 N=${TREND_SAMPLES:-90}
 OUT=${HTML_OUT:-build/html}
+# In the namespace: the workloads, their Pss at the ends, the watch.
+if [ "${1:-}" = --inner ]; then
+	T=$2
+	PIDS=
+
+	# start NAME CMD...: a workload in the background, its pids in $T/NAME.pids
+	start() {
+		_n=$1
+		shift
+		start_workload "$T/$_n" "$@" || { no "$_n ready" "$(cat "$T/$_n.err")"; return 1; }
+		PIDS="$PIDS $WL_PID"
+		echo "$READY" >"$T/$_n.pids"
+		eval "PID_$_n=$WL_PID"
+	}
+	# stop NAME: that workload ended
+	stop() {
+		eval "_p=\$PID_$1"
+		kill -TERM "$_p" 2>/dev/null && wait "$_p" 2>/dev/null
+		PIDS=$(echo "$PIDS" | tr ' ' '\n' | grep -vx "$_p" | tr '\n' ' ')
+	}
+	# pss NAME: the workload's processes' Pss, summed, in bytes; and the time
+	pss() {
+		_s=0
+		for _p in $(cat "$T/$1.pids"); do
+			_k=$(awk '$1 == "Pss:" { print $2 }' "/proc/$_p/smaps_rollup" 2>/dev/null)
+			_s=$((_s + ${_k:-0} * 1024))
+		done
+		echo "$_s $(date +%s.%N)"
+	}
+
+	start heap "$LW" -r 64 heap &&
+		start file "$LW" -r 48 -d /dev/shm file &&
+		start fam "$LF" -n 3 -r 16 &&
+		start saw "$LW" -r 1024 -t 2500 -s 4096 saw &&
+		start steady "$LW" -s 8192 steady &&
+		start again "$LW" -s 2048 steady &&
+		start reused "$LW" -s 1024 steady || finish
+	ok "workloads ready: $(cat "$T"/*.pids | tr '\n' ' ')"
+	for w in heap file fam; do pss $w >"$T/$w.pss0"; done
+
+	nice -n 5 "$X" watch 1 "$N" >"$T/watch.log" 2>"$T/watch.err" &
+	WATCH=$!
+	PIDS="$PIDS $WATCH"
+	# The outer shell keeps the time: a sleep here would be a process of
+	# the namespace, mapping libc, there for part of the log and then not,
+	# so leakfam's share of libc would rise when it ended. read is built in.
+	exec 3<"$T/steer"
+	: >"$T/watching"
+	read -r step <&3
+	# the reused pid: the second program takes the first one's pid
+	RP=$PID_reused
+	stop reused
+	tries=0
+	while [ $tries -lt 50 ]; do
+		echo $((RP - 1)) >/proc/sys/kernel/ns_last_pid
+		start reuser "$T/xmreuse" -s 6144 steady || break
+		[ "$PID_reuser" = "$RP" ] && break
+		stop reuser
+		tries=$((tries + 1))
+	done
+	check_eq "another program started with the stopped one's pid ($RP)" "${PID_reuser:-}" "$RP"
+	read -r step <&3
+	stop again
+	start again "$LW" -s 2048 steady
+	wait "$WATCH"
+	rc=$?
+	PIDS=$(echo "$PIDS" | tr ' ' '\n' | grep -vx "$WATCH" | tr '\n' ' ')
+	check_cmd "watch 1 $N ran to its count (exit 0, or 1 for an unreadable process)" within 0 $rc 1
+	for w in heap file fam; do pss $w >"$T/$w.pss1"; done
+	exit 0
+fi
+
 T=$(mktemp -d /tmp/xm-trend.XXXXXX)
 PIDS=
 
@@ -70,67 +144,30 @@ board >build/qemu/trend-board.log 2>&1 &
 BOARD=$!
 PIDS="$PIDS $BOARD"
 cp "$LW" "$T/xmreuse" || { no "the second program"; finish; }
-
-# start NAME CMD...: a workload in the background, its pids in $T/NAME.pids
-start() {
-	_n=$1
-	shift
-	start_workload "$T/$_n" "$@" || { no "$_n ready" "$(cat "$T/$_n.err")"; return 1; }
-	PIDS="$PIDS $WL_PID"
-	echo "$READY" >"$T/$_n.pids"
-	eval "PID_$_n=$WL_PID"
-}
-# stop NAME: that workload ended
-stop() {
-	eval "_p=\$PID_$1"
-	kill -TERM "$_p" 2>/dev/null && wait "$_p" 2>/dev/null
-	PIDS=$(echo "$PIDS" | tr ' ' '\n' | grep -vx "$_p" | tr '\n' ' ')
-}
-# pss NAME: the workload's processes' Pss, summed, in bytes; and the time
-pss() {
-	_s=0
-	for _p in $(cat "$T/$1.pids"); do
-		_k=$(awk '$1 == "Pss:" { print $2 }' "/proc/$_p/smaps_rollup" 2>/dev/null)
-		_s=$((_s + ${_k:-0} * 1024))
-	done
-	echo "$_s $(date +%s.%N)"
-}
-
-start heap "$LW" -r 64 heap &&
-	start file "$LW" -r 48 -d /dev/shm file &&
-	start fam "$LF" -n 3 -r 16 &&
-	start saw "$LW" -r 1024 -t 2500 -s 4096 saw &&
-	start steady "$LW" -s 8192 steady &&
-	start again "$LW" -s 2048 steady &&
-	start reused "$LW" -s 1024 steady || finish
-ok "workloads ready: $(cat "$T"/*.pids | tr '\n' ' ')"
-for w in heap file fam; do pss $w >"$T/$w.pss0"; done
-
-nice -n 5 "$X" watch 1 "$N" >"$T/watch.log" 2>"$T/watch.err" &
-WATCH=$!
-PIDS="$PIDS $WATCH"
-sleep $((N / 3))
-# the reused pid: the second program takes the first one's pid
-RP=$PID_reused
-stop reused
-tries=0
-while [ $tries -lt 50 ]; do
-	echo $((RP - 1)) >/proc/sys/kernel/ns_last_pid
-	start reuser "$T/xmreuse" -s 6144 steady || break
-	[ "$PID_reuser" = "$RP" ] && break
-	stop reuser
-	tries=$((tries + 1))
+# The workloads and the watch in a PID namespace of their own, so that
+# another run of this suite on the machine (another checkout's) is not in
+# the log: its checks' lines come back in inner.out.
+mkfifo "$T/steer" || { no "a fifo to steer the namespace's shell"; finish; }
+EXMAP=$X LEAKWORK=$LW LEAKFAM=$LF TREND_SAMPLES=$N \
+	unshare --pid --fork --mount-proc sh "$0" --inner "$T" >"$T/inner.out" 2>"$T/inner.err" &
+INNER=$!
+PIDS="$PIDS $INNER"
+exec 4<>"$T/steer"	# read and write: never blocks, should the namespace's shell have failed
+n=0
+until [ -e "$T/watching" ] || [ $n -ge 1200 ] || ! kill -0 $INNER 2>/dev/null; do
+	sleep 0.1
+	n=$((n + 1))
 done
-check_eq "another program started with the stopped one's pid ($RP)" "${PID_reuser:-}" "$RP"
+sleep $((N / 3))
+echo reuse >&4
 sleep $((N / 2 - N / 3))
-stop again
-start again "$LW" -s 2048 steady
-sleep 2
-wait "$WATCH"
-rc=$?
-PIDS=$(echo "$PIDS" | tr ' ' '\n' | grep -vx "$WATCH" | tr '\n' ' ')
-check_cmd "watch 1 $N ran to its count (exit 0, or 1 for an unreadable process)" within 0 $rc 1
-for w in heap file fam; do pss $w >"$T/$w.pss1"; done
+echo again >&4
+exec 4>&-
+wait $INNER
+PIDS=$(echo "$PIDS" | tr ' ' '\n' | grep -vx "$INNER" | tr '\n' ' ')
+tally "$T/inner.out"
+[ -s "$T/watch.log" ] || { no "the namespace's watch log" "$(tail -n 3 "$T/inner.err")"; finish; }
+PID_heap=$(cut -d' ' -f1 "$T/heap.pids")
 
 "$X" -l "$T/watch.log" -c trend >"$T/trend.csv" 2>"$T/trend.err"
 check_cmd "-l LOG -c trend: exit 0 or 1" within 0 $? 1
@@ -138,7 +175,10 @@ check_cmd "-l LOG -c trend: exit 0 or 1" within 0 $? 1
 "$X" -l "$T/watch.log" -w 30s -c trend >"$T/trend-w.csv" 2>/dev/null
 "$X" -l "$T/watch.log" -P "$PID_heap" -c trend >"$T/parts-heap.csv" 2>/dev/null
 "$X" -l "$T/watch.log" -P leakfam -c trend >"$T/parts-fam.csv" 2>/dev/null
-run_checks "trend checks" python3 tests/lib/trend_check.py "$T" "$N"
+# this test's cgroup (its workloads'): the memory controller's line, else 0::
+cg=$(awk -F: '("," $2 ",") ~ /,memory,/ { m = $3 } $1 == "0" { z = $3 } END { print m != "" ? m : z }' \
+	/proc/self/cgroup)
+run_checks "trend checks" env TREND_CGROUP="$cg" python3 tests/lib/trend_check.py "$T" "$N"
 
 # budgets on the slope: libxmleak.so grows 48 KiB/s, 169 MiB an hour
 for b in "libxmleak.so=150M/h 3" "libxmleak.so=190M/h 0" "proc:leakfam=150M/h 3" \

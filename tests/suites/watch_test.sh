@@ -4,8 +4,10 @@
 # and last samples against its captures, processes against the kernel's
 # smaps_rollup, starts and exits, COUNT, SIGINT and SIGTERM; the log through
 # a console's noise, cut anywhere, a line lost or damaged, begun mid-way
-# (tests/lib/watch_check.py); -o with --max's rotation, on a full disk; memory
-# flat over thousands of samples.
+# (tests/lib/watch_check.py); SIGKILL (no closing capture): its last sample
+# a place of the captures view, diff LOG@1 LOG@-1 against the kernel's Pss
+# and the first capture, losses counted; -o with --max's rotation, on a full
+# disk; memory flat over thousands of samples.
 # Environment: EXMAP, WLOGDUMP, WORKLOAD (tests/work/workload.c, built for
 # this machine). As root (a tmpfs is mounted). Last line: N passed, N failed.
 set -u
@@ -22,7 +24,7 @@ cleanup() {
 	stop_workload
 	[ -n "${WL2:-}" ] && kill -TERM "$WL2" 2>/dev/null
 	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
-	rm -rf "$T"
+	[ -n "${KEEP:-}" ] || rm -rf "$T"
 }
 trap cleanup EXIT
 trap 'exit 2' INT TERM
@@ -142,6 +144,91 @@ for sig in INT TERM; do
 		"$rc $(grep '^XM w [0-9a-f]* e ' "$T/s.log" | cut -d' ' -f5) $(grep -c ' whole$' "$T/caps")" \
 		"0 sig$(echo $sig | tr 'A-Z' 'a-z') 2" "$(cat "$T/s.err" "$T/caps")"
 done
+
+# --- SIGKILL: no closing capture; the last sample is a place diff reads -------
+# Three families of copies no other process maps: A there throughout, C there
+# at the start and stopped, B started after the first capture. Steady, so
+# the kernel's Pss read before the last sample is its figure.
+for f in a b c; do cp "$WORKLOAD" "$T/wk_$f"; done
+# famstart F: family F started, its pids in $T/F.pids
+famstart() {
+	"$T/wk_$1" -n 1 -f 64 -c 64 -p 96 -d "$T" >"$T/$1.out" 2>&1 &
+	eval "K_$1=\$!"
+	eval "wait_ready \"\$T/\$1.out\" \$K_$1" && echo "$READY" >"$T/$1.pids"
+}
+# pss F FIELD: the family's smaps_rollup FIELD, summed, in bytes
+pss() { _s=0; for _p in $(cat "$T/$1.pids"); do _s=$((_s + $(rollup "$_p" "$2"))); done; echo $_s; }
+# tlines: the t lines in the killed watch's log
+tlines() { grep -c '^XM w [0-9a-f]* t ' "$T/k.log"; }
+famstart a && famstart c || { no "families A and C ready" "$(cat "$T/a.out" "$T/c.out")"; finish; }
+"$EXMAP" watch 0.5 >"$T/k.log" 2>"$T/k.err" &
+WPID=$!
+n=0
+until [ "$(tlines)" -ge 1 ] || [ $n -ge 600 ]; do sleep 0.1; n=$((n + 1)); done
+kill -TERM "$K_c"; wait "$K_c"
+famstart b || no "family B ready" "$(cat "$T/b.out")"
+t=$(($(tlines) + 2))
+until [ "$(tlines)" -ge $t ] || [ $n -ge 1200 ]; do sleep 0.1; n=$((n + 1)); done
+for f in a b; do for v in Pss Rss; do eval "${v}_$f=$(pss $f $v)"; done; done
+t=$(($(tlines) + 1))
+until [ "$(tlines)" -ge $t ] || [ $n -ge 1800 ]; do sleep 0.1; n=$((n + 1)); done
+kill -KILL "$WPID"
+{ wait "$WPID"; } 2>/dev/null
+WPID=
+kill -TERM "$K_a" "$K_b"
+wait "$K_a" "$K_b"
+check_eq "SIGKILL: no e line, no closing capture" \
+	"$(grep -c '^XM w [0-9a-f]* e \|^XM begin' "$T/k.log")" 1
+"$EXMAP" -l "$T/k.log" captures >"$T/caps" 2>&1
+check_cmd "captures: @1 whole, @2 the last sample, said" awk '
+	/^ *1 [0-9a-f]+ .* whole$/ { w++ } /^ *2 - .* sample$/ { s++ }
+	/^@2: the last sample of a watch whose closing capture never came/ { n++ }
+	END { exit !(w == 1 && s == 1 && n == 1) }' "$T/caps"
+"$EXMAP" -l "$T/k.log@1" -c procs >"$T/k1.csv" 2>/dev/null
+"$EXMAP" -a -c diff "$T/k.log@1" "$T/k.log@-1" >"$T/kd.csv" 2>"$T/kd.err"
+check_cmd "diff LOG@1 LOG@-1 (-c): exit 0 or 1" within 0 $? 1
+# drow NAME FIELD: the diff's FIELD for the processes named NAME
+drow() { awk -F, -v n="$1" -v f="$2" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	$1 == "proc" && $2 == n { print $h[f]; exit }' "$T/kd.csv"; }
+# at1 NAME: the processes named NAME at the first capture, their eff_resident summed
+at1() { awk -F, -v n="$1" 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	$h["name"] == n { s += $h["eff_resident"] } END { print s + 0 }' "$T/k1.csv"; }
+check_eq "diff: B started after the first capture, 0>2" "$(drow wk_b n_a)>$(drow wk_b n_b)" "0>2"
+check_num "diff: B's eff_resident is its Pss (smaps_rollup, 8 KiB)" "$(drow wk_b eff_resident)" \
+	"$Pss_b" 8192
+check_num "diff: B's resident is its Rss (8 KiB)" "$(drow wk_b resident)" "$Rss_b" 8192
+check_eq "diff: C stopped, 2>0" "$(drow wk_c n_a)>$(drow wk_c n_b)" "2>0"
+check_num "diff: C's change is less its eff_resident at the first capture (a byte a process)" \
+	"$(drow wk_c eff_resident)" "-$(at1 wk_c)" 2
+check_num "diff: A's eff_resident at the first capture and its change: its Pss now (8 KiB)" \
+	"$(($(at1 wk_a) + $(drow wk_a eff_resident)))" "$Pss_a" 8192
+check_eq "diff: a sample's figures only (vm, mapped, eff_mapped empty), files' counts empty" \
+	"$(python3 -c 'import csv, sys
+rs = list(csv.DictReader(open(sys.argv[1], newline="", errors="replace")))
+print(len(rs) > 10, sum(1 for r in rs if r["vm"] or r["mapped"] or r["eff_mapped"] or
+	r["kind"] == "file" and (r["n_a"] or r["n_b"])))' "$T/kd.csv")" "True 0"
+"$EXMAP" diff "$T/k.log@1" "$T/k.log@2" >"$T/kd.txt" 2>/dev/null
+check_cmd "diff's text: sections and symbols need a closing capture, said" \
+	grep -q 'symbols, and the ram view need a closing capture' "$T/kd.txt"
+for c in "-l $T/k.log@2 procs|the other views need a capture" \
+	"diff $T/k.log@1 $T/k.log@2 html|its page needs two captures" \
+	"diff $T/k.log@1 $T/k.log@3|holds 1 capture and a watch's last sample after them: @1 to @2"; do
+	# shellcheck disable=SC2086
+	"$EXMAP" ${c%%|*} >/dev/null 2>"$T/err"
+	check_eq "${c%%|*}: exit 2, one line: ${c#*|}" \
+		"$? $(grep -c . "$T/err") $(grep -c "${c#*|}" "$T/err")" "2 1 1" "$(cat "$T/err")"
+done
+# losses counted without contradiction: the last line cut (as a kill mid-write
+# leaves it), then a sample's t line in the middle dropped too
+head -c -8 "$T/k.log" >"$T/kc.log"
+"$EXMAP" -l "$T/kc.log" trend >/dev/null 2>"$T/err"
+check_cmd "the last line cut: 1 lost, it arrived damaged" \
+	grep -q 'kc.log: 1 watch line lost (1 arrived damaged, 0 never arrived)' "$T/err"
+n=$(grep -n '^XM w [0-9a-f]* t ' "$T/kc.log" | sed -n '2p' | cut -d: -f1)
+sed "${n}d" "$T/kc.log" >"$T/kd.log"
+"$EXMAP" -l "$T/kd.log" trend >/dev/null 2>"$T/err"
+check_cmd "and a line dropped: 2 lost, 1 arrived damaged, 1 never arrived" \
+	grep -q 'kd.log: 2 watch lines lost (1 arrived damaged, 1 never arrived)' "$T/err"
 
 # --- -o FILE --max SIZE: rotation --------------------------------------------
 "$EXMAP" -p "$FAMILY" -o "$T/r.log" --max 16K watch 0 300 >"$T/r.out" 2>"$T/r.err"; rc=$?

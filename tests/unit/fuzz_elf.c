@@ -25,7 +25,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "exmap.h"
+#include "elfread.h"
 
 #define SMALL		8	/* a name buffer small enough to cut most names */
 

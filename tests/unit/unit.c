@@ -16,6 +16,9 @@
 
 #include "capture.h"
 #include "census.h"
+#include "cli.h"
+#include "dmabuf.h"
+#include "cgroup.h"
 #include "trend.h"
 #include "wlog.h"
 #ifndef EXMAP_NO_PICTURES
@@ -91,8 +94,14 @@ static void test_parse_numbers(void)
 	};
 	static const struct { const char *s; int ok; uint64_t v; } sz[] = {
 		{ "1M", 0, 1 << 20 }, { "64k", 0, 65536 }, { "2G", 0, UINT64_C(2) << 30 },
-		{ "100", 0, 100 }, { "M", -1, 0 }, { "1T", -1, 0 }, { "1MB", -1, 0 },
-		{ "17179869184G", -1, 0 },
+		{ "100", 0, 100 }, { "M", -1, 0 }, { "1T", 0, UINT64_C(1) << 40 },
+		{ "1MB", -2, 0 }, { "1kB", -2, 0 }, { "17179869184G", -1, 0 },
+		/* as the reports print sizes, and with binary units spelled out */
+		{ "1.5M", 0, 1572864 }, { "4.0K", 0, 4096 }, { "512B", 0, 512 },
+		{ "0", 0, 0 }, { "10MiB", 0, 10 << 20 }, { "1.25GiB", 0, UINT64_C(5) << 28 },
+		{ "0.1K", 0, 102 }, { "1.5", -1, 0 }, { "1.", -1, 0 }, { ".5M", -1, 0 },
+		{ "1.0000001M", -1, 0 }, { "1Mi", -1, 0 }, { "1 M", -1, 0 }, { "1MiBs", -1, 0 },
+		{ "16777216T", -1, 0 }, { "18446744073709551615", 0, UINT64_MAX },
 	};
 	size_t i;
 
@@ -537,6 +546,65 @@ static void test_capwire(void)
 	      "cap_parse_header: chunks that do not add up are refused", line);
 }
 
+#ifndef EXMAP_NO_CGROUPS
+/* What a cgroup's path names; a y line written and read back, and refused. */
+static void test_cgroups(void)
+{
+#define ID64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	static const struct { const char *path, *name; } names[] = {
+		{ "/", "/" },
+		{ "/system.slice/nginx.service", "nginx.service" },
+		{ "/user.slice/user-1000.slice/session-2.scope", "session-2.scope" },
+		{ "/system.slice/docker-" ID64 ".scope", "docker 0123456789ab" },
+		{ "/machine.slice/libpod-" ID64 ".scope/container", "podman 0123456789ab" },
+		{ "/machine.slice/libpod-conmon-" ID64 ".scope", "conmon 0123456789ab" },
+		{ "/docker/" ID64, "docker 0123456789ab" },
+		{ "/libpod_parent/libpod-" ID64, "podman 0123456789ab" },
+		{ "/kubepods/burstable/pod1234-5678/" ID64, "k8s 0123456789ab" },
+		{ "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod12.slice/"
+		  "cri-containerd-" ID64 ".scope", "containerd 0123456789ab" },
+		{ "/lxc.payload.web", "lxc web" },
+		{ "/lxc/web", "lxc web" },
+		{ "/process_api/12e289ff5e76c66a2d42829f3c021cad",
+		  "/process_api/12e289ff5e76c66a2d42829f3c021cad" },
+		{ "/system.slice/docker-0123.scope", "docker-0123.scope" },
+	};
+	static const char *const bad[] = {
+		"1 ok 10 - - - /a b", "3 ok 10 - - - /a", "1 fine 10 - - - /a", "1 ok 10 - - /a",
+		"1 ok 10 - - - %zz", "1 ok x - - - /a",
+	};
+	static struct arena a;
+	struct cgcharge c = { .hier = CG_V2, .state = CG_OK, .known = 0xb,
+			      .v = { 8 << 20, 4096, 0, 8 << 20 } };
+	struct cgproc *p;
+	char buf[PATH_BUF], line[PATH_BUF];
+	size_t i, n;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		n = cg_name(names[i].path, buf, sizeof(buf));
+		check(n == strlen(names[i].name) && strcmp(buf, names[i].name) == 0, "cg_name", buf);
+	}
+	if (arena_init(&a, 1 << 20) < 0) {
+		check(0, "cgroups: an arena", NULL);
+		return;
+	}
+	n = cap_cgroup_text(buf, sizeof(buf), "/machine.slice/a b", &c);
+	check(n == strlen(buf) && strcmp(buf, "y 2 ok 800000 1000 - 800000 /machine.slice/a%20b") == 0,
+	      "cap_cgroup_text", buf);
+	strcpy(line, buf + 2);
+	check(cap_cgroup_parse(line, &a, &p) == 0 && p->loaded && strcmp(p->path, "/machine.slice/a b") == 0 &&
+	      p->charge.hier == CG_V2 && p->charge.state == CG_OK && p->charge.known == 0xb &&
+	      p->charge.v[CH_CHARGED] == 8 << 20 && p->charge.v[CH_ANON] == 4096 &&
+	      p->charge.v[CH_SHMEM] == 8 << 20, "cap_cgroup_parse reads what was written", buf);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		strcpy(line, bad[i]);
+		check(cap_cgroup_parse(line, &a, &p) < 0, "cap_cgroup_parse refuses", bad[i]);
+	}
+	arena_release(&a);
+#undef ID64
+}
+#endif
+
 /* A console log: which capture lines come out of it, joined, and from which line. */
 static void test_caplog(void)
 {
@@ -784,8 +852,9 @@ static void test_envelope(void)
  * The trend's rows (trend.c) from samples built here, 200 a second apart: a
  * leak (one value lost on the way), a family of three that leaks together,
  * a steady process restarted under a new pid, a pid reused by another
- * program, a file; and with -P the family's parts. The CSV rows must say
- * each one's samples and slope as built.
+ * program, a file, a process of 4 samples rising 100 MiB (brief: no slope),
+ * a second process joining a key (not growth), two with no command line
+ * (a row each, by pid); and with -P the family's parts. The CSV rows must say each one's samples and slope as built.
  */
 static void trend_feed(const void *arg)
 {
@@ -814,6 +883,14 @@ static void trend_feed(const void *arg)
 			trend_proc(400, 7, "first", "first", 5, 1u << 20, 0, 1);
 		else if (i > 100)
 			trend_proc(400, 110, "second", "second", 6, 5u << 20, 0, 1);
+		if (i >= 10 && i < 14)	/* brief: 4 samples, rising 100 MiB */
+			trend_proc(500, 9, "brief", "brief", 5, (25u << 20) * (i - 10), 0, 1);
+		/* no command line (read when it had exited): a row a pid */
+		if (i % 100 >= 20 && i % 100 < 24)
+			trend_proc(700 + i / 100, 11, "late", NULL, 0, 1u << 20, 0, 1);
+		/* one process, then two of one key: a join, not growth */
+		for (k = 0; k < 1 + (i >= 100); k++)
+			trend_proc(600 + k, 3 + k, "make", "make", 4, 1u << 20, 0, 1);
 		trend_file("/dev/shm/x", 4096u * i, 1);
 		trend_sample_end();
 	}
@@ -823,16 +900,22 @@ static void trend_feed(const void *arg)
 static void test_trend(void)
 {
 	static const struct { const char *pick, *row; } cases[] = {
-		{ NULL, "kind,name,cmdline,samples,first,last,min,max,slope,sole_slope,grows\n" },
-		{ NULL, "\nprocess,leaky,leaky -r,199,1048576,3086336,1048576,3086336,36864000,36864000,1\n" },
-		{ NULL, "\nfile,/dev/shm/x,,200,0,815104,0,815104,14745600,,1\n" },
-		{ NULL, "\nprocess,fam,fam,200,3145728,3757056,3145728,3757056,11059200,0,1\n" },
-		{ NULL, "\nprocess,steady,steady,199,2097152,2097152,2097152,2097152,0,0,0\n" },
-		{ NULL, "\nprocess,first,first,100,1048576,1048576,1048576,1048576,0,0,0\n" },
-		{ NULL, "\nprocess,second,second,99,5242880,5242880,5242880,5242880,0,0,0\n" },
-		{ "fam", "\npart,/lib/libx.so .data .bss,,200,0,611328,0,611328,11059200,,1\n" },
-		{ "fam", "\npart,[heap],,200,307200,307200,307200,307200,0,,0\n" },
-		{ "201", "\npart,[heap],,200,102400,102400,102400,102400,0,,0\n" },
+		{ NULL, "kind,name,cmdline,samples,first,last,min,max,slope,sole_slope,grows,life_ms,"
+			"brief\n" },
+		{ NULL, "\nprocess,leaky,leaky -r,199,1048576,3086336,1048576,3086336,36864000,36864000,1,"
+			"199000,0\n" },
+		{ NULL, "\nfile,/dev/shm/x,,200,0,815104,0,815104,14745600,,1,199000,0\n" },
+		{ NULL, "\nprocess,fam,fam,200,3145728,3757056,3145728,3757056,11059200,0,1,199000,0\n" },
+		{ NULL, "\nprocess,steady,steady,199,2097152,2097152,2097152,2097152,0,0,0,199000,0\n" },
+		{ NULL, "\nprocess,first,first,100,1048576,1048576,1048576,1048576,0,0,0,99000,0\n" },
+		{ NULL, "\nprocess,second,second,99,5242880,5242880,5242880,5242880,0,0,0,98000,0\n" },
+		{ NULL, "\nprocess,make,make,200,1048576,2097152,1048576,2097152,0,0,0,199000,0\n" },
+		{ NULL, "\nprocess,brief,brief,4,0,78643200,0,78643200,,,0,3000,1\n" },
+		{ NULL, "\nprocess,late,[pid 700],4,1048576,1048576,1048576,1048576,,,0,3000,1\n" },
+		{ NULL, "\nprocess,late,[pid 701],4,1048576,1048576,1048576,1048576,,,0,3000,1\n" },
+		{ "fam", "\npart,/lib/libx.so .data .bss,,200,0,611328,0,611328,11059200,,1,199000,0\n" },
+		{ "fam", "\npart,[heap],,200,307200,307200,307200,307200,0,,0,199000,0\n" },
+		{ "201", "\npart,[heap],,200,102400,102400,102400,102400,0,,0,199000,0\n" },
 	};
 	static char buf[8192];
 	size_t i;
@@ -926,6 +1009,104 @@ static void test_wldef(void)
 	check(!bad, "wl_def: a long definition on an open line", bad ? esc : NULL);
 }
 
+/*
+ * The tables of views and options hold together: a variant follows its
+ * view; the option a view needs is one it takes; a view has fields to sort
+ * by exactly when it takes -s; a view has its function where the build
+ * has it; every option a view takes is in the table, with help where the
+ * build has it; an option needs, or does not go with, another.
+ */
+static void test_tables(void)
+{
+	char what[80];
+	size_t i;
+	int j;
+
+	for (i = 0; i < nviews; i++) {
+		const struct viewdef *v = &views[i];
+
+		fmt_snprintf(what, sizeof(what), "views[%zu] (%s)", i, v->text);
+		check(v->as == AS_NAME || (i > 0 && strcmp(views[i - 1].text, v->text) == 0), what,
+		      "a variant follows its view");
+		check(v->needs < 0 || (v->opts >> v->needs & 1), what, "it takes the option it needs");
+		check(!(v->opts & OPT(s)) == !v->sorts, what, "fields to sort by, and -s, or neither");
+		check(v->min <= v->max && v->forms && v->view <= V_CGROUPS, what, "words, forms, view");
+		check(!(v->build & ~BUILT) == (v->run != NULL), what,
+		      "a function where the build has it, none where it leaves it out");
+		check(!(v->opts >> NOPT), what, "its options are in the table");
+	}
+	for (j = 0; j < NOPT; j++) {
+		const char *name = cli_opts[j].text;
+
+		fmt_snprintf(what, sizeof(what), "cli_opts[%d] (%s)", j, name);
+		check(*name && ((cli_opts[j].build & ~BUILT) || j == O_s || *field(name, T_HELP)), what,
+		      "a name, and help where the build has it");
+		check(cli_opts[j].needs != j && cli_opts[j].not != j && cli_opts[j].needs < NOPT &&
+		      cli_opts[j].not < NOPT, what, "needs or refuses another option");
+		check((cli_opts[j].needs < 0 && cli_opts[j].not < 0) ||
+		      *field(cli_opts[cli_opts[j].needs >= 0 ? j : cli_opts[j].not].text, T_WHY) ||
+		      (cli_opts[j].build & ~BUILT), what, "why, where it needs or refuses another");
+	}
+}
+
+#ifndef EXMAP_NO_DMABUF
+/* A DRM client's fdinfo lines (Documentation/gpu/drm-usage-stats.rst's keys)
+ * into regions: each figure where its key and unit say, others ignored. */
+static void test_drm_lines(void)
+{
+	static const struct {
+		const char *line;
+		int ret;
+	} lines[] = {
+		{ "drm-total-memory:	4 KiB", 1 }, { "drm-resident-memory:	1 MiB", 1 },
+		{ "drm-memory-vram:	2048 KiB", 1 },	/* before drm-resident-: resident */
+		{ "drm-shared-system:	123", 1 }, { "drm-engine-gfx:	12345 ns", 0 },
+		{ "drm-purgeable-memory:	4 KiB", 0 }, { "drm-client-id:	7", 0 },
+		{ "drm-total-:	5", -1 }, { "drm-total-memory:	5 GiB", -1 },
+		{ "drm-total-memory:	x", -1 }, { "drm-shared-memory:	99999999999999999999", -1 },
+	};
+	static const struct {
+		const char *region;
+		uint64_t total, resident, shared;
+		uint32_t have;
+	} want[] = {
+		{ "memory", 4096, 1 << 20, 0, DRM_TOTAL | DRM_RESIDENT },
+		{ "vram", 0, 2 << 20, 0, DRM_RESIDENT },
+		{ "system", 0, 0, 123, DRM_SHARED },
+	};
+	static struct arena a;
+	static struct scan s;
+	struct drmuse *u = NULL, *d;
+	char why[160];
+	size_t i, n = 0;
+
+	if (arena_init(&a, 1 << 20) < 0) {
+		check(0, "drm lines: an arena", NULL);
+		return;
+	}
+	s.arena = &a;
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		int r = drm_line(&s, &u, lines[i].line, 7, "xe");
+
+		fmt_snprintf(why, sizeof(why), "%s: %d, want %d", lines[i].line, r, lines[i].ret);
+		check(r == lines[i].ret, "drm lines: what each line is", why);
+	}
+	for (d = u; d; d = d->next, n++) {
+		for (i = 0; i < 3 && strcmp(want[i].region, d->region) != 0; i++)
+			;
+		fmt_snprintf(why, sizeof(why), "%s: %llu %llu %llu have %x", d->region,
+			     (unsigned long long)d->total, (unsigned long long)d->resident,
+			     (unsigned long long)d->shared, d->have);
+		check(i < 3 && d->client == 7 && strcmp(d->driver, "xe") == 0 &&
+		      d->total == want[i].total && d->resident == want[i].resident &&
+		      d->shared == want[i].shared && d->have == want[i].have,
+		      "drm lines: a region's figures", why);
+	}
+	check(n == 3, "drm lines: three regions", NULL);
+	arena_release(&a);
+}
+#endif
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -942,6 +1123,9 @@ int main(void)
 	test_ptab_run();
 	test_arena();
 	test_capwire();
+#ifndef EXMAP_NO_CGROUPS
+	test_cgroups();
+#endif
 	test_caplog();
 	test_census_infer();
 	test_census_settle();
@@ -950,6 +1134,10 @@ int main(void)
 	test_trend();
 #endif
 	test_wldef();
+	test_tables();
+#ifndef EXMAP_NO_DMABUF
+	test_drm_lines();
+#endif
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
