@@ -129,8 +129,10 @@ static void report_lost(struct loader *L, uint32_t lost_procs)
 			cost = "the ram view cannot be shown";
 			break;
 		case CK_ABSENT:
-			cost = L->h.unreadable ? "which processes could not be read is not known" :
-			       "it named none";
+			/* and chunk 1's dma-bufs' line: without it, whether they were read */
+			cost = L->h.unreadable ? "which processes could not be read, and the "
+			       "processes' dma-bufs, are not known" :
+			       "it named none; the processes' dma-bufs are not known";
 			break;
 		case CK_COUNT:
 			cost = lost_procs ? "processes that use those pages are left out" :

@@ -208,7 +208,7 @@ int fz_capture(const char *path, const uint8_t *data, size_t n, int all)
 		o.view_pid = pid;
 		FZ_STEP(view_maps(&scan, &o));
 		snprintf(bname, sizeof(bname), "%s=1K", name);
-		nb += parse_budget(bname, &b[nb]) == 0;
+		FZ_STEP(parse_budget(bname, &b[nb]); nb++);	/* refused: dies */
 	}
 	if (fz_first_path(data, n, file, sizeof(file))) {
 		o.view_file = file;
@@ -217,10 +217,10 @@ int fz_capture(const char *path, const uint8_t *data, size_t n, int all)
 		o.view = V_SYMBOLS;
 		FZ_STEP(view_elf_items(&scan, &o));
 		snprintf(bfile, sizeof(bfile), "%s=1K", file);
-		nb += parse_budget(bfile, &b[nb]) == 0;
+		FZ_STEP(parse_budget(bfile, &b[nb]); nb++);	/* refused: dies */
 	}
 	snprintf(bram, sizeof(bram), "ram:slab=1K");
-	nb += parse_budget(bram, &b[nb]) == 0;
+	FZ_STEP(parse_budget(bram, &b[nb]); nb++);	/* refused: dies */
 	o.view = V_PROCS;
 	FZ_STEP(check_budgets(&scan, b, nb, &o));
 	/* -P PID -F FILE: a process's part of a file */
