@@ -74,6 +74,7 @@ static void roll_back(struct loader *L)
 	L->cap->bid = L->bid;
 	L->cap->absent = L->absent;
 	L->cap->nabsent = L->nabsent;
+	dmacap_drop(L->opened);	/* its dma-buf lines were in what was taken back */
 }
 
 /*

@@ -123,6 +123,7 @@ void dmabuf_dump(const struct scan *s, void (*line)(const char *, size_t));
 void dmabuf_dump_proc(const struct proc *p, void (*line)(const char *, size_t));
 int dmacap_table(struct scan *s, uint64_t chunk, int chunk1, char *line);
 int dmacap_proc(struct scan *s, struct proc *p, char *line);
+void dmacap_drop(uint64_t chunk);
 void dmacap_take(struct scan *s, int whole1, int whole2);
 /* dmaview.c: the dmabuf view; the procs view's columns and notes */
 void view_dmabuf(struct scan *s, const struct opts *o);
