@@ -103,6 +103,7 @@ struct dmatab {
 #define dmabuf_dump_proc(p, line)	((void)(p))
 #define dmacap_table(s, k, c1, l)	(-1)
 #define dmacap_proc(s, p, l)	(-1)
+#define dmacap_drop(k)		((void)(k))
 #define dmabuf_csv_head(o)	((void)(o))
 #define dmabuf_ram(s, parts, fn)	((void)(s), (void)(fn))
 #define diff_dmabuf(a, b, o, ar)	((void)(a))
