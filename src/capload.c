@@ -566,6 +566,7 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 		memset(cap->ram, 0, sizeof(*cap->ram));
 	}
 	s->cap = cap;
+	dmacap_begin();	/* nothing of a load that died before it (the fuzzers') */
 	L->s = s;
 	L->cap = cap;
 	L->h = cf->h;

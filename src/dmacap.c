@@ -184,6 +184,12 @@ int dmacap_table(struct scan *s, uint64_t chunk, int chunk1, char *line)
 	return 0;
 }
 
+/* A capture begins to load: nothing is held yet. */
+void dmacap_begin(void)
+{
+	memset(&ld, 0, sizeof(ld));
+}
+
 /* The copy of chunk 1 or 2 that opened at log line chunk failed, and the
  * loader took back its memory: what it held is forgotten, never read. */
 void dmacap_drop(uint64_t chunk)
