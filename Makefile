@@ -79,7 +79,7 @@ PREFIX ?= /usr/local
 
 SRCS := $(wildcard src/*.c)
 LOADSRCS := src/capload.c src/caplog.c src/capcheck.c src/caplist.c src/diff.c src/cgdiff.c \
-	src/sysroot.c src/wlog.c src/wlstate.c src/wlast.c src/slope.c src/trend.c src/trendrep.c \
+	src/sysroot.c src/wlog.c src/wlstate.c src/wlloss.c src/wlast.c src/slope.c src/trend.c src/trendrep.c \
 	src/trendpage.c
 # BROWSE=0: without the full-screen view (browse.c, term.c), for a board
 # with no terminal to run it on; make bench says what it costs.
@@ -257,7 +257,7 @@ test: setup
 	$(MAKE) $(TEST_J) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) build/host/benchwork build/host/oddnames fixture \
 		build/host/cgwork build/host/stopat \
 		elftest-deps $(BUILD)/tools/workload $(BUILD)/tools/censusdump $(BUILD)/sysroot_drv capfuzz-deps \
-		$(BUILD)/wlogdump trend-deps
+		$(BUILD)/wlogdump trend-deps fuzz-deps
 	for a in arm arm64 mipsel riscv64; do $(MAKE) $(TEST_J) ARCH=$$a $(call board_tools,$$a) || exit 1; done
 	$(MAKE) $(TEST_J) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped build/arm/tools/leakwork
 	$(MAKE) $(TEST_J) ARCH=arm64 BUILD=build/arm64-dmabuf DMABUF=1 build/arm64-dmabuf/exmap-mini

@@ -5,6 +5,7 @@
  * chunk was lost), and every chunk that did not load is named on stderr with
  * the log lines it spans, why, and what that costs; then the exit status is 4.
  * The processes the board could not read are named too.
+ * And a file's build-id, as the capture gives it (unknown if its chunk was lost).
  */
 #include <stdio.h>
 #include <string.h>
@@ -132,8 +133,10 @@ static void report_lost(struct loader *L, uint32_t lost_procs)
 			cost = "the ram view cannot be shown";
 			break;
 		case CK_ABSENT:
-			cost = L->h.unreadable ? "which processes could not be read is not known" :
-			       "it named none";
+			/* and chunk 1's dma-bufs' line: without it, whether they were read */
+			cost = L->h.unreadable ? "which processes could not be read, and the "
+			       "processes' dma-bufs, are not known" :
+			       "it named none; the processes' dma-bufs are not known";
 			break;
 		case CK_COUNT:
 			cost = lost_procs ? "processes that use those pages are left out" :
@@ -228,7 +231,7 @@ void capture_check(struct loader *L)
 	name_unreadable(L);
 }
 
-/* The build-id a capture records for file f (capture.h). */
+/* A mapped file's build-id in the capture (its build-id chunk lost: -1). */
 int capture_buildid(const struct capture *c, const struct file *f,
 		    const unsigned char **id, size_t *len)
 {

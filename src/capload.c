@@ -76,6 +76,7 @@ static void roll_back(struct loader *L)
 	L->cap->bid = L->bid;
 	L->cap->absent = L->absent;
 	L->cap->nabsent = L->nabsent;
+	dmacap_drop(L->opened);	/* its dma-buf lines were in what was taken back */
 }
 
 /*
@@ -506,9 +507,9 @@ static void read_chunks(struct loader *L, const struct capfile *cf)
 		if (p[0] == '.' && p[1] == ' ') {
 			flush_line(L);
 			end_line(L, p + 2);
-		}
-		else
+		} else {
 			chunk_line(L, p);
+		}
 	}
 	if (L->cur)
 		close_chunk(L, 0, 0, 0);
@@ -551,6 +552,7 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 		memset(cap->ram, 0, sizeof(*cap->ram));
 	}
 	s->cap = cap;
+	dmacap_begin();	/* nothing of a load that died before it (the fuzzers') */
 	L->s = s;
 	L->cap = cap;
 	L->h = cf->h;

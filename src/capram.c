@@ -16,7 +16,12 @@
 #include "kowner.h"
 #include "ramsrc.h"
 
-enum { RK_U64, RK_U32, RK_INT, RK_STR };
+enum { RK_U64, RK_FRAMES, RK_U32, RK_INT, RK_STR };
+
+/* What a machine can have: a figure past these is not a dump's (the view's
+ * sums stay within 64 bits): a PiB, and a PiB's frames at 256 KiB pages. */
+#define RAM_BYTES_MAX	(UINT64_C(1) << 50)
+#define RAM_FRAMES_MAX	(UINT64_C(1) << 32)
 
 #define K(name, type, field)	{ name, type, offsetof(struct ramsrc, field) }
 static const struct {
@@ -34,16 +39,16 @@ static const struct {
 	K("have_vmallocinfo", RK_INT, have_vmallocinfo), K("zram_used", RK_U64, zram_used),
 	K("zram_compr", RK_U64, zram_compr), K("zram_orig", RK_U64, zram_orig),
 	K("nzram", RK_U32, nzram), K("census_err", RK_INT, census_err),
-	K("census_frames", RK_U64, census.frames), K("census_mapped", RK_U64, census.mapped),
-	K("census_thp", RK_U64, census.thp), K("census_source", RK_STR, census.source),
+	K("census_frames", RK_FRAMES, census.frames), K("census_mapped", RK_FRAMES, census.mapped),
+	K("census_thp", RK_FRAMES, census.thp), K("census_source", RK_STR, census.source),
 	/* since the census was settled with the kernel's counts (2026-11-26) */
-	K("census_outside", RK_U64, census.outside),
-	K("census_outside_want", RK_U64, census.outside_want),
-	K("census_bare", RK_U64, census.bare), K("census_inferred", RK_U64, census.inferred),
-	K("census_buddy_frames", RK_U64, census.buddy_frames),
-	K("census_buddy_heads", RK_U64, census.buddy_heads),
+	K("census_outside", RK_FRAMES, census.outside),
+	K("census_outside_want", RK_FRAMES, census.outside_want),
+	K("census_bare", RK_FRAMES, census.bare), K("census_inferred", RK_FRAMES, census.inferred),
+	K("census_buddy_frames", RK_FRAMES, census.buddy_frames),
+	K("census_buddy_heads", RK_FRAMES, census.buddy_heads),
 	K("census_heads_only", RK_INT, census.heads_only),
-	K("census_moved", RK_U64, census.moved), K("census_ms", RK_U64, census.ms),
+	K("census_moved", RK_FRAMES, census.moved), K("census_ms", RK_U64, census.ms),
 };
 #undef K
 
@@ -91,7 +96,7 @@ void ram_dump(const struct ramsrc *r, void (*line)(const char *, size_t))
 		const char *p = (const char *)r + keys[i].off;
 
 		switch (keys[i].type) {
-		case RK_U64: emit(line, "v %s %llu", keys[i].key, (unsigned long long)*(const uint64_t *)p); break;
+		case RK_U64: case RK_FRAMES: emit(line, "v %s %llu", keys[i].key, (unsigned long long)*(const uint64_t *)p); break;
 		case RK_U32: emit(line, "v %s %u", keys[i].key, *(const uint32_t *)p); break;
 		case RK_INT: emit(line, "v %s %d", keys[i].key, *(const int *)p); break;
 		default: emit(line, "s %s %s", keys[i].key, esc(e, sizeof(e), *(const char *const *)p));
@@ -150,7 +155,7 @@ int ram_parse(struct ramsrc *r, char *p, struct arena *a)
 	case 'i':
 		for (i = 0; i < MI_N && strcmp(w[1], ram_mi_name[i]); i++)
 			;
-		if (n != 3 || i == MI_N || parse_u64(w[2], UINT64_MAX, &r->mi[i]) < 0)
+		if (n != 3 || i == MI_N || parse_u64(w[2], RAM_BYTES_MAX, &r->mi[i]) < 0)
 			return -1;
 		r->mi_have |= 1u << i;
 		return 0;
@@ -165,11 +170,12 @@ int ram_parse(struct ramsrc *r, char *p, struct arena *a)
 
 			if (keys[i].type == RK_STR)
 				return (*(const char **)f = name_of(a, w[2])) ? 0 : -1;
-			if (parse_u64(w[2] + neg, keys[i].type == RK_U64 ? UINT64_MAX :
+			if (parse_u64(w[2] + neg, keys[i].type == RK_U64 ? RAM_BYTES_MAX :
+				      keys[i].type == RK_FRAMES ? RAM_FRAMES_MAX :
 				      keys[i].type == RK_U32 ? UINT32_MAX : INT32_MAX, &v) < 0 ||
 			    (neg && keys[i].type != RK_INT))
 				return -1;
-			if (keys[i].type == RK_U64)
+			if (keys[i].type == RK_U64 || keys[i].type == RK_FRAMES)
 				*(uint64_t *)f = v;
 			else if (keys[i].type == RK_U32)
 				*(uint32_t *)f = (uint32_t)v;
@@ -187,10 +193,10 @@ int ram_parse(struct ramsrc *r, char *p, struct arena *a)
 			const char *name;
 
 			if (w[0][0] == 'l')
-				return parse_u64(w[2], UINT64_MAX, &t->count) < 0 ||
-				       parse_u64(w[3], UINT64_MAX, &t->bytes) < 0 ? -1 : 0;
+				return parse_u64(w[2], RAM_BYTES_MAX, &t->count) < 0 ||
+				       parse_u64(w[3], RAM_BYTES_MAX, &t->bytes) < 0 ? -1 : 0;
 			if (t->n == RAM_TOP || !(name = name_of(a, w[2])) || strlen(name) >= RAM_NAME ||
-			    parse_u64(w[3], UINT64_MAX, &t->top[t->n].bytes) < 0)
+			    parse_u64(w[3], RAM_BYTES_MAX, &t->top[t->n].bytes) < 0)
 				return -1;
 			strcpy(t->top[t->n++].name, name);
 		}
@@ -198,7 +204,7 @@ int ram_parse(struct ramsrc *r, char *p, struct arena *a)
 	case 'g':
 		if (n != 5 || r->nregion == sizeof(r->region) / sizeof(r->region[0]) ||
 		    !(w[1] = (char *)name_of(a, w[1])) || strlen(w[1]) >= RAM_NAME ||
-		    parse_u64(w[2], UINT64_MAX, &r->region[r->nregion].bytes) < 0 ||
+		    parse_u64(w[2], RAM_BYTES_MAX, &r->region[r->nregion].bytes) < 0 ||
 		    parse_u64(w[3], 1, &v) < 0 || parse_u64(w[4], 1, &v2) < 0)
 			return -1;
 		strcpy(r->region[r->nregion].name, w[1]);
@@ -207,7 +213,7 @@ int ram_parse(struct ramsrc *r, char *p, struct arena *a)
 		return 0;
 	case 'k':
 		if (n != 3 || parse_u64(w[1], FK_N - 1, &v) < 0 ||
-		    parse_u64(w[2], UINT64_MAX, &r->census.kind[v]) < 0)
+		    parse_u64(w[2], RAM_FRAMES_MAX, &r->census.kind[v]) < 0)
 			return -1;
 		return 0;
 	case 'd':

@@ -151,6 +151,7 @@ int capture_buildid(const struct capture *c, const struct file *f,
 #define CAP_PIECE	200	/* v2: longer lines go on in "+ " lines */
 #define CAP_PHYS_MAX	256	/* v2: no line of a capture is longer, its tag and newline in */
 #define CAP_LINE_MAX	16384	/* longest capture line, continuations joined */
+#define CAP_PS_MAX	(1u << 18)	/* the largest base page Linux has (256 KiB) */
 
 /*
  * Chunk kinds, from the chunk number. v2: the unreadable processes, the ram

@@ -202,7 +202,7 @@ int cap_parse_header(const char *text, struct cap_header *h, int *version)
 	    strlen(f + 6) >= sizeof(h->uname) || p)
 		return -1;
 	strcpy(h->uname, f + 6);
-	if (h->ps < 1024 || h->ps > (1u << 30) || (h->ps & (h->ps - 1)) ||
+	if (h->ps < 1024 || h->ps > CAP_PS_MAX || (h->ps & (h->ps - 1)) ||
 	    cap_nchunks(h) != h->chunks)
 		return -1;
 	return 0;

@@ -103,6 +103,8 @@ struct dmatab {
 #define dmabuf_dump_proc(p, line)	((void)(p))
 #define dmacap_table(s, k, c1, l)	(-1)
 #define dmacap_proc(s, p, l)	(-1)
+#define dmacap_drop(k)		((void)(k))
+#define dmacap_begin()		((void)0)
 #define dmabuf_csv_head(o)	((void)(o))
 #define dmabuf_ram(s, parts, fn)	((void)(s), (void)(fn))
 #define diff_dmabuf(a, b, o, ar)	((void)(a))
@@ -123,6 +125,8 @@ void dmabuf_dump(const struct scan *s, void (*line)(const char *, size_t));
 void dmabuf_dump_proc(const struct proc *p, void (*line)(const char *, size_t));
 int dmacap_table(struct scan *s, uint64_t chunk, int chunk1, char *line);
 int dmacap_proc(struct scan *s, struct proc *p, char *line);
+void dmacap_begin(void);
+void dmacap_drop(uint64_t chunk);
 void dmacap_take(struct scan *s, int whole1, int whole2);
 /* dmaview.c: the dmabuf view; the procs view's columns and notes */
 void view_dmabuf(struct scan *s, const struct opts *o);

@@ -184,6 +184,22 @@ int dmacap_table(struct scan *s, uint64_t chunk, int chunk1, char *line)
 	return 0;
 }
 
+/* A capture begins to load: nothing is held yet. */
+void dmacap_begin(void)
+{
+	memset(&ld, 0, sizeof(ld));
+}
+
+/* The copy of chunk 1 or 2 that opened at log line chunk failed, and the
+ * loader took back its memory: what it held is forgotten, never read. */
+void dmacap_drop(uint64_t chunk)
+{
+	if (ld.t_chunk == chunk)
+		ld.t = NULL, ld.t_chunk = 0;
+	if (ld.b_chunk == chunk)
+		ld.first = NULL, ld.tail = &ld.first, ld.n = 0, ld.b_chunk = 0;
+}
+
 /* An "f" or "e" line of process p's chunk: 0, or -1 malformed. */
 int dmacap_proc(struct scan *s, struct proc *p, char *line)
 {

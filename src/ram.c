@@ -270,18 +270,19 @@ static void build(const struct scan *s, const struct ramsrc *r)
 	}
 }
 
-/* "12.3%" of whole; "-" when whole is 0. */
+/* "12.3%" of whole; "-" when whole is 0, or the share is past saying (a
+ * damaged capture's figures): computed without overflow, rounded. */
 static void share(char *buf, size_t len, int64_t part, uint64_t whole)
 {
-	int64_t pm;
+	uint64_t a = part < 0 ? -(uint64_t)part : (uint64_t)part, pm;
 
-	if (!whole) {
+	if (!whole || whole > UINT64_MAX / 1000 || a / whole > UINT32_MAX) {
 		fmt_snprintf(buf, len, "-");
 		return;
 	}
-	pm = (part * 1000 + (part < 0 ? -(int64_t)whole / 2 : (int64_t)whole / 2)) / (int64_t)whole;
-	fmt_snprintf(buf, len, "%s%lld.%lld%%", pm < 0 ? "-" : "", (long long)(pm < 0 ? -pm : pm) / 10,
-		     (long long)(pm < 0 ? -pm : pm) % 10);
+	pm = a / whole * 1000 + (a % whole * 1000 + whole / 2) / whole;
+	fmt_snprintf(buf, len, "%s%llu.%llu%%", part < 0 && pm ? "-" : "",
+		     (unsigned long long)pm / 10, (unsigned long long)pm % 10);
 }
 
 static void put_size(const struct opts *o, char *buf, size_t len, int64_t v)

@@ -101,6 +101,10 @@ static PLAIN void fit(const struct envelope *e, struct env_fit *f)
 			down += pt[j].v < pt[i].v;
 		}
 	m = median(s, ns) * 3600000.0;	/* bytes a ms to bytes an hour */
+	if (!(m > -9.2e18 && m < 9.2e18)) {	/* no slope of 64 bits: not said */
+		f->known = 0;
+		return;
+	}
 	f->slope = (int64_t)(m < 0 ? m - 0.5 : m + 0.5);
 	f->rising = (double)(up - down) / ns;
 }

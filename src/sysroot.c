@@ -87,24 +87,49 @@ static int regular(int fd, struct stat *st)
 	return -err;
 }
 
+/* ROOT/path found, but not opened: an fd of O_PATH (RESOLVE_IN_ROOT when the
+ * kernel has it), or -errno. */
+static int path_in_root(int rootfd, const char *rel)
+{
+	long fd;
+#ifdef SYS_openat2
+	struct { uint64_t flags, mode, resolve; } how = {	/* struct open_how */
+		(uint64_t)(O_PATH | O_CLOEXEC), 0, 0x10	/* RESOLVE_IN_ROOT */
+	};
+
+	fd = syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+	if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+		return fd >= 0 ? (int)fd : -errno;
+#endif
+	fd = openat(rootfd, rel, O_PATH | O_CLOEXEC);
+	return fd >= 0 ? (int)fd : -errno;
+}
+
 /*
  * ROOT/path as the board saw it: absolute symlinks and ".." resolved inside
  * ROOT (RESOLVE_IN_ROOT, Linux 5.6), not on the host. Older kernels, or a
- * seccomp filter, leave plain openat, which follows them on the host.
+ * seccomp filter, leave plain openat, which follows them on the host. What
+ * it is comes first, from a path fd: only a regular file is opened (a
+ * capture can name any path: a device's open has effects, a FIFO's waits).
  */
 static int open_in_root(int rootfd, const char *rel, struct stat *st)
 {
-	const int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
-#ifdef SYS_openat2
-	struct { uint64_t flags, mode, resolve; } how = {	/* struct open_how */
-		(uint64_t)(flags | O_LARGEFILE), 0, 0x10	/* RESOLVE_IN_ROOT */
-	};
-	long fd = syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+	char self[32];
+	int pfd = path_in_root(rootfd, rel), fd, err;
 
-	if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
-		return regular((int)fd, st);
-#endif
-	return regular(openat(rootfd, rel, flags), st);
+	if (pfd < 0)
+		return pfd;
+	err = fstat(pfd, st) < 0 ? errno : S_ISREG(st->st_mode) ? 0 : EINVAL;
+	if (err) {
+		close(pfd);
+		return -err;
+	}
+	fmt_snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	fd = open(self, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT)	/* no /proc: by its path, now known regular */
+		fd = openat(rootfd, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	close(pfd);
+	return regular(fd, st);
 }
 
 /* The reader on fd; four bytes first, as most files under a sysroot are not ELF. */

@@ -33,9 +33,9 @@ static struct {
 	uint32_t sample;	/* samples begun */
 	int cg_doubt;		/* a process's cgroup is in doubt: no cgroup row this sample */
 	int64_t t, t0;		/* ms since boot: this sample's, the log's first */
-	int in_warmup;
-	int pass;		/* 2: the page's series */
+	int in_warmup, pass;	/* pass 2: the page's series */
 	uint32_t bucket;	/* pass 2: this sample's */
+	int unsure;		/* WL_UNSURE_*: an owner not named, so a row's sum may lack it */
 	struct pick pick;
 } T;
 
@@ -90,16 +90,14 @@ static void add(struct trow *r, uint64_t eff, uint64_t sole, int known)
 		return;
 	if (r->touched != T.sample) {
 		r->touched = T.sample;
-		r->eff = r->sole = 0;
-		r->count = 0;
-		r->lost = 0;
+		r->eff = r->sole = r->count = r->lost = 0;
 		r->next = T.touched;
 		T.touched = r;
 	}
-	r->eff += eff;
-	r->sole += sole;
+	/* past 64 bits: only a damaged log's values add up so far */
+	r->lost |= !known || __builtin_add_overflow(r->eff, eff, &r->eff) ||
+		   __builtin_add_overflow(r->sole, sole, &r->sole);
 	r->count++;
-	r->lost |= !known;
 }
 
 /* The table: slots for as many rows of TREND_ROW_BYTES as the arena holds,
@@ -350,6 +348,7 @@ static void ram_value(const char *name, int depth, int64_t v)
 static void on_sample(void *arg, const struct wl_sample *s)
 {
 	(void)arg;
+	T.unsure = s->unsure;
 	trend_sample((int64_t)s->uptime_ms, s->time_ms / 1000);
 }
 
@@ -357,20 +356,21 @@ static void on_value(void *arg, const struct wl_value *v)
 {
 	static char part[PATH_BUF + 16];
 	const struct wl_proc *p = v->proc;
+	int procs = !(T.unsure & WL_UNSURE_PROCS), files = !(T.unsure & WL_UNSURE_FILES);
 
 	(void)arg;
 	switch (v->kind) {
 	case WL_PROC:
 		trend_proc(p->pid, p->start, p->name, p->cmdline, p->cmdlen,
 			   (uint64_t)v->v[WL_EFF_RESIDENT], (uint64_t)v->v[WL_SOLE],
-			   (v->known & 3) == 3);
+			   (v->known & 3) == 3 && procs);
 		trend_dmabuf(p->name, p->cmdline, p->cmdlen, (uint64_t)v->v[WL_EFF_DMABUF],
-			     (v->known >> WL_EFF_DMABUF) & 1);
+			     ((v->known >> WL_EFF_DMABUF) & 1) && procs);
 		trend_cgroup(p->cgroup, p->cgroup_doubt, (uint64_t)v->v[WL_EFF_RESIDENT],
-			     (uint64_t)v->v[WL_SOLE], (v->known & 3) == 3);
+			     (uint64_t)v->v[WL_SOLE], (v->known & 3) == 3 && procs);
 		break;
 	case WL_FILE:
-		trend_file(v->file->path, (uint64_t)v->v[0], v->known & 1);
+		trend_file(v->file->path, (uint64_t)v->v[0], (v->known & 1) && files);
 		break;
 	case WL_PARTOF:
 		if (v->part == WL_PART_FILE || v->part == WL_PART_DATA)
@@ -379,7 +379,8 @@ static void on_value(void *arg, const struct wl_value *v)
 		else	/* [anon], as the files view names anonymous memory */
 			fmt_snprintf(part, sizeof(part), "%s", v->part == WL_PART_ANON ? "[anon]" :
 				     wl_part_name[v->part]);
-		trend_part(p->pid, p->start, p->name, part, (uint64_t)v->v[0], v->known & 1);
+		trend_part(p->pid, p->start, p->name, part, (uint64_t)v->v[0],
+			   (v->known & 1) && procs && files);
 		break;
 	case WL_RAM:
 		if (v->ram_depth == WL_RAM_OWNER && !T.in_warmup)	/* a kernel owner's */
@@ -575,6 +576,7 @@ void trend_read(const char *log, const struct opts *o, const char *pick, const c
 	to->pick = pick;
 	to->budgets = b;
 	to->nbudget = nbudget;
+	arena_release(&a);	/* a walk before, or a fatal error's (the fuzzers') */
 	if (size != (size_t)size || arena_init(&a, (size_t)size) < 0)
 		die("cannot reserve an arena of %llu MiB: cap it with -m SIZE",
 		    (unsigned long long)(size >> 20));
@@ -594,4 +596,5 @@ void trend_read(const char *log, const struct opts *o, const char *pick, const c
 	if (o->view == V_HTML)
 		walk_series(&w);
 #endif
+	wlog_close(&w);
 }

@@ -178,8 +178,8 @@ static const char columns[] =
 
 static const char usage_tail[] =
 "\nexit status: 0 ok, 1 partial (some processes unreadable), 2 usage or fatal,\n"
-"             3 a budget exceeded, 4 a damaged capture (what it lost is named);\n"
-"             when several apply, the highest\n";
+"             3 a budget exceeded, 4 a damaged capture or watch log (what it\n"
+"             lost is named); when several apply, the highest\n";
 
 void usage(const struct viewdef *v, size_t nv)
 {

@@ -135,7 +135,7 @@ static void fatal_path(void)
 static void vmsg(int err, const char *fmt, va_list ap)
 {
 	char buf[1024];
-	int n;
+	int n, i, lines = strchr(fmt, '\n') != NULL;
 
 	out_flush();
 	progress_clear();
@@ -143,6 +143,11 @@ static void vmsg(int err, const char *fmt, va_list ap)
 	n += fmt_vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
 	if (n >= (int)sizeof(buf) - 64)
 		n = sizeof(buf) - 64;
+	/* names from a capture or a log hold any byte: a message stays the lines
+	 * its format makes, and sends the terminal nothing but text */
+	for (i = 0; i < n; i++)
+		if (((unsigned char)buf[i] < 0x20 && !(buf[i] == '\n' && lines)) || buf[i] == 0x7f)
+			buf[i] = '?';
 	if (err)
 		n += fmt_snprintf(buf + n, sizeof(buf) - n, ": %s", strerror(err));
 	if (warning_hook) {

@@ -60,11 +60,13 @@ static void on_value(void *arg, const struct wl_sample *s, const struct wl_value
 	}
 }
 
-/* Pass 1: the last sample after the capture, of this file, every value known. */
+/* Pass 1: the last sample after the capture, of this file, every value known
+ * and its owner named. */
 static void on_sample_end(void *arg, const struct wl_sample *s)
 {
 	(void)arg;
-	if (W.pass != 1 || s->unknown || strcmp(s->file, W.path) != 0 || s->line <= W.after)
+	if (W.pass != 1 || s->unknown || s->unsure || strcmp(s->file, W.path) != 0 ||
+	    s->line <= W.after)
 		return;
 	W.pick = W.n;
 	W.L->s = *s;

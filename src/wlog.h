@@ -101,7 +101,7 @@ enum wl_kind { WL_PROC, WL_FILE, WL_PARTOF, WL_RAM };
 struct wl_value {
 	enum wl_kind kind;
 	const struct wl_proc *proc;	/* WL_PROC, WL_PARTOF */
-	const struct wl_file *file;	/* WL_FILE; WL_PARTOF of a file (FILE, DATA) */
+	const struct wl_file *file;	/* WL_FILE; WL_PARTOF of a file (FILE, DATA): never NULL */
 	enum wl_part part;		/* WL_PARTOF */
 	const char *ram;		/* WL_RAM: the part's name in the ram view */
 	int ram_depth;
@@ -123,7 +123,15 @@ struct wl_sample {
 	uint64_t line;		/* its t line's number in its file */
 	const char *file;	/* which: FILE.1 or FILE */
 	uint32_t unknown;	/* values unknown at it (lost lines) */
+	int unsure;		/* WL_UNSURE_*: values of it whose owner is not known */
 };
+
+/* A definition lost (or a record naming what was not defined): some value of
+ * the sample belongs to a process, or a file, the reader cannot name; it is
+ * not given, so that a sum of the processes of a name, or of the files of a
+ * path, at this sample may lack it. Until a keyframe states them all again. */
+#define WL_UNSURE_PROCS	1
+#define WL_UNSURE_FILES	2
 
 struct wl_ops {
 	void (*sample)(void *arg, const struct wl_sample *s);
@@ -139,17 +147,25 @@ struct wl_stats {
 	uint64_t bad;		/* watch lines whose check failed */
 	uint64_t lost;		/* lines missing: SEQ gaps, and damaged lines at the end */
 	uint64_t damaged;	/* of the lost, those that arrived damaged (<= bad) */
+	uint64_t repeated;	/* lines behind the last (repeated, out of order): ignored */
+	uint64_t garbled;	/* lines that check out but are not understood */
+	uint64_t undefined;	/* records naming a process, file or part not defined */
+	uint64_t unordered;	/* samples closed out of order: not given */
 	uint64_t samples, keyframes, runs;
 	uint64_t skipped;	/* samples before the first keyframe, not given */
 	uint64_t unknown;	/* samples given with some value unknown */
 	uint64_t writer_mem, writer_peak;	/* the last h's MEM and PEAK */
 };
 
+struct wlread;
+
 struct wlog {
 	const char *path;
 	char older[PATH_BUF];	/* FILE.1 beside it, read first; "" if none */
 	uint64_t size;		/* both files' bytes */
 	struct wl_stats st;
+	struct wlread *rd;	/* the reader's state (wlread.h), passed to every step */
+	struct arena mem;	/* where it lives */
 };
 
 /* ---- wlast.c: a watch log's last sample, one side of a diff ---- */
@@ -184,5 +200,7 @@ int wlog_holds(const char *path);
 void wlog_open(const char *path, struct wlog *w);
 /* Walk it once (again if called again): 0, or -1 when it holds no sample. */
 int wlog_read(struct wlog *w, const struct wl_ops *ops, void *arg);
+/* The reader's memory given back. */
+void wlog_close(struct wlog *w);
 
 #endif

@@ -53,7 +53,7 @@ struct wpart {			/* a process's part: proc id << 32 | part << 28 | file id */
 
 struct wtab {
 	char *e;		/* entries, sorted by key */
-	uint32_t n, cap;
+	uint32_t n, cap, ids;	/* ids: twice cap, as an id that ended is held till the next sample */
 	uint8_t *used;		/* by id: 1 in use, 2 ended this sample */
 	uint32_t free_hint;	/* no free id below it */
 	int full_said;
@@ -128,19 +128,19 @@ static void tables_init(const struct scan *s)
 
 	for (i = 0; i < s->nproc; i++)
 		nmap += s->procs[i]->nmap;
-	W.proc.cap = room_for(s->nproc, PROCS_MIN);
-	W.file.cap = room_for(s->nfile, FILES_MIN);
+	W.proc.ids = 2 * (W.proc.cap = room_for(s->nproc, PROCS_MIN));
+	W.file.ids = 2 * (W.file.cap = room_for(s->nfile, FILES_MIN));
 	W.part.cap = room_for(nmap / 2, PARTS_MIN);
-	bytes = (size_t)W.proc.cap * (sizeof(struct wproc) + 1) +
-		(size_t)W.file.cap * (sizeof(struct wfile) + 1) +
+	bytes = (size_t)W.proc.cap * (sizeof(struct wproc) + 2) +
+		(size_t)W.file.cap * (sizeof(struct wfile) + 2) +
 		(size_t)W.part.cap * sizeof(struct wpart) + 4096;
 	if (arena_init(&W.a, bytes) < 0)
 		die("watch: cannot reserve %zu KiB for the last sample's values", bytes >> 10);
 	W.proc.e = arena_alloc(&W.a, (size_t)W.proc.cap * sizeof(struct wproc), 8);
 	W.file.e = arena_alloc(&W.a, (size_t)W.file.cap * sizeof(struct wfile), 8);
 	W.part.e = arena_alloc(&W.a, (size_t)W.part.cap * sizeof(struct wpart), 8);
-	W.proc.used = arena_alloc(&W.a, W.proc.cap, 1);
-	W.file.used = arena_alloc(&W.a, W.file.cap, 1);
+	W.proc.used = arena_alloc(&W.a, W.proc.ids, 1);
+	W.file.used = arena_alloc(&W.a, W.file.ids, 1);
 }
 
 /* More in a sample than the table holds: the rest left out, said once. */
@@ -180,10 +180,10 @@ static void merge(struct scan *s, struct wtab *t, uint32_t n, size_t size,
 
 	sort(t->cur, n, size, cmp);
 	t->ncur = n = fit(t, n, t == &W.proc ? "processes" : "files");
-	t->at = arena_alloc(s->arena, (size_t)t->cap * sizeof(*t->at), 4);
-	memset(t->at, 0xff, (size_t)t->cap * sizeof(*t->at));
-	t->fresh = arena_alloc(s->arena, t->cap, 1);
-	memset(t->fresh, 0, t->cap);
+	t->at = arena_alloc(s->arena, (size_t)t->ids * sizeof(*t->at), 4);
+	memset(t->at, 0xff, (size_t)t->ids * sizeof(*t->at));
+	t->fresh = arena_alloc(s->arena, t->ids, 1);
+	memset(t->fresh, 0, t->ids);
 	for (i = 0; i < n; i++) {
 		struct went *w = (struct went *)(t->cur + i * size), *o;
 
@@ -211,7 +211,7 @@ static void keep(struct wtab *t, size_t size)
 
 	memcpy(t->e, t->cur, (size_t)t->ncur * size);
 	t->n = t->ncur;
-	for (i = 0; t->used && i < t->cap; i++)
+	for (i = 0; t->used && i < t->ids; i++)
 		if (t->used[i] == 2) {
 			t->used[i] = 0;
 			if (i < t->free_hint)
@@ -293,7 +293,7 @@ static void parts_now(struct scan *s, const uint32_t *file_id)
 		nmap += 2 * (uint64_t)c[i].p->nmap;
 	e = arena_alloc(s->arena, nmap * sizeof(*e) + 1, 8);
 	/* by process id, each process's few sorted: the whole in key order */
-	for (i = 0; i < W.proc.cap; i++) {
+	for (i = 0; i < W.proc.ids; i++) {
 		uint64_t id = i << 32, k0 = k;
 		const struct mapping *m;
 
@@ -402,14 +402,14 @@ static void write_defs(struct scan *s, const struct ramnow *r, int key)
 	if (key)
 		wl_itemf(WC_HEAD, "%x,%016llx,%llx,%x,%llx,%x,%x,%x,%x,%x,%zx,%llx", WL_FORMAT,
 			 (unsigned long long)W.id, (unsigned long long)W.page_size, USER_HZ,
-			 (unsigned long long)W.interval_ms, WL_KEYFRAME, W.proc.cap, W.file.cap,
+			 (unsigned long long)W.interval_ms, WL_KEYFRAME, W.proc.ids, W.file.ids,
 			 W.part.cap, WL_RAM_MAX, W.a.lo, (unsigned long long)W.peak);
 	for (i = 0; i < W.nram; i++)
 		if (key || r->fresh[i])
 			wl_def(WC_RAMDEF, head, fmt_snprintf(head, sizeof(head), "%x,%x", i,
 							     W.ram_depth[i]),
 			       W.ram_name[i], strlen(W.ram_name[i]));
-	for (i = 0; i < W.file.cap; i++) {
+	for (i = 0; i < W.file.ids; i++) {
 		const struct wfile *w;
 		const char *path;
 
@@ -422,7 +422,7 @@ static void write_defs(struct scan *s, const struct ramnow *r, int key)
 						      w->flags, strlen(path)),
 		       path, strlen(path));
 	}
-	for (i = 0; i < W.proc.cap; i++) {
+	for (i = 0; i < W.proc.ids; i++) {
 		const struct wproc *w;
 		size_t n;
 
@@ -496,7 +496,7 @@ static void write_values(const struct ramnow *r, int key)
 	uint32_t i, f, mask;
 	size_t n;
 
-	for (i = 0; i < W.proc.cap; i++) {
+	for (i = 0; i < W.proc.ids; i++) {
 		const struct wproc *w;
 
 		if (W.proc.at[i] == NEW)
@@ -514,7 +514,7 @@ static void write_values(const struct ramnow *r, int key)
 			wl_item(WC_PROC, buf, n);
 	}
 	write_parts(key);
-	for (i = 0; i < W.file.cap; i++) {
+	for (i = 0; i < W.file.ids; i++) {
 		const struct wfile *w;
 
 		if (W.file.at[i] == NEW)
@@ -534,10 +534,10 @@ static void write_ends(void)
 {
 	uint32_t i;
 
-	for (i = 0; i < W.proc.cap; i++)
+	for (i = 0; i < W.proc.ids; i++)
 		if (W.proc.used[i] == 2)
 			wl_itemf(WC_END, "p%x", i);
-	for (i = 0; i < W.file.cap; i++)
+	for (i = 0; i < W.file.ids; i++)
 		if (W.file.used[i] == 2)
 			wl_itemf(WC_END, "f%x", i);
 }

@@ -3,7 +3,7 @@
 # run on the build machine only, so the rules exist for the native build alone.
 #   make elftest-deps	everything the suite needs, under $(BUILD)/elftest
 #   make elftest	build that, then run the suite
-#   make fuzz		build the fuzzer, then run it alone for FUZZ_SECONDS
+#   (make fuzz, in tests/mk/fuzz.mk, runs its fuzzer with the others)
 ifeq ($(TARGET),native)
 
 ELFT_DIR := $(BUILD)/elftest
@@ -72,9 +72,6 @@ elftest-deps: $(BUILD)/exmap-mini $(ELFT_DIR)/exmap-mini-san $(ELFT_DIR)/fuzz_el
 elftest: elftest-deps
 	$(ELFT_ENV) tests/suites/elf_suite.sh
 
-fuzz: elftest-deps
-	$(ELFT_ENV) tests/suites/elf_suite.sh fuzz
-
-.PHONY: elftest-deps elftest fuzz
+.PHONY: elftest-deps elftest
 
 endif
