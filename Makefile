@@ -180,6 +180,10 @@ $(BUILD)/obj/page.o: $(BUILD)/obj/report.html.lz
 $(BUILD)/obj/page.o: XM_CFLAGS += -DPAGE_TEMPLATE='"$(BUILD)/obj/report.html.lz"'
 $(BUILD)/obj/trendpage.o: $(BUILD)/obj/trend.js.lz
 $(BUILD)/obj/trendpage.o: XM_CFLAGS += -DTREND_SCRIPT='"$(BUILD)/obj/trend.js.lz"'
+# What else compiles page.c and trendpage.c (tests/mk's sanitizer and fuzz
+# builds) needs the packed texts made first, and named.
+PAGE_LZ := $(if $(filter src/page.c,$(SRCS)),$(BUILD)/obj/report.html.lz $(BUILD)/obj/trend.js.lz)
+PAGE_DEFS := -DPAGE_TEMPLATE='"$(BUILD)/obj/report.html.lz"' -DTREND_SCRIPT='"$(BUILD)/obj/trend.js.lz"'
 
 # A musl built again (TOOLCHAIN_DEPS' stamp is newer) links again.
 $(BUILD)/exmap-mini: $(OBJS) $(FLAGS_STAMP) $(TOOLCHAIN_DEPS)

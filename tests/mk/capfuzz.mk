@@ -11,9 +11,9 @@ CAPFUZZ_CLANG ?= clang
 CAPFUZZ_SANFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wextra \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 
-$(CAPFUZZ_DIR)/exmap-mini-san: $(SRCS) $(HDRS) tests/mk/capfuzz.mk
+$(CAPFUZZ_DIR)/exmap-mini-san: $(SRCS) $(HDRS) $(PAGE_LZ) tests/mk/capfuzz.mk
 	@mkdir -p $(CAPFUZZ_DIR)
-	$(CAPFUZZ_CLANG) $(CAPFUZZ_SANFLAGS) -o $@ $(SRCS)
+	$(CAPFUZZ_CLANG) $(CAPFUZZ_SANFLAGS) $(PAGE_DEFS) -o $@ $(SRCS)
 
 capfuzz-deps: $(BUILD)/exmap-mini $(CAPFUZZ_DIR)/exmap-mini-san $(BUILD)/tools/workload
 

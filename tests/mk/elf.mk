@@ -51,8 +51,8 @@ $(ELFT_OBJ)/xnum.o: tests/work/elfobj.c tests/mk/elf.mk | $(ELFT_OBJ)
 $(ELFT_OBJ)/big.o: tests/work/elfobj.c tests/mk/elf.mk | $(ELFT_OBJ)
 	gcc -O0 -DELFOBJ_BIG -c -o $@ $<
 
-$(ELFT_DIR)/exmap-mini-san: $(SRCS) $(HDRS) tests/mk/elf.mk | $(ELFT_DIR)
-	$(ELFT_CLANG) $(ELFT_SANFLAGS) -o $@ $(SRCS)
+$(ELFT_DIR)/exmap-mini-san: $(SRCS) $(HDRS) $(PAGE_LZ) tests/mk/elf.mk | $(ELFT_DIR)
+	$(ELFT_CLANG) $(ELFT_SANFLAGS) $(PAGE_DEFS) -o $@ $(SRCS)
 
 $(ELFT_DIR)/fuzz_elf: tests/unit/fuzz_elf.c src/elf.c src/fmt.c $(HDRS) tests/mk/elf.mk | $(ELFT_DIR)
 	$(ELFT_CLANG) -g -O1 -Wall -Wextra -fsanitize=fuzzer,address,undefined \

@@ -18,10 +18,9 @@ FUZZ_OBJS := $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(filter-out src/main.c,$(SR
 # exmap-mini's objects instrumented for coverage (no libFuzzer main of their own)
 $(FUZZ_DIR)/obj/%.o: src/%.c $(HDRS) tests/mk/fuzz.mk
 	@mkdir -p $(FUZZ_DIR)/obj
-	$(FUZZ_CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
+	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $(PAGE_DEFS) -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
 
-$(FUZZ_DIR)/obj/page.o: src/report.html
-$(FUZZ_DIR)/obj/trendpage.o: src/trend.js
+$(FUZZ_DIR)/obj/page.o $(FUZZ_DIR)/obj/trendpage.o: $(PAGE_LZ)
 
 $(FUZZ_DIR)/fuzz_%: tests/unit/fuzz_%.c tests/unit/fuzzlib.c tests/unit/fuzzmut.c tests/unit/fuzzlib.h $(FUZZ_OBJS)
 	$(FUZZ_CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -Isrc -o $@ \

@@ -10,8 +10,8 @@ $(BUILD)/sysroot_drv: tests/unit/sysroot_drv.c $(LIBOBJS)
 
 # The same under ASan and UBSan (clang, glibc), with elf.mk's flags.
 $(BUILD)/sysroot_drv-san: tests/unit/sysroot_drv.c $(filter-out src/main.c,$(SRCS)) $(HDRS) \
-		tests/mk/sysroot.mk | $(BUILD)/obj
-	$(ELFT_CLANG) $(ELFT_SANFLAGS) -Isrc -o $@ tests/unit/sysroot_drv.c \
+		$(PAGE_LZ) tests/mk/sysroot.mk | $(BUILD)/obj
+	$(ELFT_CLANG) $(ELFT_SANFLAGS) $(PAGE_DEFS) -Isrc -o $@ tests/unit/sysroot_drv.c \
 		$(filter-out src/main.c,$(SRCS))
 
 sysroot-test: $(BUILD)/sysroot_drv $(BUILD)/sysroot_drv-san
