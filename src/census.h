@@ -95,7 +95,7 @@ void census_flags(struct census *c, const uint64_t *flags, size_t n, uint64_t pf
  * to say.
  */
 #define CENSUS_KMOD_OLD	"the exmap_mini module loaded is too old for the census of RAM: " \
-			"rmmod exmap_mini, then insmod the exmap_mini.ko built with this exmap-mini"
+			"load the exmap_mini.ko built with this exmap-mini"
 int census_kpageflags(struct census *c, const struct ramrange *r, size_t n, int page_shift);
 int census_kmod(struct census *c, const struct ramrange *r, size_t n, int page_shift);
 

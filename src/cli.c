@@ -78,7 +78,7 @@ const struct optdef cli_opts[NOPT] = {
 		  -1, -1, .store = AT(out) },
 	[O_MAX] = { OPT_TEXT("max", "size", "", "the size at which -o's file is renamed: give -o too",
 			     "with -o: at size (K, M, G), file is renamed file.1 and a new one begun "
-			     "(-l file reads both)"),
+			     "(-l reads both)"),
 		    O_o, -1 },
 	[O_PIDS] = { OPT_TEXT("pids", "", "", "", "metrics: a series for each process (a pid label), "
 			      "not each name"),
@@ -87,10 +87,10 @@ const struct optdef cli_opts[NOPT] = {
 				"series; a capture's carry host= (the host name its uname records) "
 				"unless --label host=name says it")),
 		      -1, -1, HAS_LOAD, 1 },
-	[O_BUDGET] = { OPT_TEXT("budget", "name=size", "", "", "exit 3 if eff_resident of name is "
-				"over size (1.5M, 10MiB: K, M, G binary): the processes of that name, "
-				"else a mapped file as -F names it (proc:name, file:name: which); "
-				"ram:name a line of the ram view; a name matching nothing: exit 2"),
+	[O_BUDGET] = { OPT_TEXT("budget", "name=size", "", "", "exit 3 if name's eff_resident is "
+				"over size (1.5M, 10MiB; K, M, G binary): processes of that name, "
+				"else a file as -F names it (proc:name, file:name to choose); "
+				"ram:name a ram view line; no match: exit 2"),
 		       -1, -1, .many = 1 },
 	[O_SLOPE] = { OPT_TEXT("budget", "name=size/h", "", LOAD_TEXT("a slope is checked on a "
 								      "watch log: -l LOG trend"),

@@ -170,16 +170,16 @@ static const char columns[] =
 	"the address range, mapped or not\0"
 	"pages in RAM or swapped out\0"
 	"pages in RAM (the kernel's Rss)\0"
-	"each mapped page's size shared among those mapping it\0"
+	"each mapped page shared among its mappers\0"
 	"the same over pages in RAM (the kernel's Pss)\0"
 	"pages nothing else maps\0"
 	"pages in RAM the process has written\0"
 	"pages swapped out";
 
 static const char usage_tail[] =
-"\nexit status: 0 ok, 1 partial (some processes unreadable), 2 usage or fatal,\n"
-"             3 a budget exceeded, 4 a damaged capture or watch log (what it\n"
-"             lost is named); when several apply, the highest\n";
+"\nexit status: 0 ok, 1 partial (processes unreadable), 2 usage or fatal, 3 a\n"
+"             budget exceeded, 4 damaged input (what was lost is named); the\n"
+"             highest that applies\n";
 
 void usage(const struct viewdef *v, size_t nv)
 {

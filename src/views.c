@@ -349,7 +349,7 @@ const struct viewdef views[] = {
 	  run_metrics, SCAN | CAPTURE | OPT(n) | OPT(o) | OPT(PIDS) | OPT(LABEL), 0, -1,
 	  V_METRICS, 0, 0, AS_NAME, 0, FORM_SCAN | FORM_CAPTURE },
 	{ VIEW_TEXT("watch", "interval [count]", "", "it writes a log of whole samples",
-		    "a sample every interval seconds (count of them, else until SIGINT or SIGTERM): "
+		    "a sample every interval seconds (count of them, else until a signal): "
 		    "what changed, logged between two captures"),
 	  run_watch, SCAN | OPT(o) | OPT(MAX), 0, -1,
 	  V_WATCH, 1, 2, AS_NAME, 0, FORM_WATCH },
