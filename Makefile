@@ -332,6 +332,7 @@ KMOD_OUT = $(BUILD)/kmod/$(notdir $(abspath $(KDIR)))
 kmod:
 	@test -n "$(KDIR)" || { echo "make kmod: give KDIR=/path/to/kernel/build" >&2; exit 2; }
 	mkdir -p $(KMOD_OUT)
+	rm -f $(KMOD_OUT)/*.c $(KMOD_OUT)/*.h
 	cp kmod/Kbuild kmod/*.c kmod/*.h $(KMOD_OUT)/
 	$(MAKE) -C $(KDIR) M=$(abspath $(KMOD_OUT)) ARCH=$(KARCH) \
 		$(if $(CROSS_COMPILE),CROSS_COMPILE=$(CROSS_COMPILE)) modules

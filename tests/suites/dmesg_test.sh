@@ -84,7 +84,7 @@ the module's WARN	exmap_mini: walk stuck at 7f2cc6000000
 general protection	general protection fault, probably for non-canonical address 0xdead000000000122: 0000 [#1] SMP NOPTI
 KASAN	BUG: KASAN: slab-out-of-bounds in exmap_mini_read+0x2f4/0x5a0 [exmap_mini]
 KFENCE	BUG: KFENCE: use-after-free read in exmap_mini_read+0x1c/0x40 [exmap_mini]
-UBSAN	UBSAN: shift-out-of-bounds in kmod/exmap_mini.c:211:19
+UBSAN	UBSAN: shift-out-of-bounds in kmod/frames.c:66:44
 circular locking	WARNING: possible circular locking dependency detected
 recursive locking	WARNING: possible recursive locking detected
 suspicious RCU usage	WARNING: suspicious RCU usage
