@@ -101,8 +101,10 @@ fi
 # A sparse address space (tests/guest/sparse_guest.sh), where params size it.
 [ -n "${SPARSE_R:-}" ] && . $D/sparse_guest.sh
 # What the scan cannot see (tests/guest/pidns_guest.sh): a PID namespace, a
-# user namespace, a process that cannot be read; where smaps_rollup says Pss.
-if [ -f $D/pidns_guest.sh ] && [ -e /proc/self/smaps_rollup ]; then
+# user namespace, a process that cannot be read; where smaps_rollup says Pss
+# and the kernel has namespaces (our tinyconfig kernels have none).
+if [ -f $D/pidns_guest.sh ] && [ -e /proc/self/smaps_rollup ] && [ -e /proc/self/ns/pid ] &&
+	[ -e /proc/self/ns/user ]; then
 	PN=/tmp/pidns
 	h=
 	[ -e /sys/kernel/mm/transparent_hugepage/shmem_enabled ] && h=,huge=always

@@ -341,6 +341,7 @@ checks() {
 	sparse_checks "$o"
 	case $target in
 	nopagemap-*) ;;	# no smaps_rollup there: no Pss to judge by
+	nozeropage-*) ;;	# our tinyconfig kernel: no PID or user namespaces
 	*) pidns_checks "$o" kmod $(grep -qx yes "$o/pagemap" && echo pagemap) ;;
 	esac
 	census_checks "$o"
