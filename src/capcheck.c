@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "outside.h"
 
 static void describe(const struct loader *L, uint32_t k, char *buf, size_t len)
 {
@@ -67,8 +68,11 @@ static void check_counts(struct loader *L, uint32_t lost_procs, uint8_t *lostc)
 
 	for (i = 0; i < cap_count_chunks(L->h.ids); i++)
 		any_lost |= lostc[i];
-	/* With pages of lost counts and lost processes, shares cannot be known. */
-	if (any_lost && lost_procs) {
+	/*
+	 * With pages of lost counts and lost processes, or mappers outside the
+	 * view (in the counts, not in any process), shares cannot be known.
+	 */
+	if (any_lost && (lost_procs || s->pt.hid)) {
 		for (pp = &s->first, s->last = NULL; (p = *pp) != NULL;) {
 			if (uses_lost(L, p, lostc)) {
 				warnx("%s: pid %d uses pages whose share counts are lost: left out",
@@ -105,7 +109,7 @@ static void check_counts(struct loader *L, uint32_t lost_procs, uint8_t *lostc)
 		}
 		/* mappers outside the view are in the count, not in the processes */
 		seen = s->pt.count[i] - (s->pt.hid ? s->pt.hid[i] : 0);
-		if (refs[i] > seen || (!lost_procs && refs[i] != seen) || seen > s->pt.count[i])
+		if (refs[i] > seen || (!L->cap->lost && refs[i] != seen) || seen > s->pt.count[i])
 			die_status(EX_DAMAGED, "%s: inconsistent capture: page %u has a share count of %u, "
 				    "but the processes map it %u times", L->path, i, seen, refs[i]);
 	}
@@ -139,7 +143,7 @@ static void report_lost(struct loader *L, uint32_t lost_procs)
 			       "it named none; the processes' dma-bufs are not known";
 			break;
 		case CK_COUNT:
-			cost = lost_procs ? "processes that use those pages are left out" :
+			cost = lost_procs || L->s->pt.hid ? "processes that use those pages are left out" :
 			       "recomputed from the pages of the processes, which all loaded";
 			break;
 		default:
@@ -226,6 +230,14 @@ void capture_check(struct loader *L)
 	L->cap->ram_lost = h->version != 1 && L->cs[2].state != CS_OK;
 	lost_procs = h->procs - L->loaded_procs;
 	L->cap->lost = lost_procs;
+	/* mappers outside the view counted: as chunk 1 says, or, it lost, as the counts do */
+	if (L->s->view & OV_COUNTED || (L->cap->absent_lost && L->xseen)) {
+		L->s->view |= OV_COUNTED;
+		L->s->pt.hid = L->hid;
+		for (k = nc; k-- > 0;)
+			if (lostc[k])
+				L->cap->counts_lost = cap_first_count(h) + k;
+	}
 	check_counts(L, lost_procs, lostc);
 	report_lost(L, lost_procs);
 	name_unreadable(L);

@@ -49,6 +49,7 @@ static void open_chunk(struct loader *L, uint32_t k)
 	L->bid = L->cap->bid;
 	L->absent = L->cap->absent;
 	L->nabsent = L->cap->nabsent;
+	L->view = s->view;
 	L->have_pend = 0;
 	L->nlogical = 0;
 	L->p = NULL;
@@ -76,6 +77,7 @@ static void roll_back(struct loader *L)
 	L->cap->bid = L->bid;
 	L->cap->absent = L->absent;
 	L->cap->nabsent = L->nabsent;
+	s->view = L->view;	/* a damaged chunk 1's x line */
 	dmacap_drop(L->opened);	/* its dma-buf lines were in what was taken back */
 }
 
@@ -138,6 +140,7 @@ static void close_chunk(struct loader *L, int ended, uint32_t want, uint32_t crc
 		c->state = CS_OK;
 		if (kind == CK_PROC)
 			L->loaded_procs++;
+		L->xseen |= kind == CK_COUNT && L->xgot;
 	}
 	L->cur = 0;
 }
@@ -285,7 +288,7 @@ static int parse_counts(struct loader *L, char *p, int first_line)
 		return chunk_fail(L, "a count line is malformed");
 	got = f[0] == 'x' ? &L->xgot : &L->cgot;
 	if (f[0] == 'x')
-		count = L->s->pt.hid = L->hid;
+		count = L->hid;
 	while ((f = cap_field(&p)) != NULL) {
 		if ((star = strchr(f, '*')) != NULL)
 			*star = '\0';
@@ -572,9 +575,6 @@ void load_capture(struct scan *s, struct arena *a, const struct capfile *cf)
 	read_chunks(L, cf);
 	close(fd);
 	capture_check(L);
-
-	if (s->view & OV_COUNTED)	/* counted, though no count might differ */
-		s->pt.hid = L->hid;
 	s->vanished = cf->h.vanished;
 	s->empty = cf->h.empty;
 	s->unreadable = cf->h.unreadable;

@@ -51,6 +51,8 @@ struct capture {
 	uint32_t nabsent;
 	int absent_lost;	/* the chunk naming them was damaged */
 	uint32_t lost;		/* processes the capture holds that did not load */
+	uint32_t counts_lost;	/* the first share-count chunk lost, where they
+				   count mappers outside the view; or 0 */
 	char src_name[32];	/* the page source it was taken with */
 	char uname[CAP_UNAME_MAX_TEXT];	/* the machine it was taken on, unescaped */
 };
@@ -229,6 +231,7 @@ struct loader {
 	int bad, stray;
 	const char *why;
 	uint64_t why_line;
+	uint32_t view;		/* the scan's OV_* flags before it */
 	size_t lo, hi;
 	uint64_t nrun;
 	struct proc *last;
@@ -248,6 +251,7 @@ struct loader {
 	uint64_t left;		/* pages of mapping m not yet in runs */
 	uint32_t hwm, cfirst, cn, cgot;
 	uint32_t *hid, xgot;	/* "x": the mappers outside the view, by id */
+	int xseen;		/* a count chunk with "x" lines loaded */
 	uint32_t loaded_procs;
 };
 

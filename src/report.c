@@ -260,6 +260,11 @@ static void view_notes(const struct scan *s, const struct totals *t, const struc
 		outs("shares: among this PID namespace's processes alone (OUTSIDE=0: no map counts)\n");
 	if (!ov_hid(s))
 		return;
+	if (s->cap && s->cap->counts_lost) {	/* of the pages no loaded process maps too */
+		outf("outside: the capture's chunk %u, of counts, was lost: unseen mappers not known\n",
+		     s->cap->counts_lost);
+		return;
+	}
 	fmt_size(o, share, sizeof(share), eff_bytes(&t->outside));
 	outf("outside the view: %llu pages here are mapped by unseen processes too\n"
 	     "  (%s): their share, %s%s, is in no EFRES;\n"

@@ -12,6 +12,7 @@ failing input is kept in OUTDIR/fail-K (its clean capture in fail-K.clean).
 Exit 0 when it ran to its end, whatever it found.
 """
 import csv
+import gzip
 import io
 import os
 import random
@@ -91,6 +92,13 @@ CAP = {}
 for name in ("work", "all"):
     CAP[name] = read(os.path.join(OUT, name + ".cap"))
 CAP["work2"] = renamed(CAP["work"], 100000)
+# Two captures of another machine with mappers outside the view (chunk 1's
+# x line: an unreadable pid 1, its counts read; -p), whose damage once made
+# figures up (the regressions at the end).
+XDATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "capture-outside")
+for name in ("all", "work"):
+    with gzip.open(os.path.join(XDATA, name + ".cap.gz")) as f:
+        CAP["x" + name] = [l + b"\n" for l in f.read().split(b"\n")[:-1]]
 CLEAN = {}
 
 def judge(view, r, c, expect, lost):
@@ -755,3 +763,25 @@ group("made header declaring 4294967294 pages in a 9 MB log of nothing else: "
       "exit 2 or 4 within 512 MiB, not 16 GiB of share counts zeroed",
       [("a made header: 4294967294 pages, no chunk, 9 MB of log",
         begin + [b"#" * 1023 + b"\n"] * 8800 + end, ["work"], "robust", None)])
+
+# --- regressions ------------------------------------------------------------------
+# Damage that once made figures up where mappers were outside the view: a
+# lost count chunk's OUTSD figures and outside note (0 pages, "0"), and a
+# damaged copy of chunk 1 whose x line's flags stayed.
+X, XW = CAP["xall"], CAP["xwork"]
+x_cut = sum(map(len, X[:16]))
+cases = [
+    ("outside capture, line 112 deleted", X[:111] + X[112:], ["xall"], "damaged", 3),
+    ("outside capture, lines 114 and 115 swapped", X[:113] + [X[114], X[113]] + X[115:],
+     ["xall"], "damaged", 3),
+    ("outside capture, line 121 byte 9 ' ' -> '|'", edit_at(X, 120, 8, b"|"), ["xall"])
+    + lost_at(X, 120, 8),
+    ("outside capture, line 115 byte 85 '*' -> '\"'", edit_at(X, 114, 84, b'"'), ["xall"])
+    + lost_at(X, 114, 84),
+    ("outside capture cut after byte %d (line 17 byte 0)" % x_cut, b"".join(X)[:x_cut],
+     ["xall"], "cut", 2),
+    ("-p capture, chunk 1 twice, the copy's x line damaged",
+     XW[:4] + [XW[1].replace(b" x 2", b" x 3")] + XW[2:], ["xwork"], "same", None),
+]
+group("regressions: damage with mappers outside the view (tests/data/capture-outside): "
+      "nothing made up", cases)
