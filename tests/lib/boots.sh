@@ -43,7 +43,10 @@ boot_config() {
 	nopagemap-amd64|nopagemap-mipsel|nozeropage-amd64|nozeropage-amd64-headonly|nozeropage-amd64-outside)
 		kind=tiny variant=${boot%%-*}
 		arch=${boot#*-}
-		arch=${arch%%-*} ;;
+		arch=${arch%%-*}
+		# the Malta board's 256 MiB, all of it low memory (above 256 MiB
+		# its RAM is past what a kernel without HIGHMEM maps)
+		[ "$arch" = mipsel ] && mem=256M ;;
 	*-*)
 		kdist=${boot%%-*}
 		case $boot in trixie-backports-*) kdist=trixie-backports ;; esac
