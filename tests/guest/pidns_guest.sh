@@ -1,7 +1,8 @@
 # What the scan cannot see, run where it is sourced: in a guest by
 # tests/guest/kmod_guest.sh ($D/pidns_guest.sh), on this machine by
 # tests/suites/pidns_test.sh (with frame_cmd and frame_file that keep files).
-# tests/lib/pidns_checks.sh judges what it sends back. Needs X (exmap-mini),
+# tests/lib/pidns_checks.sh judges what it sends back. Needs await_ready
+# (tests/guest/lib.sh), X (exmap-mini),
 # MAPFILE and NOPTRACE (tests/work/mapfile.c, noptrace.c), PN (a directory on
 # a tmpfs of its own), SRCS (the page sources to try), UNSHARE and NSENTER
 # (util-linux's or busybox's). A file of 8 MiB on that tmpfs is mapped by a
@@ -17,15 +18,6 @@
 dd if=/dev/urandom of="$PN/f" bs=1024 count=8192 2>/dev/null
 chmod 755 "$PN"
 chmod 644 "$PN/f"
-
-# pidns_ready FILE: wait (30 s at most) for a mapfile's "ready PID"
-pidns_ready() {
-	_i=0
-	while ! grep -q '^ready' "$1" 2>/dev/null && [ $_i -lt 300 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-}
 
 # pidns_rollup PID FRAME: PID's smaps_rollup sent back, read with builtins
 # alone: a reader process would map [vdso] too, one more mapper of that
@@ -46,7 +38,7 @@ pidns_start() {
 	shift
 	$UNSHARE "$@" -p -f --mount-proc "$MAPFILE" "$PN/f" >"$PN/$_n.ready" 2>&1 &
 	pidns_u=$!
-	pidns_ready "$PN/$_n.ready"
+	await_ready "$PN/$_n.ready" 30
 	pidns_p=$(cat "/proc/$pidns_u/task/$pidns_u/children" 2>/dev/null)
 	pidns_p=$(echo $pidns_p)
 	frame_file "pidns_${_n}_ready" "$PN/$_n.ready"
@@ -64,7 +56,7 @@ pidns_stop() {
 # rollup, the text report, a capture, -p's CSV and report.
 "$MAPFILE" -o "$PN/f" >"$PN/out.ready" 2>&1 &
 pidns_out=$!
-pidns_ready "$PN/out.ready"
+await_ready "$PN/out.ready" 30
 frame_file pidns_out_ready "$PN/out.ready"
 pidns_rollup "$pidns_out" pidns_out_rollup
 pidns_start in
@@ -94,8 +86,8 @@ pidns_stop
 pidns_hide=$!
 "$NOPTRACE" "$MAPFILE" "$PN/f" >"$PN/seen.ready" 2>&1 &
 pidns_seen=$!
-pidns_ready "$PN/hide.ready"
-pidns_ready "$PN/seen.ready"
+await_ready "$PN/hide.ready" 30
+await_ready "$PN/seen.ready" 30
 frame_file pidns_hide_ready "$PN/hide.ready"
 frame_file pidns_seen_ready "$PN/seen.ready"
 for b in $SRCS; do

@@ -46,6 +46,7 @@ trap 'exit 1' INT TERM
 frame_file() { cat "$2" >"$o/$1" 2>"$o/$1.stderr"; echo $? >"$o/$1.rc"; }
 frame_cmd() { _n=$1; shift; "$@" >"$o/$_n" 2>"$o/$_n.stderr"; echo $? >"$o/$_n.rc"; }
 frame_text() { _n=$1; shift; printf '%s\n' "$@" >"$o/$_n"; }
+. tests/guest/lib.sh	# await_ready, as the guests have it
 . tests/guest/pidns_guest.sh
 echo "the file's pages: $(grep -E '^(ShmemHugePages|ShmemPmdMapped)' /proc/meminfo | tr -s ' \n' ' ')"
 pidns_checks "$o" $SRCS
