@@ -58,7 +58,9 @@ cpu_s() {
 }
 
 # seeds DIR: a capture and a watch log of a workload family, of this
-# machine now, as they are, through a console's noise and --max rotated.
+# machine now, as they are, through a console's noise and --max rotated
+# (400 samples: their t lines alone, 41 bytes or more each, pass 16K, so the
+# log rotates whatever the opening capture's size).
 seeds() {
 	mkdir -p "$1/wlog" "$1/conlog" "$1/capture" || return 1
 	start_workload "$T/wl.out" "$WORKLOAD" -n 2 -f 64 -c 64 -p 64 -d "$T" || return 1
@@ -66,7 +68,7 @@ seeds() {
 	p=$(echo "$READY" | tr ' ' ',')
 	"$EXMAP" -p "$p" dump >"$1/capture/now.cap" &&
 		"$EXMAP" -p "$p" watch 0.02 8 >"$1/wlog/now.log" &&
-		"$EXMAP" -p "$p" -o "$T/rot" --max 16K watch 0.02 70 &&
+		"$EXMAP" -p "$p" -o "$T/rot" --max 16K watch 0.02 400 &&
 		{ cat "$T/rot.1" && echo "#fuzz-rotate" && cat "$T/rot"; } >"$1/wlog/now-rotated.log" &&
 		python3 tests/lib/noise.py --seed 11 a "$1/capture/now.cap" "$1/conlog/now.log" >/dev/null &&
 		python3 tests/lib/noise.py --seed 12 a "$1/wlog/now.log" "$1/conlog/now-watch.log" >/dev/null
