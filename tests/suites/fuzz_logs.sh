@@ -52,9 +52,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 2' INT TERM
 
-# The CPU seconds this shell's children took (a fuzzer's, on a busy machine)
+# cpu_s: CPU, the seconds of CPU this shell's children (a fuzzer, on a busy
+# machine) have used: times in this shell (in a subshell, as $(...) would
+# run it, it is always 0)
 cpu_s() {
-	times | awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); print int(u[1] * 60 + u[2] + s[1] * 60 + s[2]) }'
+	times >"$T/times"
+	CPU=$(awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); print int(u[1] * 60 + u[2] + s[1] * 60 + s[2]) }' "$T/times")
 }
 
 # seeds DIR: a capture and a watch log of a workload family, of this
@@ -142,14 +145,16 @@ if want fuzz; then
 		mkdir -p "$c" "$FUZZ_DIR/$t-artifacts"
 		cp "$DATA/$t"/* "$c/" && cp "$T/seeds/$t"/* "$c/" 2>/dev/null
 		n0=$(ls "$c" | wc -l)
-		cpu0=$(cpu_s)
+		cpu_s
+		cpu0=$CPU
 		"$FUZZ_DIR/fuzz_$t" -max_total_time="$FUZZ_SECONDS" -max_len=131072 -timeout=30 \
 			-rss_limit_mb=2048 -close_fd_mask=2 -print_final_stats=1 \
 			-artifact_prefix="$FUZZ_DIR/$t-artifacts/" "$c" >"$T/fuzz-$t.log" 2>&1
 		rc=$?
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$T/fuzz-$t.log")
+		cpu_s
 		if [ $rc -eq 0 ]; then
-			ok "fuzz_$t: ${runs:-?} runs in $FUZZ_SECONDS s ($(($(cpu_s) - cpu0)) s of CPU), its corpus ($c) from $n0 inputs to $(ls "$c" | wc -l)"
+			ok "fuzz_$t: ${runs:-?} runs in $FUZZ_SECONDS s ($((CPU - cpu0)) s of CPU), its corpus ($c) from $n0 inputs to $(ls "$c" | wc -l)"
 		else
 			grep -E 'ERROR|SUMMARY|fuzz:|runtime error|Test unit written' "$T/fuzz-$t.log" | head -n 8
 			no "fuzz_$t" "exit $rc (the input is kept in $FUZZ_DIR/$t-artifacts/)"
