@@ -63,27 +63,6 @@ static struct ramtop *list_of(struct ramsrc *r, size_t i)
 	return t[i];
 }
 
-/* One line: its words, escaped where they are names. */
-static void emit(void (*line)(const char *, size_t), const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void emit(void (*line)(const char *, size_t), const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = fmt_vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	line(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-}
-
-static const char *esc(char *buf, size_t len, const char *s)
-{
-	cap_escape(buf, len, s ? s : "", s ? strlen(s) : 0);
-	return buf;
-}
-
 void ram_dump(const struct ramsrc *r, void (*line)(const char *, size_t))
 {
 	char e[3 * PATH_BUF / 16 + 8];
@@ -91,38 +70,38 @@ void ram_dump(const struct ramsrc *r, void (*line)(const char *, size_t))
 
 	for (i = 0; i < MI_N; i++)
 		if (r->mi_have & 1u << i)
-			emit(line, "i %s %llu", ram_mi_name[i], (unsigned long long)r->mi[i]);
+			cap_emit(line, "i %s %llu", ram_mi_name[i], (unsigned long long)r->mi[i]);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const char *p = (const char *)r + keys[i].off;
 
 		switch (keys[i].type) {
-		case RK_U64: case RK_FRAMES: emit(line, "v %s %llu", keys[i].key, (unsigned long long)*(const uint64_t *)p); break;
-		case RK_U32: emit(line, "v %s %u", keys[i].key, *(const uint32_t *)p); break;
-		case RK_INT: emit(line, "v %s %d", keys[i].key, *(const int *)p); break;
-		default: emit(line, "s %s %s", keys[i].key, esc(e, sizeof(e), *(const char *const *)p));
+		case RK_U64: case RK_FRAMES: cap_emit(line, "v %s %llu", keys[i].key, (unsigned long long)*(const uint64_t *)p); break;
+		case RK_U32: cap_emit(line, "v %s %u", keys[i].key, *(const uint32_t *)p); break;
+		case RK_INT: cap_emit(line, "v %s %d", keys[i].key, *(const int *)p); break;
+		default: cap_emit(line, "s %s %s", keys[i].key, cap_esc(e, sizeof(e), *(const char *const *)p));
 		}
 	}
 	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		const struct ramtop *t = list_of((struct ramsrc *)r, i);
 
-		emit(line, "l %s %llu %llu", lists[i], (unsigned long long)t->count,
+		cap_emit(line, "l %s %llu %llu", lists[i], (unsigned long long)t->count,
 		     (unsigned long long)t->bytes);
 		for (j = 0; j < t->n; j++)
-			emit(line, "t %s %s %llu", lists[i], esc(e, sizeof(e), t->top[j].name),
+			cap_emit(line, "t %s %s %llu", lists[i], cap_esc(e, sizeof(e), t->top[j].name),
 			     (unsigned long long)t->top[j].bytes);
 	}
 	for (i = 0; i < r->nregion; i++)
-		emit(line, "g %s %llu %d %d", esc(e, sizeof(e), r->region[i].name),
+		cap_emit(line, "g %s %llu %d %d", cap_esc(e, sizeof(e), r->region[i].name),
 		     (unsigned long long)r->region[i].bytes, r->region_nomap[i], r->region_reusable[i]);
 	for (i = 0; i < FK_N; i++)
 		if (r->census.kind[i])
-			emit(line, "k %u %llu", (unsigned)i, (unsigned long long)r->census.kind[i]);
+			cap_emit(line, "k %u %llu", (unsigned)i, (unsigned long long)r->census.kind[i]);
 	for (i = 0; i < r->files.nshm_dev; i++)
-		emit(line, "d shm %x", r->files.shm_dev[i]);
+		cap_emit(line, "d shm %x", r->files.shm_dev[i]);
 	for (i = 0; i < r->files.nhuge_dev; i++)
-		emit(line, "d huge %x", r->files.huge_dev[i]);
+		cap_emit(line, "d huge %x", r->files.huge_dev[i]);
 	for (i = 0; i < r->nnotes; i++)
-		emit(line, "o %s", esc(e, sizeof(e), r->notes[i]));
+		cap_emit(line, "o %s", cap_esc(e, sizeof(e), r->notes[i]));
 #ifndef EXMAP_NO_KOWNERS
 	if (r->kown)
 		kown_dump(r->kown, line);

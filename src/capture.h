@@ -166,6 +166,9 @@ extern const char cap_run_letter[];	/* by run kind; capitals: written */
 
 uint32_t cap_crc32(uint32_t crc, const char *p, size_t n);
 size_t cap_escape(char *to, size_t room, const char *s, size_t n);
+const char *cap_esc(char *buf, size_t len, const char *s);
+void cap_emit(void (*line)(const char *, size_t), const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 int cap_unescape(const char *s, char *to, size_t room, size_t *n);
 char *cap_field(char **p);
 uint32_t cap_count_chunks(uint32_t ids);

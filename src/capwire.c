@@ -1,4 +1,5 @@
 /* Captures: the wire format that dump and load share (escapes, CRC-32, the header line). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -98,6 +99,26 @@ size_t cap_escape(char *to, size_t room, const char *s, size_t n)
 		die("internal: capture field too long to escape");
 	to[o] = '\0';
 	return o;
+}
+
+/* s escaped into buf ("%" when empty or NULL). */
+const char *cap_esc(char *buf, size_t len, const char *s)
+{
+	cap_escape(buf, len, s ? s : "", s ? strlen(s) : 0);
+	return buf;
+}
+
+/* One capture line made from fmt, given to line (cut at the buffer's end). */
+void cap_emit(void (*line)(const char *, size_t), const char *fmt, ...)
+{
+	static char buf[2048];	/* the longest: a dma-buf's, its names escaped */
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = fmt_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	line(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
 /* Undo cap_escape(): into to[room], NUL-terminated; -1 if malformed. */

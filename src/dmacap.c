@@ -16,27 +16,6 @@
 #include "capture.h"
 #include "dmabuf.h"
 
-static void emit(void (*line)(const char *, size_t), const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void emit(void (*line)(const char *, size_t), const char *fmt, ...)
-{
-	static char buf[2048];	/* the longest: a buffer's, its names escaped */
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = fmt_vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	line(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-}
-
-/* s escaped into buf ("%" when empty). */
-static const char *esc(char *buf, size_t len, const char *s)
-{
-	cap_escape(buf, len, s ? s : "", s ? strlen(s) : 0);
-	return buf;
-}
-
 /* Chunk 1's: how the fds were read, the kernel's list, the notes. */
 void dmabuf_dump_scan(const struct scan *s, void (*line)(const char *, size_t))
 {
@@ -46,11 +25,11 @@ void dmabuf_dump_scan(const struct scan *s, void (*line)(const char *, size_t))
 
 	if (!t)
 		return;
-	emit(line, "a scan %d %s %x %llx %s", t->walk, t->list ? t->list : "%", t->list_count,
-	     (unsigned long long)t->list_bytes, esc(e, sizeof(e), t->why));
+	cap_emit(line, "a scan %d %s %x %llx %s", t->walk, t->list ? t->list : "%", t->list_count,
+	     (unsigned long long)t->list_bytes, cap_esc(e, sizeof(e), t->why));
 	for (i = 0; i < t->nnote; i++)
-		emit(line, "a note %d %d %s", (int)t->note[i].pid, t->note[i].fd,
-		     esc(e, sizeof(e), t->note[i].why));
+		cap_emit(line, "a note %d %d %s", (int)t->note[i].pid, t->note[i].fd,
+		     cap_esc(e, sizeof(e), t->note[i].why));
 }
 
 /* Chunk 2's: the buffers. */
@@ -63,9 +42,9 @@ void dmabuf_dump(const struct scan *s, void (*line)(const char *, size_t))
 	for (i = 0; t && i < t->n; i++) {
 		const struct dmabuf *b = t->sorted[i];
 
-		emit(line, "a %llx %llx %x %s %s", (unsigned long long)b->ino,
-		     (unsigned long long)b->size, b->flags & DB_FLAGS, esc(e1, 256, b->exp),
-		     esc(e2, sizeof(e2), b->name));
+		cap_emit(line, "a %llx %llx %x %s %s", (unsigned long long)b->ino,
+		     (unsigned long long)b->size, b->flags & DB_FLAGS, cap_esc(e1, 256, b->exp),
+		     cap_esc(e2, sizeof(e2), b->name));
 	}
 }
 
@@ -76,12 +55,12 @@ void dmabuf_dump_proc(const struct proc *p, void (*line)(const char *, size_t))
 	char e1[3 * 64 + 8], e2[3 * 64 + 8];
 
 	for (h = p->dma ? p->dma->hold : NULL; h; h = h->next)
-		emit(line, "f %llx %x %x", (unsigned long long)h->buf->ino, h->fds, h->maps);
+		cap_emit(line, "f %llx %x %x", (unsigned long long)h->buf->ino, h->fds, h->maps);
 	for (d = p->dma ? p->dma->drm : NULL; d; d = d->next)
-		emit(line, "e %llx %x %llx %llx %llx %s %s", (unsigned long long)d->client, d->have,
+		cap_emit(line, "e %llx %x %llx %llx %llx %s %s", (unsigned long long)d->client, d->have,
 		     (unsigned long long)d->total, (unsigned long long)d->resident,
-		     (unsigned long long)d->shared, esc(e1, sizeof(e1), d->driver),
-		     esc(e2, sizeof(e2), d->region));
+		     (unsigned long long)d->shared, cap_esc(e1, sizeof(e1), d->driver),
+		     cap_esc(e2, sizeof(e2), d->region));
 }
 
 /* ---- loading (host builds) ---- */
