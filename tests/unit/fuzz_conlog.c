@@ -16,9 +16,6 @@
 #include "fuzzlib.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned seed);
-size_t LLVMFuzzerCustomCrossOver(const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
-				 uint8_t *out, size_t max, unsigned seed);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -53,15 +50,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		});
 	fz_end();
 	return 0;
-}
-
-size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned seed)
-{
-	return fz_mutate(data, size, max, seed);
-}
-
-size_t LLVMFuzzerCustomCrossOver(const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
-				 uint8_t *out, size_t max, unsigned seed)
-{
-	return fz_cross(a, na, b, nb, out, max, seed);
 }

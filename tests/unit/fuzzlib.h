@@ -56,11 +56,14 @@ _Noreturn void fz_broken(const char *fmt, ...) __attribute__((format(printf, 1, 
  * taken from data. 0 when it loaded. */
 int fz_capture(const char *path, const uint8_t *data, size_t n, int all);
 
-/* The mutators (LLVMFuzzerCustomMutator, LLVMFuzzerCustomCrossOver do no
- * more than call these). */
+/* The mutators, and libFuzzer's hooks that call them (fuzzmut.c: every
+ * log fuzzer mutates with them). */
 size_t fz_mutate(uint8_t *data, size_t size, size_t max, unsigned seed);
 size_t fz_cross(const uint8_t *a, size_t na, const uint8_t *b, size_t nb, uint8_t *out,
 		size_t max, unsigned seed);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned seed);
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
+				 uint8_t *out, size_t max, unsigned seed);
 
 /* The first process (pid, name) and the first file path a text of captures
  * or watch lines names, for the views that want one: 0 if none. */

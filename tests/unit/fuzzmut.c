@@ -496,3 +496,14 @@ size_t fz_cross(const uint8_t *a, size_t na, const uint8_t *b, size_t nb, uint8_
 	memcpy(out + ka, b + kb, o);
 	return ka + o;
 }
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned seed)
+{
+	return fz_mutate(data, size, max, seed);
+}
+
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *a, size_t na, const uint8_t *b, size_t nb,
+				 uint8_t *out, size_t max, unsigned seed)
+{
+	return fz_cross(a, na, b, nb, out, max, seed);
+}
