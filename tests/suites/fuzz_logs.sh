@@ -28,7 +28,8 @@
 # Build first: make fuzz-deps. Environment: FUZZ_DIR (build/fuzz: the fuzzers),
 #   EXMAP (build/exmap-mini), EXMAP_SAN (build/capfuzz/exmap-mini-san),
 #   WLOGDUMP (build/wlogdump), WORKLOAD (build/host/workload), FUZZ_SECONDS
-#   (60, a fuzzer), DAMAGE_JOBS (2: variants read at once). As root (the
+#   (60, a fuzzer), FUZZ_TARGETS (wlog conlog capture: the fuzzers to run),
+#   DAMAGE_JOBS (2: variants read at once). As root (the
 #   seeds are scans). Last line: N passed, N failed.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -40,7 +41,7 @@ WLOGDUMP=${WLOGDUMP:-build/wlogdump}
 WORKLOAD=${WORKLOAD:-build/host/workload}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 DATA=tests/data/fuzz
-TARGETS="wlog conlog capture"
+TARGETS=${FUZZ_TARGETS:-wlog conlog capture}
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 T=$(mktemp -d /tmp/exmap-fuzz.XXXXXX) || exit 2
 WL=
