@@ -1,9 +1,8 @@
-# The kernel's memory by owner, guest side: run as /test/run.sh in a qemu
-# guest (busybox sh), or sourced by a guest script that frames its own
-# session; tests/suites/kmem_qemu.sh boots it and tests/lib/kmem_check.py
-# judges what comes back. /test holds exmap-mini, xmkmem.ko (tests/kmod/,
-# built for this kernel) and params (CASE, LEAK_KIND, LEAK_KIB, WATCH_N).
-# Everything goes back framed (tests/qemu/frame.sh):
+# The kernel's memory by owner, guest side: a phase of a guest boot
+# (tests/guest/run.sh sources it as guest.sh in its directory D), checked by
+# tests/lib/kmem_phase.sh and tests/lib/kmem_check.py. D holds exmap-mini,
+# xmkmem.ko (tests/kmod/, built for this kernel) and params (CASE, LEAK_KIND,
+# LEAK_KIB, WATCH_N). Everything goes back framed (tests/qemu/frame.sh):
 #   - xmkmem loaded (16 kmalloc blocks of 4 KiB, 4 alloc_pages blocks of 16
 #     KiB, 256 KiB of vmalloc, each from a call site of its own): what it
 #     says it holds, the ram view (CSV and text), metrics and a capture,
@@ -15,11 +14,12 @@
 #     watches WATCH_N samples a second apart: the watch log, its trend (CSV
 #     and text) and the module's count of what it leaked;
 #   - rmmod.
+# It leaves the guest as it found it: the leak freed, the module unloaded,
+# the watch log removed.
 CASE=unknown LEAK_KIND=vmalloc LEAK_KIB=64 WATCH_N=40
-cd /test || exit 1
-. /test/params
-. /test/frame.sh
-X=/test/exmap-mini
+. ./params
+X=./exmap-mini
+L=/tmp/kmem-phase.log
 
 # kmem_files SUFFIX: the kernel's own figures, read now
 kmem_files() {
@@ -27,8 +27,7 @@ kmem_files() {
 	frame_cmd "allocinfo$1" sh -c 'cat /proc/allocinfo 2>/dev/null || echo none'
 }
 
-frame_begin "kmem-$CASE"
-frame_cmd insmod insmod /test/xmkmem.ko
+frame_cmd insmod insmod ./xmkmem.ko
 frame_cmd state cat /proc/xmkmem
 frame_cmd csv "$X" -c ram
 frame_cmd ram "$X" ram
@@ -42,12 +41,12 @@ frame_cmd state_free cat /proc/xmkmem
 frame_cmd csv_free "$X" -c ram
 kmem_files _free
 echo "leak $LEAK_KIND $LEAK_KIB" >/proc/xmkmem
-frame_cmd watch_run "$X" -o /tmp/kmem.log watch 1 "$WATCH_N"
+frame_cmd watch_run "$X" -o "$L" watch 1 "$WATCH_N"
 frame_cmd state_leak cat /proc/xmkmem
 echo stop >/proc/xmkmem
-frame_file watch /tmp/kmem.log
-frame_cmd trend "$X" -c -l /tmp/kmem.log trend
-frame_cmd trend_text "$X" -l /tmp/kmem.log trend
+frame_file watch "$L"
+frame_cmd trend "$X" -c -l "$L" trend
+frame_cmd trend_text "$X" -l "$L" trend
 echo free >/proc/xmkmem
 frame_cmd rmmod rmmod xmkmem
-frame_end
+rm -f "$L"

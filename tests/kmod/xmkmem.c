@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A test module of known kernel memory, for the ram view's owners
- * (tests/suites/kmem_qemu.sh, loaded only in qemu guests): at load it holds
+ * (tests/lib/kmem_phase.sh, loaded only in qemu guests): at load it holds
  * kmalloc_n blocks of 4 KiB (kmalloc-4k objects, exact), pages_n blocks of
  * 2^pages_order pages (alloc_pages) and vmalloc_kib KiB (vmalloc), each
  * from a call site of its own; /proc/xmkmem says what it holds ("kmalloc

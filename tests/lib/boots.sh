@@ -22,6 +22,8 @@
 #   nozeropage-amd64-headonly, -outside
 #                     nozeropage booted with kpageflags_buddy_head_only, or
 #                     with free_outside_buddy=OUTSIDE_MIB M
+#   allocinfo-amd64   our 6.12 with CONFIG_MEM_ALLOC_PROFILING on from boot
+#                     (toolchain/tinykernel allocinfo amd64)
 # Memory is 512 MiB but where said.
 #
 # boot_config BOOT   sets boot arch kind kdist karg variant bin tools karch
@@ -32,7 +34,7 @@
 # The phases' order in a guest that runs several: PHASE_ORDER (a phase
 # not in it runs after these, in the order asked). The ram view goes first,
 # on the quiet guest, before any module is loaded.
-PHASE_ORDER="ram kmod dkms"
+PHASE_ORDER="ram cgroup dmabuf kmem kmod dkms"
 OUTSIDE_MIB=96
 REGION=exmap_test@50000000 REGION_BYTES=$((8 << 20))
 
@@ -40,7 +42,7 @@ boot_config() {
 	boot=$1
 	kind=debian kdist= karg= variant= append= cpu= mmu= mem=512M dt=
 	case $boot in
-	nopagemap-amd64|nopagemap-mipsel|nozeropage-amd64|nozeropage-amd64-headonly|nozeropage-amd64-outside)
+	nopagemap-amd64|nopagemap-mipsel|nozeropage-amd64|nozeropage-amd64-headonly|nozeropage-amd64-outside|allocinfo-amd64)
 		kind=tiny variant=${boot%%-*}
 		arch=${boot#*-}
 		arch=${arch%%-*}

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The kernel's memory by owner, judged (tests/suites/kmem_qemu.sh).
+"""The kernel's memory by owner, judged (tests/lib/kmem_phase.sh).
 
 usage: kmem_check.py CASE OUTDIR EXMAP LEAK_KIND LEAK_KIB
 
