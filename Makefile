@@ -202,7 +202,7 @@ $(BUILD)/floor: tests/bench/floor.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 # (tests/bench/NAME.c), static: for this machine in build/host/ (glibc), for
 # the target in BUILD/tools/ (musl). Those on the workload library
 # (tests/work/wl.c) link it.
-WL_USERS := workload benchwork thpwork hugework readfault leakwork oddnames dmabufwork
+WL_USERS := workload benchwork thpwork hugework readfault leakwork oddnames dmabufwork gpuwork
 $(foreach d,build/host $(BUILD)/tools,$(WL_USERS:%=$(d)/%)): tests/work/wl.c tests/work/wl.h
 
 build/host/%: tests/work/%.c | build/host
