@@ -10,18 +10,22 @@
 # with them held: each of its processes' DRM fds' fdinfo (the DRM core's
 # keys: the truth), the dmabuf view (CSV and text; its drm rows are the GPU
 # figures), -P of P alone, and a capture; then the fdinfo read again, to
-# show nothing moved while the views ran.
+# show nothing moved while the views ran, and debugfs's bufinfo (the shared
+# buffer's PRIME export, which the GEM object keeps while it has handles,
+# though no process holds an fd to it).
 . /test/lib.sh
 
 gpu_guest() {
 	X=./exmap-mini
+	mkdir -p /sys/kernel/debug
+	mount -t debugfs debugfs /sys/kernel/debug
 	for m in $(cat modules.load); do
 		frame_cmd "insmod-$m" insmod "./$m.ko"
 	done
 	frame_cmd dri ls -l /dev/dri
 	./gpuwork xmkgem >/tmp/gpu.out 2>/tmp/gpu.err &
 	work=$!
-	await_ready /tmp/gpu.out 60 $work
+	await_ready /tmp/gpu.out 60 $work || frame_text work.notready "gpuwork never said ready"
 	frame_file work /tmp/gpu.out
 	frame_file work.err /tmp/gpu.err
 	_gpu_fdinfo 0
@@ -32,14 +36,16 @@ gpu_guest() {
 	frame_cmd procs "$X" -c procs
 	frame_cmd dump "$X" dump
 	_gpu_fdinfo 1
+	frame_file bufinfo /sys/kernel/debug/dma_buf/bufinfo
 	kill "$work"
 	wait "$work"
 	frame_text work.rc "$?"
 }
 
 # _gpu_fdinfo N: each of gpuwork's DRM fds' fdinfo, as drminfo-N-PID-FD
+# (no pipe into the loop: the frame's count of blocks is this shell's)
 _gpu_fdinfo() {
-	awk '$1 == "fd" { print $3, $4 }' /tmp/gpu.out | while read -r p fd; do
-		frame_file "drminfo-$1-$p-$fd" "/proc/$p/fdinfo/$fd"
+	for _g in $(awk '$1 == "fd" { print $3 "-" $4 }' /tmp/gpu.out); do
+		frame_file "drminfo-$1-$_g" "/proc/${_g%-*}/fdinfo/${_g#*-}"
 	done
 }

@@ -120,9 +120,20 @@ pp = drm_rows(text("dmabuf_pp"))
 check("-P P: P's client alone", {g[0] for g in pp} == {procs.get("P")} and
       {g[1] for g in pp} == {truth.get("P", (None,))[0]}, str(pp))
 tt = text("dmabuf_t")
-check("the text view has a row per client and process, in 80 columns",
-      all(len(l) <= 80 for l in tt.splitlines()) and
+check("the text view has a row per client and process",
       len([l for l in tt.splitlines() if " xmkgem " in l]) == 3, tt[-800:])
+
+# ---- the shared buffer's PRIME export: no fd, kept by the GEM object ----
+exports = [l.split() for l in text("bufinfo").splitlines()]
+exports = [w for w in exports if len(w) >= 6 and w[0].isdigit() and int(w[0]) == sizes.get("shared")]
+check("bufinfo lists the shared buffer's export (%s bytes)" % sizes.get("shared"),
+      len(exports) == 1, text("bufinfo")[-600:])
+none = [x for x in rows(text("dmabuf")) if x["kind"] == "dmabuf" and
+        num(x["size"]) == sizes.get("shared")]
+check("exmap-mini lists that export as held by no process",
+      len(none) == 1 and not none[0]["holders"].strip(), str(none))
+check("the text view fits 80 columns", all(len(l) <= 80 for l in tt.splitlines()),
+      "\n".join(l for l in tt.splitlines() if len(l) > 80))
 
 # ---- the capture: loaded here, the same rows ----
 p = subprocess.run([exmap, "-l", os.path.join(out, "dump"), "-c", "dmabuf"],

@@ -184,10 +184,12 @@ static void setup(int k, void *arg)
 int main(int argc, char **argv)
 {
 	struct drm_prime p = { .flags = O_CLOEXEC | O_RDWR };
+	static pid_t kids[2];
 	uint64_t priv, mapped;
 	sigset_t stop;
 
 	wl_init("gpuwork");
+	wl_kids = kids;
 	if (argc != 2)
 		wl_usage(USAGE);
 	driver = argv[1];
