@@ -18,9 +18,10 @@
 gpu_guest() {
 	X=./exmap-mini
 	mkdir -p /sys/kernel/debug
-	mount -t debugfs debugfs /sys/kernel/debug
+	grep -q " /sys/kernel/debug " /proc/mounts || mount -t debugfs debugfs /sys/kernel/debug
+	# a boot that ran the dma-buf check first has loaded drm already
 	for m in $(cat modules.load); do
-		frame_cmd "insmod-$m" insmod "./$m.ko"
+		[ -d "/sys/module/$m" ] || frame_cmd "insmod-$m" insmod "./$m.ko"
 	done
 	frame_cmd dri ls -l /dev/dri
 	./gpuwork xmkgem >/tmp/gpu.out 2>/tmp/gpu.err &
