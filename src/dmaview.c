@@ -243,8 +243,8 @@ static void summary(const struct scan *s, const struct opts *o)
 		sum_line(o, "held by none", nnone, none, t->list);
 		sum_line(o, "the kernel's total", t->list_count, t->list_bytes, t->list);
 	} else {
-		outs("held by none         unknown: the kernel lists no buffers here (debugfs's "
-		     "dma_buf/bufinfo, as root)\n");
+		outs("held by none         unknown: the kernel lists no buffers here\n"
+		     "                     (debugfs's dma_buf/bufinfo, as root)\n");
 	}
 	outf("fds %s: %s\n", t->walk ? "read" : "not read", t->why);
 	if (s->unreadable && t->list)
