@@ -54,7 +54,7 @@ cg_run() {
 cg_start() {
 	_d=$1 _o=$2
 	shift 2
-	cg_run "$_d" "$_o" $D/cgwork "$@"
+	cg_run "$_d" "$_o" "$D/cgwork" "$@"
 }
 
 # cg_gone PID: until its /proc directory is gone (reaped), 10 s at most
@@ -128,13 +128,13 @@ cg_faults() {
 	mkdir "$_vg" "$_gg"
 	cg_start "$_vg" /tmp/cg.v "/mnt/shm/v.$_c" 64 w
 	_v=$CG_PID
-	frame_cmd "cg.$_c.exits" $D/stopat -a "/proc/$_v" cgroup \
+	frame_cmd "cg.$_c.exits" "$D/stopat" -a "/proc/$_v" cgroup \
 		"kill -9 $_v; i=0; while [ -d /proc/$_v ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done" \
 		"$CG_X" cgroups
 	frame_text "cg.$_c.exits_pid" "$_v"
 	cg_start "$_gg" /tmp/cg.g "/mnt/shm/g.$_c" 64 w
 	_g=$CG_PID
-	frame_cmd "cg.$_c.removed" $D/stopat "$_gg" \
+	frame_cmd "cg.$_c.removed" "$D/stopat" "$_gg" \
 		"kill -9 $_g; i=0; while [ -d /proc/$_g ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done; rmdir $_gg" \
 		"$CG_X" cgroups
 	frame_cmd "cg.$_c.removed_after" sh -c "test -d $_gg && echo still there || echo removed"
@@ -149,9 +149,9 @@ cg_growth() {
 	_c=$1 _m=$2
 	_lg=$_m/system.slice/leak-$_c.service _sg=$_m/system.slice/steady-$_c.service
 	mkdir -p "$_lg" "$_sg"
-	cg_run "$_lg" /tmp/cg.l $D/leakwork -r "$CG_RATE" -s 65536 heap
+	cg_run "$_lg" /tmp/cg.l "$D/leakwork" -r "$CG_RATE" -s 65536 heap
 	_l=$CG_PID
-	cg_run "$_sg" /tmp/cg.s $D/leakwork -s 2048 steady
+	cg_run "$_sg" /tmp/cg.s "$D/leakwork" -s 2048 steady
 	_s=$CG_PID
 	frame_text "cg.$_c.growers" "$_l $_s"
 	frame_cmd "cg.$_c.pss_l0" sh -c "awk '/^Pss:/ { print \$2 }' /proc/$_l/smaps_rollup; cut -d' ' -f1 /proc/uptime"
