@@ -1,6 +1,8 @@
-# The cgroups view's test, guest side: sourced by a guest's /test/run.sh
-# (busybox sh, a frame session open) with CG_CASES set, the cases this
-# kernel can make, in this order:
+# The cgroups view's test, guest side: a phase of a guest boot
+# (tests/guest/run.sh sources it as guest.sh in its directory D, a frame
+# session open), checked by tests/lib/cgroup_phase.sh. D holds exmap-mini,
+# cgwork, stopat, leakwork and params: CG_CASES, the cases this kernel can
+# make, in this order:
 #   nomount  no cgroup file system mounted (a busybox board's);
 #   v2       cgroup2 at /sys/fs/cgroup, memory enabled in the root;
 #   hybrid   a v1 memory hierarchy at /mnt/memcg and an empty cgroup2 at
@@ -8,10 +10,8 @@
 #            cgroup uses it: hybrid comes before any v2 case on a kernel);
 #   v1       the same memory hierarchy, now at /sys/fs/cgroup/memory, the
 #            cgroup2 mount gone.
-# /test holds exmap-mini, cgwork and stopat. tests/lib/cgroup_checks.sh
-# checks on the host what comes back, blocks named cg.CASE.*. The groups are
-# named as systemd and podman name theirs: a service's
-# /system.slice/NAME-CASE.service, a container's
+# Blocks are named cg.CASE.*. The groups are named as systemd and podman
+# name theirs: a service's /system.slice/NAME-CASE.service, a container's
 # /machine.slice/libpod-ID.scope (ID 64 hex digits). In each case with a
 # mount, charge against share: a process in writer-CASE.service writes a
 # tmpfs file of CG_KIB KiB first (its pages are charged there), two in the
@@ -23,10 +23,14 @@
 # charge is about to be read. Then (v2, v1) growth per cgroup: a watch
 # while a heap grows in one group (tests/work/leakwork.c) and a steady
 # process sits in another; its log goes back, trend reads it on the host.
-CG_X=/test/exmap-mini
-CG_KIB=${CG_KIB:-8192} CG_RATE=${CG_RATE:-64} CG_COUNT=${CG_COUNT:-40}
-
-. /test/lib.sh
+# It leaves the guest as it found it, for the phases after it: every
+# process it started ended, every cgroup it made removed, every mount gone
+# (the memory controller free again), its files removed; cg.left.* say so.
+CG_CASES= CG_KIB=8192 CG_RATE=64 CG_COUNT=40
+. ./params
+CG_X=$D/exmap-mini
+# every process started (cg_run), for cg.left.procs
+CG_ALL=
 
 # cg_ready FILE: "ready PID" in FILE within 60 s; the pid
 cg_ready() {
@@ -43,13 +47,14 @@ cg_run() {
 	shift 2
 	echo start >"$_o"
 	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$_d" "$@" >>"$_o" 2>&1 &
+	CG_ALL="$CG_ALL $!"
 	CG_PID=$(cg_ready "$_o")
 }
 # cg_start DIR OUT ARGS...: cgwork ARGS so
 cg_start() {
 	_d=$1 _o=$2
 	shift 2
-	cg_run "$_d" "$_o" /test/cgwork "$@"
+	cg_run "$_d" "$_o" "$D/cgwork" "$@"
 }
 
 # cg_gone PID: until its /proc directory is gone (reaped), 10 s at most
@@ -123,13 +128,13 @@ cg_faults() {
 	mkdir "$_vg" "$_gg"
 	cg_start "$_vg" /tmp/cg.v "/mnt/shm/v.$_c" 64 w
 	_v=$CG_PID
-	frame_cmd "cg.$_c.exits" /test/stopat -a "/proc/$_v" cgroup \
+	frame_cmd "cg.$_c.exits" "$D/stopat" -a "/proc/$_v" cgroup \
 		"kill -9 $_v; i=0; while [ -d /proc/$_v ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done" \
 		"$CG_X" cgroups
 	frame_text "cg.$_c.exits_pid" "$_v"
 	cg_start "$_gg" /tmp/cg.g "/mnt/shm/g.$_c" 64 w
 	_g=$CG_PID
-	frame_cmd "cg.$_c.removed" /test/stopat "$_gg" \
+	frame_cmd "cg.$_c.removed" "$D/stopat" "$_gg" \
 		"kill -9 $_g; i=0; while [ -d /proc/$_g ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done; rmdir $_gg" \
 		"$CG_X" cgroups
 	frame_cmd "cg.$_c.removed_after" sh -c "test -d $_gg && echo still there || echo removed"
@@ -144,9 +149,9 @@ cg_growth() {
 	_c=$1 _m=$2
 	_lg=$_m/system.slice/leak-$_c.service _sg=$_m/system.slice/steady-$_c.service
 	mkdir -p "$_lg" "$_sg"
-	cg_run "$_lg" /tmp/cg.l /test/leakwork -r "$CG_RATE" -s 65536 heap
+	cg_run "$_lg" /tmp/cg.l "$D/leakwork" -r "$CG_RATE" -s 65536 heap
 	_l=$CG_PID
-	cg_run "$_sg" /tmp/cg.s /test/leakwork -s 2048 steady
+	cg_run "$_sg" /tmp/cg.s "$D/leakwork" -s 2048 steady
 	_s=$CG_PID
 	frame_text "cg.$_c.growers" "$_l $_s"
 	frame_cmd "cg.$_c.pss_l0" sh -c "awk '/^Pss:/ { print \$2 }' /proc/$_l/smaps_rollup; cut -d' ' -f1 /proc/uptime"
@@ -161,17 +166,81 @@ cg_growth() {
 	rmdir "$_lg" "$_sg"
 }
 
-# cg_end CASE MNT: the case's processes ended, its groups and file removed
+# cg_end CASE MNT: the case's processes ended, its files and the tmpfs
+# gone (their pages no longer charged), its groups removed
 cg_end() {
 	kill "$CG_A" "$CG_B" "$CG_B2" 2>/dev/null
 	cg_gone "$CG_A"
 	cg_gone "$CG_B"
 	cg_gone "$CG_B2"
-	rmdir "$2$CG_GA" "$2$CG_GB" 2>/dev/null
 	rm -f /mnt/shm/*
+	umount /mnt/shm
+	rmdir "$2$CG_GA" "$2$CG_GB" 2>/dev/null
+}
+
+# cg_unmount MNT: a cgroup file system's groups removed (the deepest
+# first), memory no longer enabled in a v2 root, then unmounted. A v1
+# hierarchy ends with its last mount only if no cgroup is left in it, a
+# removed one not yet freed too (/proc/cgroups counts them): until then
+# (10 s at most) it waits, else the memory controller stays bound to it
+cg_unmount() {
+	find "$1" -mindepth 1 -depth -type d -exec rmdir {} \; 2>/dev/null
+	[ ! -f "$1/cgroup.subtree_control" ] || echo -memory >"$1/cgroup.subtree_control"
+	_i=0
+	while [ $_i -lt 100 ] &&
+		awk '$1 == "memory" && $2 != 0 && $3 > 1 { f = 1 } END { exit !f }' /proc/cgroups; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	umount "$1"
+}
+
+# cg_state: what a phase must leave as it found it: the mounts, the memory
+# controller's hierarchy and its number of cgroups (/proc/cgroups: a
+# cgroup removed but still held counts until freed), what /mnt and /tmp
+# hold
+cg_state() {
+	cat /proc/mounts
+	awk '$1 == "memory" { print "memory: hierarchy", $2, "cgroups", $3 }' /proc/cgroups
+	ls -a /mnt /tmp | grep -v '^frame\.'
+}
+
+# cg_leave: the guest as the phase found it: whatever a case left (cut
+# short) ended, unmounted and removed; then what is left goes back
+# (cg.left.*): the processes it started that still run, and cg_state,
+# once the memory controller's count of cgroups is as it was (10 s at
+# most: a removed cgroup is freed once its last page is)
+cg_leave() {
+	kill $CG_ALL 2>/dev/null
+	for _p in $CG_ALL; do
+		cg_gone "$_p"
+	done
+	for _m in $(awk '$3 == "cgroup" || $3 == "cgroup2" { m[n++] = $2 }
+		END { while (n > 0) print m[--n] }' /proc/mounts); do
+		cg_unmount "$_m"
+	done
+	while grep -q '^cgshm ' /proc/mounts && umount /mnt/shm; do :; done
+	while grep -q '^cgroot ' /proc/mounts && umount /sys/fs/cgroup; do :; done
+	rmdir /mnt/shm /mnt/memcg /mnt/unified 2>/dev/null
+	[ -z "$CG_NOMNT" ] || rmdir /mnt
+	rm -f /tmp/cg.*
+	_i=0
+	while [ $_i -lt 100 ] && ! cg_state | cmp -s - "$D/state0"; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	cg_state >"$D/state1"
+	frame_file cg.left.state0 "$D/state0"
+	frame_file cg.left.state1 "$D/state1"
+	frame_cmd cg.left.procs sh -c "for p in $CG_ALL; do [ -d /proc/\$p ] && echo \$p \$(cat /proc/\$p/comm); done; true"
+	rm -f "$D/state0" "$D/state1"
 }
 
 cgroup_guest() {
+	cg_state >"$D/state0"
+	CG_NOMNT=
+	[ -d /mnt ] || CG_NOMNT=y
+	frame_cmd uname uname -r
 	for _case in $CG_CASES; do
 		case $_case in
 		nomount)
@@ -185,7 +254,8 @@ cgroup_guest() {
 			cg_share v2 /sys/fs/cgroup
 			cg_faults v2 /sys/fs/cgroup
 			cg_end v2 /sys/fs/cgroup
-			cg_growth v2 /sys/fs/cgroup ;;
+			cg_growth v2 /sys/fs/cgroup
+			cg_unmount /sys/fs/cgroup ;;
 		hybrid)
 			mkdir -p /mnt/unified /mnt/memcg
 			mount -t cgroup2 none /mnt/unified
@@ -202,8 +272,10 @@ cgroup_guest() {
 			cg_share v1 /sys/fs/cgroup/memory
 			cg_faults v1 /sys/fs/cgroup/memory
 			cg_end v1 /sys/fs/cgroup/memory
-			cg_growth v1 /sys/fs/cgroup/memory ;;
+			cg_growth v1 /sys/fs/cgroup/memory
+			cg_unmount /sys/fs/cgroup/memory ;;
 		esac
 	done
+	cg_leave
 }
 cgroup_guest

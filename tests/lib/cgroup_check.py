@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The cgroups view's checks (tests/suites/cgroup_qemu.sh, cgroup_host.sh): one
+"""The cgroups view's checks (tests/lib/cgroup_phase.sh, cgroup_host.sh): one
 "ok" or "FAIL" line each (checks.py).
 
   cgroup_check.py guest DIR CASE KIB EXMAP

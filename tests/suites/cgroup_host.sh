@@ -1,7 +1,7 @@
 #!/bin/sh
 # The cgroups view on this machine, read only (its memory cgroups are a v1
 # hierarchy beside an empty v2 tree, a hybrid; nothing is created or moved
-# here: tests/suites/cgroup_qemu.sh does that in guests): the hierarchy
+# here: tests/lib/cgroup_phase.sh does that in guests): the hierarchy
 # found in mountinfo, each row a directory of it, its charges memory.stat's
 # where memory.stat stood still around a run (run again, a bounded number of
 # times, until some did) and within their movement where it moved, the text
