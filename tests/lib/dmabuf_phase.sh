@@ -85,7 +85,7 @@ check() {
 		env TEST_PREFIX="$TEST_PREFIX" python3 tests/lib/dmabuf_check.py "$o" "$c" "$EXMAP"
 	# the guest left as found, for the phases after this one
 	if [ -f "$w/test/$phase/modules.load" ]; then
-		check_eq "the modules unloaded after ($(tr '\n' ' ' <"$w/test/$phase/modules.load"))" \
+		check_eq "the modules unloaded after ($(echo $(cat "$w/test/$phase/modules.load")))" \
 			"$(cat "$o/rmmod.rc" 2>/dev/null)" 0 "$(cat "$o/rmmod.stderr" 2>/dev/null)"
 	fi
 }
