@@ -1,21 +1,24 @@
-# The dma-buf test, guest side: sourced by a guest's /test/run.sh (busybox
-# sh, /test/frame.sh sourced, a frame session begun); checked on the host by
-# tests/lib/dmabuf_checks.sh. /test holds exmap-mini, dmabufwork and, where
-# the kernel has them as modules, NAME.ko with modules.load (vgem).
-#
-#   dmabuf_guest SOURCE [EXTRA]
+# The dma-buf test, guest side: a phase of a guest boot (tests/guest/run.sh
+# sources it as guest.sh in its directory D), checked on the host by
+# tests/lib/dmabuf_phase.sh and tests/lib/dmabuf_check.py. D holds
+# exmap-mini, dmabufwork, params (SRC, the buffers' source; EXTRA, another
+# source's buffer or empty) and, where the kernel has them as modules,
+# NAME.ko with modules.load (vgem and what it needs).
 #
 # debugfs mounted (the kernel's bufinfo, the truth of what exists);
-# dmabufwork's cases from SOURCE (and EXTRA's buffer), then, with them
+# dmabufwork's cases from SRC (and EXTRA's buffer), then, with them
 # held: the procs and dmabuf views (all processes, and -p without the
 # workload's H, whose buffer then is held by no scanned process), a
 # capture, the ram view between two readings of meminfo, metrics, the
 # procs view with the fds left unread (EXMAP_DMABUF=0), bufinfo, the
 # dmabuf view with debugfs unmounted (no list). Then a
 # pool that grows (dmabufwork grow: 256 KiB a second) under watch 1 for
-# DMABUF_WATCH samples (40), its log and the pool's own account.
+# DMABUF_WATCH samples (40), its log and the pool's own account. It leaves
+# the guest as it found it: its processes ended, the modules unloaded,
+# debugfs as it was.
 DMABUF_WATCH=${DMABUF_WATCH:-40}
-. /test/lib.sh
+SRC= EXTRA=
+. ./params
 
 _dmabuf_start() {
 	_o=$1
@@ -27,7 +30,8 @@ _dmabuf_start() {
 dmabuf_guest() {
 	X=./exmap-mini
 	mkdir -p /sys/kernel/debug
-	mount -t debugfs debugfs /sys/kernel/debug
+	_debugfs=$(awk '$3 == "debugfs" { print "y"; exit }' /proc/mounts)
+	[ -n "$_debugfs" ] || mount -t debugfs debugfs /sys/kernel/debug
 	if [ -f modules.load ]; then
 		for m in $(cat modules.load); do
 			frame_cmd "insmod-$m" insmod "./$m.ko"
@@ -79,4 +83,11 @@ dmabuf_guest() {
 	wait "$grow"
 	frame_file grow /tmp/grow.out
 	frame_file wlog /tmp/watch.log
+	rm -f /tmp/work.out /tmp/work.out.err /tmp/grow.out /tmp/grow.out.err /tmp/watch.log
+	[ -n "$_debugfs" ] || umount /sys/kernel/debug
+	# the modules in the reverse of their loading order, each after those needing it
+	[ ! -f modules.load ] ||
+		frame_cmd rmmod sh -c 'for m in $(sed "1!G;h;\$!d" modules.load); do rmmod "$m" || exit; done'
 }
+
+dmabuf_guest "$SRC" $EXTRA
