@@ -287,7 +287,7 @@ static void drm_rows(const struct scan *s, const struct opts *o)
 		for (d = p->dma ? p->dma->drm : NULL; d; d = d->next) {
 			n = drm_holders(s, d, &first, &shown, who, o->csv ? sizeof(who) :
 					path_room(37 + 3 * (size_t)w + 3) + 1);
-			if (first != p || (o->nrpid && !shown))
+			if (first != p || !shown)
 				continue;
 			clients++;
 			sum[0] += d->total;
