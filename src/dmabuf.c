@@ -241,8 +241,9 @@ int drm_line(struct scan *s, struct drmuse **u, const char *line, uint64_t clien
 		;
 	if (rl == 0 || drm_size(v, &bytes) < 0)
 		return -1;
-	for (d = *u; d; d = d->next)
-		if (d->client == client && strlen(d->region) == rl && !strncmp(d->region, line, rl))
+	for (d = *u; d; d = d->next)	/* this fd's (no device set yet) */
+		if (!d->dev && d->client == client && strlen(d->region) == rl &&
+		    !strncmp(d->region, line, rl))
 			break;
 	if (!d) {
 		d = arena_alloc(s->arena, sizeof(*d), 8);
@@ -260,20 +261,23 @@ int drm_line(struct scan *s, struct drmuse **u, const char *line, uint64_t clien
 
 /*
  * An fd of a DRM device: its client's memory by region, once a client (a
- * client's fds are one file, dup'd or inherited). A driver that gives no
- * figure still names the client (region "").
+ * client's fds are one file, dup'd or inherited; a client is its device
+ * and drm-client-id). A driver that gives no figure still names the client
+ * (region "").
  */
-static void drm_fd(struct scan *s, struct proc *p, int piddir, const char *fd)
+static void drm_fd(struct scan *s, struct proc *p, int piddir, int fddir, const char *fd)
 {
 	const char *driver = NULL;
-	uint64_t client = 0;
+	uint64_t client = 0, dev;
 	struct drmuse *d, *mine;
 	int have_client = 0, figures = 0;
+	struct stat st;
 	ssize_t n, i;
 	char *v;
 
-	if ((n = fdinfo(piddir, fd)) <= 0)
+	if (fstatat(fddir, fd, &st, 0) < 0 || (n = fdinfo(piddir, fd)) <= 0)
 		return;
+	dev = (uint64_t)st.st_rdev + 1;
 	for (i = 0; i < n; i += (ssize_t)strlen(info + i) + 1) {
 		if ((v = info_val(info + i, "drm-client-id")))
 			have_client = parse_u64(v, UINT64_MAX, &client) == 0;
@@ -288,7 +292,7 @@ static void drm_fd(struct scan *s, struct proc *p, int piddir, const char *fd)
 	}
 	mine = p->dma->drm;
 	for (d = mine; d; d = d->next)
-		if (d->client == client)
+		if (d->client == client && d->dev == dev)
 			return;
 	driver = arena_strdup(s->arena, driver, strlen(driver));
 	for (i = 0; i < n; i += (ssize_t)strlen(info + i) + 1)
@@ -302,6 +306,8 @@ static void drm_fd(struct scan *s, struct proc *p, int piddir, const char *fd)
 		d->next = p->dma->drm;
 		p->dma->drm = d;
 	}
+	for (d = p->dma->drm; d != mine; d = d->next)
+		d->dev = dev;
 }
 
 /* Every fd of the process: dma-bufs and DRM clients. */
@@ -329,7 +335,7 @@ static void walk_fds(struct scan *s, struct proc *p, int piddir)
 			if (strncmp(link, "/dmabuf:", 8) == 0 || strcmp(link, "anon_inode:dmabuf") == 0)
 				hold_fd(s, p, piddir, dir, d->d_name);
 			else if (strncmp(link, "/dev/dri/", 9) == 0)
-				drm_fd(s, p, piddir, d->d_name);
+				drm_fd(s, p, piddir, dir, d->d_name);
 		}
 	if (n < 0)
 		note(s->dma, p->pid, NULL, errno);

@@ -54,6 +54,8 @@ struct drmuse {
 	const char *region;	/* "" when the driver gives no figure */
 	uint64_t total, resident, shared;
 	uint32_t have;		/* DRM_*: the keys given */
+	uint64_t dev;		/* its fd's device (st_rdev) + 1; 0 while its
+				   fd is read, and in older captures */
 };
 
 struct dmaproc {		/* a process's: proc->dma */

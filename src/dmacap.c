@@ -57,10 +57,10 @@ void dmabuf_dump_proc(const struct proc *p, void (*line)(const char *, size_t))
 	for (h = p->dma ? p->dma->hold : NULL; h; h = h->next)
 		cap_emit(line, "f %llx %x %x", (unsigned long long)h->buf->ino, h->fds, h->maps);
 	for (d = p->dma ? p->dma->drm : NULL; d; d = d->next)
-		cap_emit(line, "e %llx %x %llx %llx %llx %s %s", (unsigned long long)d->client, d->have,
-		     (unsigned long long)d->total, (unsigned long long)d->resident,
+		cap_emit(line, "e %llx %x %llx %llx %llx %s %s %llx", (unsigned long long)d->client,
+		     d->have, (unsigned long long)d->total, (unsigned long long)d->resident,
 		     (unsigned long long)d->shared, cap_esc(e1, sizeof(e1), d->driver),
-		     cap_esc(e2, sizeof(e2), d->region));
+		     cap_esc(e2, sizeof(e2), d->region), (unsigned long long)d->dev);
 }
 
 /* ---- loading (host builds) ---- */
@@ -182,9 +182,9 @@ void dmacap_drop(uint64_t chunk)
 /* An "f" or "e" line of process p's chunk: 0, or -1 malformed. */
 int dmacap_proc(struct scan *s, struct proc *p, char *line)
 {
-	uint64_t v[5];
-	char *w[7];
-	int n = words(line, w, 7), i;
+	uint64_t v[5], dev = 0;
+	char *w[8];
+	int n = words(line, w, 8), i;
 
 	if (!p)
 		return -1;
@@ -207,15 +207,18 @@ int dmacap_proc(struct scan *s, struct proc *p, char *line)
 		p->dma->nhold++;
 		return 0;
 	}
-	if (n == 7) {
+	if (n == 7 || n == 8) {	/* 7: before the device (0) */
 		struct drmuse *d = arena_alloc(s->arena, sizeof(*d), 8);
 
+		if (n == 8 && hex_parse(w[7], UINT64_MAX, &dev) < 0)
+			return -1;
 		for (i = 0; i < 5; i++)
 			if (hex_parse(w[i], i == 1 ? DRM_TOTAL | DRM_RESIDENT | DRM_SHARED : UINT64_MAX,
 				      &v[i]) < 0)
 				return -1;
 		*d = (struct drmuse){ p->dma->drm, v[0], text_of(s->arena, w[5], 64),
-				      text_of(s->arena, w[6], 64), v[2], v[3], v[4], (uint32_t)v[1] };
+				      text_of(s->arena, w[6], 64), v[2], v[3], v[4], (uint32_t)v[1],
+				      dev };
 		if (!d->driver || !d->region)
 			return -1;
 		p->dma->drm = d;

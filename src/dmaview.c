@@ -172,42 +172,165 @@ static void drm_fig(const struct opts *o, const struct drmuse *d, uint32_t bit, 
 	outf(" %*s", fig_width(o) - 1, buf);
 }
 
-/* The DRM clients of the processes shown, a row a region. */
+/* Whether d and e are one client (its device and id); of one region too. */
+static int same_client(const struct drmuse *d, const struct drmuse *e, int region)
+{
+	return d->dev == e->dev && d->client == e->client &&
+	       (!region || strcmp(d->region, e->region) == 0);
+}
+
+/* Whether p holds d's client (in d's region too). */
+static int holds(const struct proc *p, const struct drmuse *d, int region)
+{
+	const struct drmuse *e;
+
+	for (e = p->dma ? p->dma->drm : NULL; e; e = e->next)
+		if (same_client(d, e, region))
+			return 1;
+	return 0;
+}
+
+/*
+ * Client d's holders: how many scanned processes hold it; *first the first
+ * that has d's region, *shown whether a process shown holds it; their pids
+ * into buf when given (room bytes), space between them, cut with "...".
+ */
+static uint32_t drm_holders(const struct scan *s, const struct drmuse *d,
+			    const struct proc **first, int *shown, char *buf, size_t room)
+{
+	const struct proc *q;
+	uint32_t n = 0;
+	size_t k = 0;
+	int cut = 0;
+	char one[16];
+
+	*first = NULL;
+	*shown = 0;
+	if (buf)
+		buf[0] = '\0';
+	for (q = s->first; q; q = q->next) {
+		if (!holds(q, d, 0))
+			continue;
+		if (!*first && holds(q, d, 1))
+			*first = q;
+		n++;
+		*shown |= q->shown;
+		if (!buf || cut)
+			continue;
+		fmt_snprintf(one, sizeof(one), "%d", (int)q->pid);
+		if (k + (k > 0) + strlen(one) + 4 > room) {	/* room for " ..." */
+			strcpy(buf + k, k ? " ..." : "...");
+			cut = 1;
+		} else {
+			k += (size_t)fmt_snprintf(buf + k, room - k, "%s%s", k ? " " : "", one);
+		}
+	}
+	return n;
+}
+
+/* A figure of d's over its n holders: p's share (the first holder takes
+ * what rounding down leaves); n 0 or p NULL: the client's own. */
+static uint64_t drm_share(uint64_t v, uint32_t n, const struct proc *p, const struct proc *first)
+{
+	return !p || n < 2 ? v : v / n + (p == first ? v % n : 0);
+}
+
+/* A row's driver, client and region (text). */
+static void drm_names(const struct drmuse *d)
+{
+	put_text(d->driver, 10, 1);
+	outf(" %6llu ", (unsigned long long)d->client);
+	put_text(d->region[0] ? d->region : "(none)", 12, 1);
+}
+
+/* A row's three figures, p's share of them (NULL: the client's own); CSV's
+ * kind, id, driver and region first, pids last. */
+static void drm_figs(const struct opts *o, const char *kind, const struct drmuse *d, uint32_t n,
+		     const struct proc *p, const struct proc *first, const char *pids)
+{
+	if (o->csv) {
+		outf("%s,%llu,", kind, (unsigned long long)d->client);
+		csv_field(d->driver, strlen(d->driver));
+		outs(",");
+		csv_field(d->region, strlen(d->region));
+		outs(",");
+	}
+	drm_fig(o, d, DRM_TOTAL, drm_share(d->total, n, p, first));
+	if (o->csv)
+		outs(",");
+	drm_fig(o, d, DRM_RESIDENT, drm_share(d->resident, n, p, first));
+	if (o->csv)
+		outs(",");
+	drm_fig(o, d, DRM_SHARED, drm_share(d->shared, n, p, first));
+	if (o->csv)
+		outf(",%s\n", pids);
+}
+
+/*
+ * The DRM clients the processes shown hold: each client's own figures
+ * once, a row a region, with its holders (a client's fds in several
+ * processes, inherited or sent, are one client); then each process's share
+ * of them, its client's figures over the client's holders, so that what
+ * the processes' rows add up to counts each client once.
+ */
 static void drm_rows(const struct scan *s, const struct opts *o)
 {
-	const struct proc *p;
+	static char who[HOLDERS_TEXT];
+	const struct proc *p, *first;
 	const struct drmuse *d;
-	int head = 0;
+	uint64_t sum[3] = { 0, 0, 0 };
+	int head = 0, shown, w = fig_width(o) - 1;
+	uint32_t n, clients = 0;
+	char buf[3][32];
 
 	for (p = s->first; p; p = p->next)
-		for (d = p->shown && p->dma ? p->dma->drm : NULL; d; d = d->next) {
+		for (d = p->dma ? p->dma->drm : NULL; d; d = d->next) {
+			n = drm_holders(s, d, &first, &shown, who, o->csv ? sizeof(who) :
+					path_room(37 + 3 * (size_t)w + 3) + 1);
+			if (first != p || !shown)
+				continue;
+			clients++;
+			sum[0] += d->total;
+			sum[1] += d->resident;
+			sum[2] += d->shared;
 			if (o->csv) {
-				outf("drm,%llu,", (unsigned long long)d->client);
-				csv_field(d->driver, strlen(d->driver));
-				outs(",");
-				csv_field(d->region, strlen(d->region));
-				outs(",");
-				drm_fig(o, d, DRM_TOTAL, d->total);
-				outs(",");
-				drm_fig(o, d, DRM_RESIDENT, d->resident);
-				outs(",");
-				drm_fig(o, d, DRM_SHARED, d->shared);
-				outf(",%d\n", (int)p->pid);
+				drm_figs(o, "drm", d, 0, NULL, NULL, who);
 				continue;
 			}
 			if (!head++ && !o->noheader)
-				outf("\n%7s %-16s %-10s %6s %-12s %*s %*s %*s\n", "PID", "NAME", "DRIVER",
-				     "CLIENT", "REGION", fig_width(o) - 1, "TOTAL", fig_width(o) - 1,
-				     "RESID", fig_width(o) - 1, "SHARED");
+				outf("\n%-10s %6s %-12s %*s %*s %*s %5s %s\n", "DRIVER", "CLIENT",
+				     "REGION", w, "TOTAL", w, "RESID", w, "SHARED", "NPROC", "HOLDERS");
+			drm_names(d);
+			drm_figs(o, NULL, d, 0, NULL, NULL, NULL);
+			outf(" %5u %s\n", n, who);
+		}
+	if (clients && !o->csv && !o->noheader) {
+		fmt_size(o, buf[0], sizeof(buf[0]), sum[0]);
+		fmt_size(o, buf[1], sizeof(buf[1]), sum[1]);
+		fmt_size(o, buf[2], sizeof(buf[2]), sum[2]);
+		outf("%-30s %*s %*s %*s  (each client once)\n", "DRM clients", w, buf[0], w, buf[1],
+		     w, buf[2]);
+	}
+	head = 0;
+	for (p = s->first; p; p = p->next)
+		for (d = p->shown && p->dma ? p->dma->drm : NULL; d; d = d->next) {
+			char pid[16];
+
+			n = drm_holders(s, d, &first, &shown, NULL, 0);
+			if (o->csv) {
+				fmt_snprintf(pid, sizeof(pid), "%d", (int)p->pid);
+				drm_figs(o, "drm-share", d, n, p, first, pid);
+				continue;
+			}
+			if (!head++ && !o->noheader)
+				outf("\neach process's share: its clients' figures over their "
+				     "holders\n%7s %-16s %-10s %6s %-12s %*s %*s %*s\n", "PID", "NAME",
+				     "DRIVER", "CLIENT", "REGION", w, "TOTAL", w, "RESID", w, "SHARED");
 			outf("%7d ", (int)p->pid);
 			put_text(p->name, 16, 1);
 			outs(" ");
-			put_text(d->driver, 10, 1);
-			outf(" %6llu ", (unsigned long long)d->client);
-			put_text(d->region[0] ? d->region : "(none)", 12, 1);
-			drm_fig(o, d, DRM_TOTAL, d->total);
-			drm_fig(o, d, DRM_RESIDENT, d->resident);
-			drm_fig(o, d, DRM_SHARED, d->shared);
+			drm_names(d);
+			drm_figs(o, NULL, d, n, p, first, NULL);
 			outs("\n");
 		}
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A test DRM driver whose clients' fdinfo carries the DRM core's own memory
- * keys, for exmap-mini's GPU figures (tests/suites/gpu_qemu.sh; loaded only
+ * keys, for exmap-mini's GPU figures (tests/lib/gpu_phase.sh; loaded only
  * in qemu guests). No driver a qemu machine can run prints them in Debian's
  * kernels (6.12 to 7.3: only i915, xe, amdgpu, v3d, panfrost, panthor, msm,
  * etnaviv, intel_vpu and amdxdna do), so this one stands in: a render-less

@@ -34,7 +34,7 @@
 # The phases' order in a guest that runs several: PHASE_ORDER (a phase
 # not in it runs after these, in the order asked). The ram view goes first,
 # on the quiet guest, before any module is loaded.
-PHASE_ORDER="ram cgroup dmabuf kmem kmod dkms"
+PHASE_ORDER="ram cgroup dmabuf gpu kmem kmod dkms"
 OUTSIDE_MIB=96
 REGION=exmap_test@50000000 REGION_BYTES=$((8 << 20))
 

@@ -96,32 +96,64 @@ check("P and C are one client (C inherited P's fd), Q another",
       truth.get("P", (0,))[0] == truth.get("C", (1,))[0] != truth.get("Q", (0,))[0],
       str(truth))
 
-# ---- exmap-mini: the dmabuf view's drm rows, a row a client, region, process ----
+# ---- exmap-mini: the dmabuf view's drm rows, a row a client and region
+# (its own figures, its holders), and drm-share rows, a row a process,
+# client and region (the client's figures over its holders) ----
 num = lambda v: int(v) if v else None  # noqa: E731
 
 
-def drm_rows(data):
-    return {(int(x["holders"]), int(x["id"]), x["exporter"], x["name"], num(x["size"]),
-             num(x["resident"]), num(x["shared"])) for x in rows(data) if x["kind"] == "drm"}
+def drm_rows(data, kind="drm"):
+    return {(frozenset(int(p) for p in x["holders"].split()), int(x["id"]), x["exporter"],
+             x["name"], num(x["size"]), num(x["resident"]), num(x["shared"]))
+            for x in rows(data) if x["kind"] == kind}
 
 
-want = set()
+def share(v, n, first):
+    return None if v is None else v // n + (v % n if first else 0)
+
+
+want, want_share, holders = set(), set(), {}
 for role, (cid, figs) in truth.items():
-    pid = fds[role][0]
+    holders.setdefault(cid, set()).add(fds[role][0])
+for role, (cid, figs) in truth.items():
+    pid, hs = fds[role][0], holders[cid]
     for reg, f in figs.items():
-        want.add((pid, cid, "xmkgem", reg, f.get("total"), f.get("resident"), f.get("shared")))
+        fig = (f.get("total"), f.get("resident"), f.get("shared"))
+        want.add((frozenset(hs), cid, "xmkgem", reg) + fig)
+        # the first holder in the scan's order (by pid) takes what rounding leaves
+        want_share.add((frozenset([pid]), cid, "xmkgem", reg) +
+                       tuple(share(v, len(hs), pid == min(hs)) for v in fig))
 got = drm_rows(text("dmabuf"))
-mine = {g for g in got if g[0] in procs.values()}
+mine = {g for g in got if g[0] & set(procs.values())}
 check("exmap-mini's GPU rows for gpuwork's processes are the kernel's fdinfo (%d)" % len(want),
       mine == want, "%s, want %s" % (sorted(mine), sorted(want)))
 check("no other process has a client of xmkgem",
-      not [g for g in got if g[2] == "xmkgem" and g[0] not in procs.values()], str(got))
+      not [g for g in got if g[2] == "xmkgem" and g[0] - set(procs.values())], str(got))
+check("a client held by two processes (P and C) is one row, its holders both",
+      len([g for g in got if g[1] == truth.get("P", (None,))[0]]) == 1 and
+      frozenset([procs.get("P"), procs.get("C")]) in {g[0] for g in got}, str(got))
+gs = drm_rows(text("dmabuf"), "drm-share")
+check("each process's share is its client's fdinfo over the client's holders (%d)" %
+      len(want_share), {g for g in gs if g[0] & set(procs.values())} == want_share,
+      "%s, want %s" % (sorted(gs), sorted(want_share)))
+for i, fig in ((4, "total"), (5, "resident"), (6, "shared")):
+    once = sum(f[fig] for cid, f in {t[0]: t[1]["memory"] for t in truth.values()}.items())
+    check("the processes' shares of drm-%s add up to each client counted once (%d)" % (fig, once),
+          sum(g[i] or 0 for g in gs if g[2] == "xmkgem") == once ==
+          sum(g[i] or 0 for g in got if g[2] == "xmkgem"), "%s; %s" % (sorted(gs), sorted(got)))
 pp = drm_rows(text("dmabuf_pp"))
-check("-P P: P's client alone", {g[0] for g in pp} == {procs.get("P")} and
-      {g[1] for g in pp} == {truth.get("P", (None,))[0]}, str(pp))
+pps = drm_rows(text("dmabuf_pp"), "drm-share")
+check("-P P: P's client alone, whole, and P's share alone",
+      {g[1] for g in pp} == {truth.get("P", (None,))[0]} and
+      {g for g in pp} <= want and {g[0] for g in pps} == {frozenset([procs.get("P")])} and
+      pps <= want_share, "%s; %s" % (pp, pps))
 tt = text("dmabuf_t")
-check("the text view has a row per client and process",
-      len([l for l in tt.splitlines() if " xmkgem " in l]) == 3, tt[-800:])
+check("the text view has a row per client and one per process holding it",
+      len([l for l in tt.splitlines() if "xmkgem" in l.split()]) == 2 + 3, tt[-800:])
+check("the text view names both of client 1's holders",
+      any(l.split()[:2] == ["xmkgem", str(truth.get("P", (None,))[0])] and
+          l.split()[-2:] == [str(procs.get("P")), str(procs.get("C"))] for l in tt.splitlines()),
+      tt[-800:])
 
 # ---- the shared buffer's PRIME export: no fd, kept by the GEM object ----
 exports = [l.split() for l in text("bufinfo").splitlines()]
@@ -139,5 +171,6 @@ check("the text view fits 80 columns", all(len(l) <= 80 for l in tt.splitlines()
 p = subprocess.run([exmap, "-l", os.path.join(out, "dump"), "-c", "dmabuf"],
                    capture_output=True, text=True)
 check("the capture loads here with the same GPU rows",
-      p.returncode in (0, 1) and drm_rows(p.stdout) == got, p.stderr[-300:])
+      p.returncode in (0, 1) and drm_rows(p.stdout) == got and
+      drm_rows(p.stdout, "drm-share") == gs, p.stderr[-300:])
 check("gpuwork ended as asked", text("work.rc").strip() == "0", text("work.rc"))

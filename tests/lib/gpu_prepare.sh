@@ -8,7 +8,7 @@
 #
 #   tests/lib/gpu_prepare.sh DIST ARCH KDIR TESTDIR
 #
-# For tests/suites/gpu_qemu.sh, or any boot of that kernel that runs
+# For tests/lib/gpu_phase.sh (phase gpu), or any boot of a kernel that runs
 # tests/guest/gpu_guest.sh. Exit 1 with a line saying what failed.
 set -u
 cd "$(dirname "$0")/../.." || exit 1

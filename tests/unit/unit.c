@@ -1348,6 +1348,35 @@ static void test_drm_lines(void)
 	check(n == 3, "drm lines: three regions", NULL);
 	arena_release(&a);
 }
+
+/* A capture's DRM lines: with the fd's device, and as before it (device 0). */
+static void test_drm_capture(void)
+{
+	static struct arena a;
+	static struct scan s;
+	static struct proc p;
+	char with[] = "e 7 7 1c0000 100000 80000 xmkgem memory e201";
+	char before[] = "e 2 1 a0000 0 0 xe vram";
+	char more[] = "e 2 1 a0000 0 0 xe vram 1 2";
+	const struct drmuse *d;
+
+	if (arena_init(&a, 1 << 20) < 0) {
+		check(0, "drm capture: an arena", NULL);
+		return;
+	}
+	s.arena = &a;
+	check(dmacap_proc(&s, &p, with) == 0, "drm capture: a line with the device loads", NULL);
+	d = p.dma ? p.dma->drm : NULL;
+	check(d && d->client == 7 && d->dev == 0xe201 && d->total == 0x1c0000 &&
+	      d->resident == 0x100000 && d->shared == 0x80000 && !strcmp(d->driver, "xmkgem") &&
+	      !strcmp(d->region, "memory"), "drm capture: its figures and device", NULL);
+	check(dmacap_proc(&s, &p, before) == 0, "drm capture: an older line loads", NULL);
+	d = p.dma ? p.dma->drm : NULL;
+	check(d && d->client == 2 && d->dev == 0 && d->total == 0xa0000 &&
+	      !strcmp(d->region, "vram"), "drm capture: the older line's device is 0", NULL);
+	check(dmacap_proc(&s, &p, more) < 0, "drm capture: a line with a word too many", NULL);
+	arena_release(&a);
+}
 #endif
 
 int main(void)
@@ -1387,6 +1416,7 @@ int main(void)
 	test_tables();
 #ifndef EXMAP_NO_DMABUF
 	test_drm_lines();
+	test_drm_capture();
 #endif
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
