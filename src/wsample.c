@@ -176,16 +176,16 @@ static uint32_t id_take(struct wtab *t)
 static void merge(struct scan *s, struct wtab *t, uint32_t n, size_t size,
 		  int (*cmp)(const void *, const void *))
 {
-	uint32_t i, j = 0, m;
+	uint32_t i, j = 0;
 	int k = -1;
 
 	sort(t->cur, n, size, cmp);
 	t->ncur = n = fit(t, n, t == &W.proc ? "processes" : "files");
-	m = t->top + n < t->ids ? t->top + n : t->ids;	/* the n new ids are below top + n */
+	/* set below top alone: an id from top on is taken here, and so set, or not looked at */
 	t->at = arena_alloc(s->arena, (size_t)t->ids * sizeof(*t->at), 4);
-	memset(t->at, 0xff, (size_t)m * sizeof(*t->at));
+	memset(t->at, 0xff, (size_t)t->top * sizeof(*t->at));
 	t->fresh = arena_alloc(s->arena, t->ids, 1);
-	memset(t->fresh, 0, m);
+	memset(t->fresh, 0, t->top);
 	for (i = 0; i < n; i++) {
 		struct went *w = (struct went *)(t->cur + i * size), *o;
 
@@ -217,7 +217,8 @@ static void keep(struct wtab *t, size_t size)
 	for (i = 0; t->used && i < t->top; i++)
 		if (t->used[i] == 2) {
 			t->used[i] = 0;
-			t->free_hint = i < t->free_hint ? i : t->free_hint;
+			if (i < t->free_hint)
+				t->free_hint = i;
 		}
 }
 
@@ -356,17 +357,13 @@ static const char *owner_name(uint32_t id, const char *name)
 static void ram_one(void *arg, const struct ram_line *l)
 {
 	static int said;
-	static uint32_t next;
 	int owner = IS_OWNER(l);
 	struct ramnow *r = arg;
-	uint32_t i, k;
+	uint32_t i;
 
-	/* in the same order each sample: looked for from the one after the last, round */
-	for (k = 0, i = next < W.nram ? next : 0; k < W.nram; k++, i = i + 1 < W.nram ? i + 1 : 0)
-		if ((W.ram_depth[i] == WL_RAM_OWNER) == owner && !strcmp(W.ram_name[i], l->label))
-			break;
-	i = k < W.nram ? i : W.nram;
-	next = i + 1;
+	for (i = 0; i < W.nram && ((W.ram_depth[i] == WL_RAM_OWNER) != owner ||
+				   strcmp(W.ram_name[i], l->label)); i++)
+		;
 	if (i == WL_RAM_MAX && !owner)
 		die("internal: more than %d parts of MemTotal", WL_RAM_MAX);
 	if (i == WL_RAM_MAX) {
@@ -575,7 +572,8 @@ void wsample_write(struct scan *s, uint64_t real_ms, uint64_t up_ms, int key)
 	kown_each_held(rs.kown, owner_one, &r);
 #endif
 	used = (uint64_t)s->arena->peak + s->arena->hi;
-	W.peak = used > W.peak ? used : W.peak;
+	if (used > W.peak)
+		W.peak = used;
 	wl_count();
 	write_defs(s, &r, key);
 	write_values(&r, key);
