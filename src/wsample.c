@@ -54,6 +54,7 @@ struct wpart {			/* a process's part: proc id << 32 | part << 28 | file id */
 struct wtab {
 	char *e;		/* entries, sorted by key */
 	uint32_t n, cap, ids;	/* ids: twice cap, as an id that ended is held till the next sample */
+	uint32_t top;		/* one past the highest id taken: the loops by id stop there */
 	uint8_t *used;		/* by id: 1 in use, 2 ended this sample */
 	uint32_t free_hint;	/* no free id below it */
 	int full_said;
@@ -180,10 +181,11 @@ static void merge(struct scan *s, struct wtab *t, uint32_t n, size_t size,
 
 	sort(t->cur, n, size, cmp);
 	t->ncur = n = fit(t, n, t == &W.proc ? "processes" : "files");
+	/* set below top alone: an id from top on is taken here, and so set, or not looked at */
 	t->at = arena_alloc(s->arena, (size_t)t->ids * sizeof(*t->at), 4);
-	memset(t->at, 0xff, (size_t)t->ids * sizeof(*t->at));
+	memset(t->at, 0xff, (size_t)t->top * sizeof(*t->at));
 	t->fresh = arena_alloc(s->arena, t->ids, 1);
-	memset(t->fresh, 0, t->ids);
+	memset(t->fresh, 0, t->top);
 	for (i = 0; i < n; i++) {
 		struct went *w = (struct went *)(t->cur + i * size), *o;
 
@@ -197,6 +199,7 @@ static void merge(struct scan *s, struct wtab *t, uint32_t n, size_t size,
 			w->old = NEW;
 			w->id = id_take(t);
 			t->fresh[w->id] = 1;
+			t->top += w->id == t->top;	/* the lowest free id: top at most */
 		}
 		t->at[w->id] = i;
 	}
@@ -211,7 +214,7 @@ static void keep(struct wtab *t, size_t size)
 
 	memcpy(t->e, t->cur, (size_t)t->ncur * size);
 	t->n = t->ncur;
-	for (i = 0; t->used && i < t->ids; i++)
+	for (i = 0; t->used && i < t->top; i++)
 		if (t->used[i] == 2) {
 			t->used[i] = 0;
 			if (i < t->free_hint)
@@ -276,10 +279,7 @@ static int part_of(const struct mapping *m)
 	return WL_PART_FILE;
 }
 
-struct eff_part {
-	uint64_t key;
-	struct eff e;
-};
+struct eff_part { uint64_t key; struct eff e; };
 
 /* Each process's parts, summed over its mappings, in key order; none of 0 bytes. */
 static void parts_now(struct scan *s, const uint32_t *file_id)
@@ -293,7 +293,7 @@ static void parts_now(struct scan *s, const uint32_t *file_id)
 		nmap += 2 * (uint64_t)c[i].p->nmap;
 	e = arena_alloc(s->arena, nmap * sizeof(*e) + 1, 8);
 	/* by process id, each process's few sorted: the whole in key order */
-	for (i = 0; i < W.proc.ids; i++) {
+	for (i = 0; i < W.proc.top; i++) {
 		uint64_t id = i << 32, k0 = k;
 		const struct mapping *m;
 
@@ -409,7 +409,7 @@ static void write_defs(struct scan *s, const struct ramnow *r, int key)
 			wl_def(WC_RAMDEF, head, fmt_snprintf(head, sizeof(head), "%x,%x", i,
 							     W.ram_depth[i]),
 			       W.ram_name[i], strlen(W.ram_name[i]));
-	for (i = 0; i < W.file.ids; i++) {
+	for (i = 0; i < W.file.top; i++) {
 		const struct wfile *w;
 		const char *path;
 
@@ -422,7 +422,7 @@ static void write_defs(struct scan *s, const struct ramnow *r, int key)
 						      w->flags, strlen(path)),
 		       path, strlen(path));
 	}
-	for (i = 0; i < W.proc.ids; i++) {
+	for (i = 0; i < W.proc.top; i++) {
 		const struct wproc *w;
 		size_t n;
 
@@ -439,7 +439,7 @@ static void write_defs(struct scan *s, const struct ramnow *r, int key)
 		wl_def(WC_PROCDEF, head, n, w->p->cmdline ? w->p->cmdline : "", w->p->cmdlen);
 	}
 #ifndef EXMAP_NO_CGROUPS
-	for (i = 0; i < W.proc.cap; i++) {	/* G: each one's cgroup, after the P lines */
+	for (i = 0; i < W.proc.cap && i < W.proc.top; i++) {	/* G: each one's cgroup, after P */
 		const struct wproc *w;
 
 		if (W.proc.at[i] == NEW || !(key || W.proc.fresh[i]) || !cp[W.proc.at[i]].p->cg)
@@ -496,7 +496,7 @@ static void write_values(const struct ramnow *r, int key)
 	uint32_t i, f, mask;
 	size_t n;
 
-	for (i = 0; i < W.proc.ids; i++) {
+	for (i = 0; i < W.proc.top; i++) {
 		const struct wproc *w;
 
 		if (W.proc.at[i] == NEW)
@@ -514,7 +514,7 @@ static void write_values(const struct ramnow *r, int key)
 			wl_item(WC_PROC, buf, n);
 	}
 	write_parts(key);
-	for (i = 0; i < W.file.ids; i++) {
+	for (i = 0; i < W.file.top; i++) {
 		const struct wfile *w;
 
 		if (W.file.at[i] == NEW)
@@ -529,17 +529,14 @@ static void write_values(const struct ramnow *r, int key)
 				 (unsigned long long)(r->v[i] < 0 ? -r->v[i] : r->v[i]));
 }
 
-/* x: the processes that exited, the files no longer mapped, by id. */
-static void write_ends(void)
+/* x: the processes (c p) that exited, the files (f) no longer mapped, by id. */
+static void write_ends(const struct wtab *t, char c)
 {
 	uint32_t i;
 
-	for (i = 0; i < W.proc.ids; i++)
-		if (W.proc.used[i] == 2)
-			wl_itemf(WC_END, "p%x", i);
-	for (i = 0; i < W.file.ids; i++)
-		if (W.file.used[i] == 2)
-			wl_itemf(WC_END, "f%x", i);
+	for (i = 0; i < t->top; i++)
+		if (t->used[i] == 2)
+			wl_itemf(WC_END, "%c%x", c, i);
 }
 
 /* The run's id and interval, for its h lines. */
@@ -580,7 +577,8 @@ void wsample_write(struct scan *s, uint64_t real_ms, uint64_t up_ms, int key)
 	wl_count();
 	write_defs(s, &r, key);
 	write_values(&r, key);
-	write_ends();
+	write_ends(&W.proc, 'p');
+	write_ends(&W.file, 'f');
 	wl_itemf(WC_TIME, "%llx,%llx,%llx,%x%s", (unsigned long long)W.n,
 		 (unsigned long long)real_ms, (unsigned long long)up_ms, wl_flush() + 1,
 		 key ? ",k" : "");
