@@ -439,7 +439,7 @@ static void write_defs(struct scan *s, const struct ramnow *r, int key)
 		wl_def(WC_PROCDEF, head, n, w->p->cmdline ? w->p->cmdline : "", w->p->cmdlen);
 	}
 #ifndef EXMAP_NO_CGROUPS
-	for (i = 0; i < W.proc.cap && i < W.proc.top; i++) {	/* G: each one's cgroup, after P */
+	for (i = 0; i < W.proc.top; i++) {	/* G: each one's cgroup, after P */
 		const struct wproc *w;
 
 		if (W.proc.at[i] == NEW || !(key || W.proc.fresh[i]) || !cp[W.proc.at[i]].p->cg)
