@@ -164,6 +164,22 @@ tally() {
 	fail=$((fail + $(awk -v p="FAIL $TEST_PREFIX" 'index($0, p) == 1' "$1" | wc -l)))
 }
 
+# phase_back [FILE]: in a phase's check (tests/qemu/phases), its boot and
+# what came back: the guest powered off, the phase's session unframed into
+# o=$w/out/$phase; FILE, one of o's, is added to the second check's name.
+# 1 when either failed: the checks after them have nothing to read.
+phase_back() {
+	check_eq "booted, ran and powered off ($boot_secs s)" "$boot_rc" 0 \
+		"boot exit $boot_rc: $(cat "$w/boot.log")"
+	[ "$boot_rc" -eq 0 ] || return 1
+	o=$w/out/$phase
+	if ! tests/qemu/unframe -s "$phase" "$console" "$o" >"$w/$phase.unframe.log" 2>&1; then
+		no "the results came back whole over the serial console" "$(cat "$w/$phase.unframe.log")"
+		return 1
+	fi
+	ok "the results came back whole over the serial console${1:+ ($(cat "$o/$1"))}"
+}
+
 # run_checks NAME CMD [ARG...]: CMD's ok and FAIL lines (a checker such as
 # tests/lib/drill_check.py) shown and counted; its own failure (an exit without
 # a FAIL line: a traceback, say) is one more, named NAME

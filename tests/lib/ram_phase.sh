@@ -336,15 +336,7 @@ prepare() {
 
 # The boot and what came back: checked.
 check() {
-	check_eq "booted, ran and powered off ($boot_secs s)" "$boot_rc" 0 \
-		"boot exit $boot_rc: $(cat "$w/boot.log")"
-	[ "$boot_rc" -eq 0 ] || return
-	o=$w/out/$phase
-	if ! tests/qemu/unframe -s "$phase" "$console" "$o" >"$w/$phase.unframe.log" 2>&1; then
-		no "the results came back whole over the serial console" "$(cat "$w/$phase.unframe.log")"
-		return
-	fi
-	ok "the results came back whole over the serial console"
+	phase_back || return
 	echo "--- $c: exmap-mini ram"
 	cat "$o/ram"
 	echo "---"
