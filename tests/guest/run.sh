@@ -4,11 +4,16 @@
 # directory and D, sources its guest.sh between frame_begin PHASE and
 # frame_end: a session of its own, which the host reads apart (unframe -s
 # PHASE). A phase leaves the guest as it found it (its processes ended, its
-# module unloaded, its mounts gone), for the next. Marks on the console say
+# module unloaded, its mounts gone), for the next; and it finds /tmp empty
+# (what an earlier phase left there removed: a phase that runs a script
+# another phase ran, as dkms runs kmod's, must not read that one's files as
+# its own: an "await_ready /tmp/rf.out" done at once on the old file, while
+# the new writer had not yet opened it). Marks on the console say
 # where each phase began and ended, with the guest's uptime.
 . /test/frame.sh
 . /test/lib.sh
 for p in $(cat /test/phases); do
+	rm -rf /tmp/* /tmp/.[!.]* 2>/dev/null
 	echo "phase-mark $p begin $(cut -d' ' -f1 /proc/uptime)"
 	(
 		D=/test/$p

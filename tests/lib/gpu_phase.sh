@@ -43,7 +43,7 @@ check() {
 	echo "--- exmap-mini dmabuf (its DRM rows)"
 	cat "$o/dmabuf_t"
 	echo "---"
-	run_checks "the checker ran" python3 tests/lib/gpu_check.py "$o" build/exmap-mini
+	run_checks "the checker ran" env TEST_PREFIX="$TEST_PREFIX" python3 tests/lib/gpu_check.py "$o" build/exmap-mini
 	check_eq "the guest left as found: modules, debugfs" "$(cat "$o/left" 2>/dev/null)" "as found"
 }
 

@@ -182,10 +182,11 @@ _s_can() {
 	[ "$used" -eq 0 ] || [ $((used + cores)) -le "$ncpu" ]
 }
 
-# _s_tally LOG PREFIX: LOG's ok and FAIL lines of PREFIX counted into tp tf
+# _s_tally LOG PREFIX: LOG's ok lines of PREFIX and all its FAIL lines
+# (a failure whatever its name) counted into tp tf
 _s_tally() {
 	tp=$(awk -v p="ok   $2" 'index($0, p) == 1' "$1" 2>/dev/null | wc -l)
-	tf=$(awk -v p="FAIL $2" 'index($0, p) == 1' "$1" 2>/dev/null | wc -l)
+	tf=$(cat "$1" 2>/dev/null | grep -c '^FAIL ')
 }
 
 # _s_phase_lines BOOTJOB PHASE SUITENAME: the phase's lines of that boot,
