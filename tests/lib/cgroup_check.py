@@ -23,6 +23,7 @@ held to them where it did not move between the reads before and after.
 import csv
 import io
 import os
+import resource
 import subprocess
 import sys
 
@@ -306,7 +307,6 @@ def own_bound(exmap):
     out = subprocess.run(["readelf", "-lW", exmap], capture_output=True, text=True).stdout
     seg = sum(int(f[5], 16) for f in (l.split() for l in out.splitlines())
               if len(f) >= 7 and f[0] == "LOAD" and "W" in "".join(f[6:-1]))
-    import resource
     stack = resource.getrlimit(resource.RLIMIT_STACK)[0]
     if stack < 0 or stack > 64 << 20:
         stack = 64 << 20
