@@ -189,14 +189,19 @@ PAGE_DEFS := -DPAGE_TEMPLATE='"$(BUILD)/obj/report.html.lz"' -DTREND_SCRIPT='"$(
 $(BUILD)/exmap-mini: $(OBJS) $(FLAGS_STAMP) $(TOOLCHAIN_DEPS)
 	$(CC) $(BUILD_CFLAGS) $(BUILD_LDFLAGS) -o $@ $(OBJS)
 
-$(BUILD)/unit: tests/unit/unit.c $(UNITOBJS) $(TOOLCHAIN_DEPS) | $(BUILD)/obj
-	$(CC) $(BUILD_CFLAGS) -Isrc $(BUILD_LDFLAGS) -o $@ tests/unit/unit.c $(UNITOBJS)
+# The unit tests, a file an area of src/ (tests/unit/unit.h lists them). A
+# link of several sources leaves a .d of the last one's headers alone: the
+# tests wait on every header instead.
+UNIT_SRCS := $(addprefix tests/unit/,unit.c unit_text.c unit_pages.c unit_capture.c unit_ram.c \
+	unit_trend.c)
+$(BUILD)/unit: $(UNIT_SRCS) tests/unit/unit.h $(HDRS) $(UNITOBJS) $(TOOLCHAIN_DEPS) | $(BUILD)/obj
+	$(CC) $(BUILD_CFLAGS) -Isrc $(BUILD_LDFLAGS) -o $@ $(UNIT_SRCS) $(UNITOBJS)
 
 # The benchmark's floor is built like exmap-mini, so the two compare fairly.
 $(BUILD)/floor: tests/bench/floor.c | $(BUILD)/obj $(TOOLCHAIN_DEPS)
 	$(CC) $(BUILD_CFLAGS) $(BUILD_LDFLAGS) -o $@ $<
 
--include $(OBJS:.o=.d) $(BUILD)/unit.d $(BUILD)/floor.d $(BUILD)/sysroot_drv.d $(BUILD)/fmt_test.d
+-include $(OBJS:.o=.d) $(BUILD)/floor.d $(BUILD)/sysroot_drv.d
 
 # The workloads and test programs (tests/work/NAME.c) and the benchmark's
 # (tests/bench/NAME.c), static: for this machine in build/host/ (glibc), for

@@ -9,11 +9,10 @@ sanitizer build) for the views in VIEWS, JOBS at a time, with SEED's choice
 of variants. One line a group of damage: "ok   N what" or "FAIL N what: how
 many failed; the first: why", then how to reproduce it; the group's first
 failing input is kept in OUTDIR/fail-K (its clean capture in fail-K.clean).
-Exit 0 when it ran to its end, whatever it found.
+Exit 0 when it ran to its end, whatever it found. The loading and the
+verdicts are tests/lib/capture_verdict.py's.
 """
-import csv
 import gzip
-import io
 import os
 import random
 import re
@@ -23,17 +22,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from capwire import Printk, console_log, crc, header, info, read, reclose
+from capture_verdict import ENVTEXT, judge, lost_at, named_out, run
 
 SAN, EXMAP, OUT, TMP, SEED, JOBS, CHILD = sys.argv[1:8]
 rng = random.Random(int(SEED))
-SAN_OPTS = {
-    # No allocator in exmap-mini: the leak check would only cost time. An RSS
-    # cap turns "zeroes 16 GiB" into a report; 99 marks a sanitizer exit.
-    "ASAN_OPTIONS": "detect_leaks=0:hard_rss_limit_mb=512:exitcode=99",
-    "UBSAN_OPTIONS": "print_stacktrace=1:exitcode=99",
-}
-ENV = dict(os.environ, **SAN_OPTS)
-ENVTEXT = " ".join("%s=%s" % kv for kv in SAN_OPTS.items())
 # Text procs for its totals and self-check, CSV for figures to the byte; the
 # ram view from its chunk.
 VIEWS = [["procs"], ["-c", "procs"], ["-c", "files"], ["maps", CHILD], ["-c", "ram"]]
@@ -44,28 +36,6 @@ PICTURES = [["folded"], ["html"]]
 def views_for(n):
     return VIEWS + [v for v, every in zip(PICTURES, (4, 16)) if n % every == 0]
 nfail = 0
-
-def run(path, view):
-    try:
-        p = subprocess.run([SAN, "-l", path] + view, stdin=subprocess.DEVNULL,
-                           capture_output=True, env=ENV, timeout=60)
-    except subprocess.TimeoutExpired:
-        return ("timeout", b"", b"")
-    return (p.returncode, named_out(view, p.stdout, path), p.stderr)
-
-# The page names the capture's file and holds what loading it said (its
-# notes): not differences between two loads of one scan.
-def named_out(view, out, path):
-    if view != ["html"]:
-        return out
-    return re.sub(rb"\nD\.notes = [^\n]*", b"\nD.notes = [];", out.replace(path.encode(), b"CAPTURE"))
-
-# Chunk k named on stderr: alone ("chunk K of"), or in a run of missing
-# chunks of one kind ("chunks A-B of").
-def named(k, err):
-    if re.search(rb"chunk %d of " % k, err):
-        return True
-    return any(int(a) <= k <= int(b) for a, b in re.findall(rb"chunks (\d+)-(\d+) of ", err))
 
 # The same capture with every pid moved by delta, each chunk re-closed and
 # another capture id: a second capture of the same shape, as a board gives
@@ -101,161 +71,6 @@ for name in ("all", "work"):
         CAP["x" + name] = [l + b"\n" for l in f.read().split(b"\n")[:-1]]
 CLEAN = {}
 
-def judge(view, r, c, expect, lost):
-    rc, out, err = r
-    if rc == "timeout":
-        return "no exit within 60 s"
-    if rc < 0:
-        return "killed by signal %d" % -rc
-    first = err.decode("latin-1").strip().split("\n")[0][:200]
-    if rc == 99 or b"Sanitizer" in err or b"runtime error" in err:
-        return "sanitizer report: %s" % first
-    if rc not in (0, 1, 2, 4):
-        return "exit %d: %s" % (rc, first)
-    if rc and not re.search(rb"^exmap-mini: ", err, re.M):
-        return "exit %d without an \"exmap-mini: \" message" % rc
-    if expect == "robust":
-        if rc < 2 and (b"FAILED" in out or b"self-check failed" in err):
-            return "exit %d for a capture whose shares do not add up (self-check failed)" % rc
-        return None
-    if expect == "reject":
-        if rc not in (2, 4) or out:
-            return "exit %d%s: want 2 or 4 and no report" % (rc, " and a report" if out else "")
-        return None
-    if expect.startswith("fatal"):
-        want = expect.partition(" ")[2].encode()
-        if rc == 2 and want in err:
-            return None
-        if expect.startswith("fatal-or-same") and rc < 2 and (rc, out) == c[0][:2]:
-            return None
-        return "exit %d, want 2 with a message saying \"%s\": %s" % (rc, want.decode(), first)
-    refs = c
-    if any((rc, out) == x[:2] for x in refs):
-        return None
-    if rc < 2:
-        if any(out == x[1] for x in refs):
-            return "exit %d, the clean capture's is %d" % (rc, refs[0][0])
-        return "exit %d and a report that differs from the clean capture's%s" % (
-            rc, diffline(out, refs[0][1]))
-    if expect == "same":
-        return "exit %d where the clean capture exits %d: %s" % (rc, refs[0][0], first)
-    # a capture cut short may be refused whole (exit 4, no report)
-    if expect == "cut" and rc == 4 and not out:
-        return None
-    # maps of a process that did not load is exit 2, after the chunk is named
-    if lost is not None and (rc != 4 and not (rc == 2 and view[0] == "maps") or
-                             not named(lost, err)):
-        return "exit %d, want 4 and chunk %d named: %s" % (rc, lost, first)
-    if rc == 4:
-        whys = [subset(view, out, x[1]) for x in refs]
-        if all(whys):
-            return "exit 4 but %s" % whys[0]
-    return None
-
-def diffline(out, ref):
-    a, b = out.split(b"\n"), ref.split(b"\n")
-    for i in range(max(len(a), len(b))):
-        x = a[i] if i < len(a) else b"(none)"
-        y = b[i] if i < len(b) else b"(none)"
-        if x != y:
-            return ": line %d is %r, clean %r" % (i + 1, x[:90], y[:90])
-    return ""
-
-TOTAL = re.compile(rb"^ +\d+ process(es)? ")
-# A note saying what a lost chunk took: a loss said, not a figure.
-LOSS_NOTE = re.compile(rb"^[a-z-]+: the capture's chunk \d+, [^:]*, was lost: ")
-
-# A damaged capture's CSV row against a clean one: each field the clean
-# one's, or empty where the clean one has a figure (empty says "not known":
-# a lost chunk's dma-buf columns); a figure where the clean row has none is
-# made up.
-def row_within(row, clean):
-    return len(row) == len(clean) and row[:2] == clean[:2] and \
-        all(x == y or (x == "" and y != "") for x, y in zip(row[2:], clean[2:]))
-
-def subset(view, out, ref):
-    if view[0] == "maps":
-        return None if out in (b"", ref) else "the mappings differ from the clean ones"
-    if view[0] == "folded":
-        return folded_subset(out, ref)
-    if view[0] == "html":
-        return None if not out or out.endswith(b"</html>\n") else "not a whole page"
-    ol = out.split(b"\n")
-    rl = ref.split(b"\n")
-    if out and ol[0] != rl[0]:
-        return "the header row differs"
-    if view[0] == "procs":
-        have, seen = set(rl), set()
-        for l in ol[1:]:
-            if TOTAL.match(l) or l.startswith(b"check: not made: ") or LOSS_NOTE.match(l):
-                continue
-            if l not in have:
-                return "a line that the clean report does not have: %r" % l[:90]
-            if re.match(rb"^ *\d+ ", l):
-                if l in seen:
-                    return "a process row twice: %r" % l[:90]
-                seen.add(l)
-        return None
-    rows = list(csv.reader(io.StringIO(out.decode("latin-1"))))[1:]
-    clean = list(csv.reader(io.StringIO(ref.decode("latin-1"))))[1:]
-    if view[1] == "ram":
-        # the same lines; only those the processes give may change with a
-        # process lost: theirs, what no process maps, and unexplained
-        if not out:
-            return None  # the ram chunk lost: the view refused, nothing shown
-        if [r[:3] for r in rows] != [r[:3] for r in clean]:
-            return "the ram view's lines differ from the clean ones"
-        for row, r in zip(rows, clean):
-            if row != r and not re.match(r"process |unmapped |unexplained", row[1]):
-                return "a ram line that changed: %s, clean %s" % (",".join(row), r[3])
-        return None
-    if view[1] == "procs":
-        pids = [r[0] for r in rows]
-        if len(set(pids)) < len(pids):
-            return "a pid twice"
-        for row in rows:
-            if not any(row_within(row, r) for r in clean):
-                return "a process row that the clean report does not have: %s" % ",".join(row)
-        return None
-    for row in rows:
-        if not any(len(r) == len(row) and r[0] == row[0] and r[-1] == row[-1] and
-                   all(int(x) <= int(y) for x, y in zip(row[1:-1], r[1:-1])) for r in clean):
-            return "a file row not within the clean report's: %s" % ",".join(row)[:120]
-    return None
-
-# folded of a capture that lost chunks: each leaf a clean one, its count
-# within a byte a line (the rounding carries from line to line; two leaves
-# may share their frames: two static symbols "lock"), or, where the
-# build-ids were lost, a process's file whole: its clean lines summed.
-def folded_lines(text):
-    leaves = {}
-    for l in text.split(b"\n"):
-        if l:
-            frames, _, n = l.rpartition(b" ")
-            if not n.isdigit():
-                return None, l
-            s, k = leaves.get(frames, (0, 0))
-            leaves[frames] = (s + int(n), k + 1)
-    return leaves, None
-
-def folded_subset(out, ref):
-    clean, _ = folded_lines(ref)
-    got, bad = folded_lines(out)
-    if got is None:
-        return "a line without its count: %r" % bad[:90]
-    whole = {}
-    for frames, (n, k) in clean.items():
-        key = b";".join(frames.split(b";")[:2])
-        s, j = whole.get(key, (0, 0))
-        whole[key] = (s + n, j + k)
-    for frames, (n, k) in got.items():
-        for ref_n, ref_k in (clean.get(frames, (None, 0)), whole.get(frames, (None, 0))):
-            if ref_n is not None and abs(ref_n - n) <= max(k, ref_k):
-                break
-        else:
-            return "a line that the clean lines do not make: %r" % frames[:90]
-    return None
-
 # One case: (what, input, refs, expect, lost). input: lines, bytes or a path.
 def check(case, n):
     what, data, refs, expect, lost = case
@@ -265,7 +80,7 @@ def check(case, n):
             f.write(b"".join(data) if isinstance(data, list) else data)
     try:
         for view in views_for(n):
-            why = judge(view, run(path, view), [CLEAN[r][tuple(view)] for r in refs],
+            why = judge(view, run(SAN, path, view), [CLEAN[r][tuple(view)] for r in refs],
                         expect, lost)
             if why:
                 return "%s: %s: %s" % (what, " ".join(view), why), view
@@ -330,21 +145,13 @@ def edit_at(lines, i, off, new, drop=1):
     l = lines[i]
     return lines[:i] + [l[:off] + new + l[off + drop:]] + lines[i + 1:]
 
-# Expectation of a change at byte off of line i: lost (its chunk, named), or same.
-def lost_at(lines, i, off):
-    kind, k, tag, what = info(lines[i])
-    if kind == "chunk":
-        return "damaged", k
-    if kind == "close":  # its last field is free text, but a space in it is damage
-        return ("damaged", None) if off >= what else ("damaged", k)
-    return "same", None
 
 for name in CAP:
     CLEAN[name] = {}
     with open(os.path.join(TMP, "clean.cap"), "wb") as f:
         f.write(b"".join(CAP[name]))
     for view in VIEWS + PICTURES:
-        CLEAN[name][tuple(view)] = run(os.path.join(TMP, "clean.cap"), view)
+        CLEAN[name][tuple(view)] = run(SAN, os.path.join(TMP, "clean.cap"), view)
 
 # --- the clean captures -------------------------------------------------------
 bad = []

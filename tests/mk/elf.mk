@@ -58,8 +58,9 @@ $(ELFT_DIR)/fuzz_elf: tests/unit/fuzz_elf.c src/elf.c src/fmt.c $(HDRS) tests/mk
 	$(ELFT_CLANG) -g -O1 -Wall -Wextra -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -Isrc -o $@ tests/unit/fuzz_elf.c src/elf.c src/fmt.c
 
-$(ELFT_DIR)/elfcorrupt: tests/work/elfcorrupt.c tests/mk/elf.mk | $(ELFT_DIR)
-	$(HOSTCC) -O2 -Wall -Wextra -Werror -o $@ $<
+ELFCORRUPT_SRCS := tests/work/elfcorrupt.c tests/work/elfcorrupt_hdrs.c tests/work/elfcorrupt_rewrite.c
+$(ELFT_DIR)/elfcorrupt: $(ELFCORRUPT_SRCS) tests/work/elfcorrupt.h tests/mk/elf.mk | $(ELFT_DIR)
+	$(HOSTCC) -O2 -Wall -Wextra -Werror -o $@ $(ELFCORRUPT_SRCS)
 
 $(ELFT_DIR) $(ELFT_OBJ):
 	mkdir -p $@

@@ -14,7 +14,8 @@
 # ones, each folded line a clean one or a file's clean lines summed, the
 # page whole), and a lost line names its chunk. One line per group of damage.
 #
-# The damage and the verdicts are tests/lib/capture_corrupt.py's.
+# The damage is tests/lib/capture_corrupt.py's, the verdicts
+# tests/lib/capture_verdict.py's.
 # Run as root. Build first: make capfuzz-deps. Environment: EXMAP (the build
 # that makes the captures), CAPFUZZ_BIN (the sanitizer build), WORKLOAD,
 # CAPFUZZ_DIR (build/capfuzz: the captures, and each failing group's first
