@@ -56,7 +56,7 @@ pidns_checks "$o" $SRCS
 line="^shares: among this PID namespace's processes alone (OUTSIDE=0: no map counts)\$"
 "$MAPFILE" -o "$PN/f" >"$PN/out.ready" 2>&1 &
 pidns_out=$!
-pidns_ready "$PN/out.ready"
+await_ready "$PN/out.ready" 30 $pidns_out || no "the outside mapper ready"
 pidns_start noout
 frame_cmd noout_in $NSENTER -t "$pidns_p" -p -m "$NOOUTSIDE" -c
 pidns_rollup "$pidns_p" noout_rollup
