@@ -42,6 +42,8 @@
 # Names starting s_, j_ and _s_ are its own.
 
 nsuites=0 njobs=0
+# what dash says when a suite's line cannot run (SCRIPT: LINE: WHAT)
+SHELL_ERR='^[^ ]+: [0-9]+: .+: (not found|Syntax error.*|Bad substitution|parameter not set)$'
 S=$(mktemp -d /tmp/exmap-run.XXXXXX) || exit 2
 trap 'rm -rf "$S"' EXIT
 
@@ -237,6 +239,14 @@ _s_print() {
 	awk -v r="$line" -v t=" ($secs s)" 'r != "" && $0 == r { n = NR } { l[NR] = $0 }
 		END { for (i = 1; i <= NR; i++) print l[i] (i == n ? t : "") }' "$log"
 	grep -E '^FAIL ' "$log" | awk -v n="$name: " '{ print n $0 }' >>"$S/fails"
+	# the shell's own errors (a function gone, a typo) are failures too:
+	# the suite went on past a line that did nothing
+	sherr=$(grep -cE "$SHELL_ERR" "$log")
+	if [ "$sherr" -gt 0 ]; then
+		grep -E "$SHELL_ERR" "$log" | awk -v n="$name: " '{ print "FAIL " n "the shell said: " $0 }' |
+			tee -a "$S/fails"
+		total_fail=$((total_fail + sherr))
+	fi
 	echo "$secs	$name" >>"$S/times"
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		echo "FAIL $name: stopped after $lim s, its time limit" | tee -a "$S/fails"
