@@ -2,7 +2,8 @@
 # each with what it needs, run on every core of the machine, the guests'
 # boots shared between suites; each suite's log printed whole, in the order
 # declared, with its time; at the end the failures again, the time in all
-# and the five slowest suites, a warning past TEST_WARN_MIN minutes, and
+# and the five slowest suites, how busy the cores were, each job's start
+# and end (TEST_TIMELINE), a warning past TEST_WARN_MIN minutes, and
 # the closing "N passed, N failed".
 #
 #   suite NAME NEEDS CMD [ARG...]
@@ -288,8 +289,35 @@ _s_kill() {
 	done
 }
 
+# _s_cpu: the machine's CPU ticks, busy and in all (/proc/stat's cpu line;
+# idle and iowait are not busy)
+_s_cpu() {
+	awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t; exit }' \
+		/proc/stat 2>/dev/null
+}
+
+# _s_timeline FILE: each job's start and end (seconds from the first
+# start) and name, in start order, where the cores' idle time can be seen
+_s_timeline() {
+	j=1
+	while [ $j -le $njobs ]; do
+		eval "k=\$j_kind_$j st=\${j_start_$j:-} en=\${j_end_$j:-}"
+		if [ -n "$st" ] && [ -n "$en" ]; then
+			if [ "$k" = boot ]; then
+				eval "nm=\"boot \$j_boot_$j:\$j_phases_$j\""
+			else
+				eval "si=\$j_suite_$j"
+				eval "nm=\$s_name_$si"
+			fi
+			printf '%d\t%d\t%s\n' $((st - t0)) $((en - t0)) "$(echo "$nm" | cut -c 1-70)"
+		fi
+		j=$((j + 1))
+	done | sort -n >"$1" 2>/dev/null
+}
+
 run_suites() {
 	t0=$(now)
+	cpu0=$(_s_cpu)
 	ncpu=${TEST_JOBS:-$(nproc)}
 	total_pass=0 total_fail=0
 	: >"$S/fails"
@@ -354,6 +382,11 @@ run_suites() {
 	secs=$(($(now) - t0))
 	echo "== time: $secs s ($((secs / 60)) min $((secs % 60)) s) for the suites${TEST_START:+, $(($(now) - TEST_START)) s for make test in all}; the slowest:"
 	sort -rn "$S/times" | head -n 5 | awk -F'\t' '{ printf "%6d s  %s\n", $1, substr($2, 1, 70) }'
+	# how busy the cores were, and when each job ran (TEST_TIMELINE)
+	echo "$cpu0 $(_s_cpu)" | awk 'NF == 4 && $4 > $2 {
+		printf "  the cores: %d%% busy over the suites (/proc/stat, the whole machine)\n", 100 * ($3 - $1) / ($4 - $2) }'
+	tl=${TEST_TIMELINE:-${BUILD:-build}/test-timeline.txt}
+	_s_timeline "$tl" && echo "  each job's start and end: $tl"
 	all=$secs
 	[ -z "${TEST_START:-}" ] || all=$(($(now) - TEST_START))
 	if [ "$all" -gt $((${TEST_WARN_MIN:-45} * 60)) ]; then
