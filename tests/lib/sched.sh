@@ -242,11 +242,10 @@ _s_print() {
 	grep -E '^FAIL ' "$log" | awk -v n="$name: " '{ print n $0 }' >>"$S/fails"
 	# the shell's own errors (a function gone, a typo) are failures too:
 	# the suite went on past a line that did nothing
-	sherr=$(grep -cE "$SHELL_ERR" "$log")
-	if [ "$sherr" -gt 0 ]; then
-		grep -E "$SHELL_ERR" "$log" | awk -v n="$name: " '{ print "FAIL " n "the shell said: " $0 }' |
-			tee -a "$S/fails"
-		total_fail=$((total_fail + sherr))
+	grep -E "$SHELL_ERR" "$log" | awk -v n="$name: " '{ print "FAIL " n "the shell said: " $0 }' >"$S/sherr"
+	if [ -s "$S/sherr" ]; then
+		tee -a "$S/fails" <"$S/sherr"
+		total_fail=$((total_fail + $(wc -l <"$S/sherr")))
 	fi
 	echo "$secs	$name" >>"$S/times"
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
