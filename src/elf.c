@@ -1,9 +1,10 @@
-/* The ELF reader: every byte through one bounds-checked window. */
+/* The ELF reader: every byte bounds-checked, read through one window. */
 /*
  * A hand-written ELF reader: ELF32 and ELF64, either byte order, any machine.
  * Every byte comes through get(), which checks (offset, length) against the
  * file's size without overflow and reads the file through a fixed window, so
- * memory stays bounded and a file shrinking under us is an error, not a fault.
+ * memory stays bounded and a file shrinking under us is an error, not a fault;
+ * a name comes the same way but straight into its caller's buffer (elf_str).
  * A failed check stores a message in e->err and returns -1.
  */
 #include <elf.h>		/* the format's constants only; the reader is ours */
@@ -16,6 +17,14 @@
 #include "elfread.h"
 
 #define ELF_WINDOW	65536	/* the file is read through a window this big */
+#define ELF_STR_FIRST	128	/* a name's first read, straight from the file */
+/* Names straight from the file (elf_str), but in a board's build (no -l):
+ * its room, for a board's own few and small files. */
+#ifdef EXMAP_NO_LOAD
+#define ELF_STR_DIRECT	0
+#else
+#define ELF_STR_DIRECT	1
+#endif
 
 static unsigned char window[ELF_WINDOW];
 
@@ -30,10 +39,30 @@ static int elf_fail(struct elf *e, const char *fmt, ...)
 	return -1;
 }
 
+/* want bytes at off into dst, all of them, or -1 (e->err says why). */
+static int read_at(struct elf *e, unsigned char *dst, uint64_t off, size_t want, const char *what)
+{
+	size_t got = 0;
+
+	while (got < want) {
+		ssize_t r = pread(e->fd, dst + got, want - got, (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return elf_fail(e, "reading %s: %s", what, strerror(errno));
+		if (r == 0)
+			return elf_fail(e, "reading %s: the file is shorter than when it was opened",
+				    what);
+		got += r;
+	}
+	return 0;
+}
+
 /* len bytes at off, or NULL (e->err says why). */
 static const unsigned char *get(struct elf *e, uint64_t off, size_t len, const char *what)
 {
-	size_t want, got = 0;
+	size_t want;
 
 	if (off > e->size || len > e->size - off) {
 		elf_fail(e, "%s at offset %llu (%zu bytes) is past the end of the file (%llu bytes)",
@@ -51,23 +80,10 @@ static const unsigned char *get(struct elf *e, uint64_t off, size_t len, const c
 	}
 	want = e->size - off < sizeof(window) ? e->size - off : sizeof(window);
 	e->wlen = 0;
-	while (got < want) {
-		ssize_t r = pread(e->fd, window + got, want - got, (off_t)(off + got));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			elf_fail(e, "reading %s: %s", what, strerror(errno));
-			return NULL;
-		}
-		if (r == 0) {
-			elf_fail(e, "reading %s: the file is shorter than when it was opened", what);
-			return NULL;
-		}
-		got += r;
-	}
+	if (read_at(e, window, off, want, what) < 0)
+		return NULL;
 	e->woff = off;
-	e->wlen = got;
+	e->wlen = want;
 	return window;
 }
 
@@ -265,21 +281,47 @@ int elf_phdr(struct elf *e, uint32_t i, struct elf_phdr *ph)
  */
 int elf_str(struct elf *e, uint32_t strsec, uint64_t off, char *buf, size_t len)
 {
-	struct elf_shdr sh;
 	uint64_t pos, end;
 	size_t n = 0;
 
-	if (elf_shdr(e, strsec, &sh) < 0)
-		return -1;
-	if (sh.type != SHT_STRTAB)
-		return elf_fail(e, "string table section %u has type %u, not STRTAB", strsec, sh.type);
-	if (off >= sh.size)
+	/* the table's header read once, not again for each of its names */
+	if (!ELF_STR_DIRECT || e->strsec != strsec + 1) {
+		struct elf_shdr sh;
+
+		if (elf_shdr(e, strsec, &sh) < 0)
+			return -1;
+		if (sh.type != SHT_STRTAB)
+			return elf_fail(e, "string table section %u has type %u, not STRTAB",
+				    strsec, sh.type);
+		e->strsec = strsec + 1;
+		e->stroff = sh.offset;
+		e->strsize = sh.size;
+	}
+	if (off >= e->strsize)
 		return elf_fail(e, "string index %llu is past its table's end (%llu bytes)",
-			    (unsigned long long)off, (unsigned long long)sh.size);
-	if (sh.offset > e->size || sh.size > e->size - sh.offset)
+			    (unsigned long long)off, (unsigned long long)e->strsize);
+	if (e->stroff > e->size || e->strsize > e->size - e->stroff)
 		return elf_fail(e, "string table section %u lies past the end of the file", strsec);
-	pos = sh.offset + off;
-	end = sh.offset + sh.size;
+	pos = e->stroff + off;
+	end = e->stroff + e->strsize;
+	/*
+	 * From a file, a name is read straight into buf, a short first read
+	 * (most names are), then what room is left: the window keeps the symbol
+	 * table it holds, where a read through it would swap 64 KiB twice a
+	 * name. A name longer than buf is scanned on through the window.
+	 */
+	while (ELF_STR_DIRECT && !e->mem && n < len - 1 && pos < end) {
+		size_t want = end - pos < len - 1 - n ? (size_t)(end - pos) : len - 1 - n;
+
+		if (n == 0 && want > ELF_STR_FIRST)
+			want = ELF_STR_FIRST;
+		if (read_at(e, (unsigned char *)buf + n, pos, want, "string") < 0)
+			return -1;
+		if (memchr(buf + n, '\0', want))
+			return 0;
+		n += want;
+		pos += want;
+	}
 	while (pos < end) {
 		size_t chunk = end - pos < sizeof(window) ? end - pos : sizeof(window);
 		const unsigned char *p = get(e, pos, chunk, "string"), *z;

@@ -17,6 +17,8 @@ struct elf {
 	uint64_t entry, phoff, shoff;
 	uint32_t phnum, shnum, shstrndx;
 	uint64_t buildid_off;	/* file offset of the build-id, once found */
+	uint32_t strsec;	/* the string table last read, + 1 (0: none)... */
+	uint64_t stroff, strsize;	/* ...its place */
 	char err[192];		/* why the last call returned -1 */
 };
 struct elf_shdr {
