@@ -34,7 +34,12 @@
 #       runs them: up to nproc cores at once (TEST_JOBS), jobs started in
 #       the order declared as what they need allows (a quiet suite waits
 #       for the machine to empty, and nothing starts before it); prints;
-#       exits 0 when all passed, else 1
+#       exits 0 when all passed, else 1. The boots' kernels are made
+#       ready from the start (tests/qemu/prefetch at nice 19); a boot whose
+#       kernel is not ready yet lets the others pass while any runs, and
+#       the prefetch goes on at the suites' priority from then
+# TEST_PREFETCH (boot names): the kernels of a run to come made ready too,
+# after this run's (.ci/run: make test-tinykernel's); the run waits for them.
 # TEST_ONLY (an extended regular expression): only the suites whose name
 # matches it are declared (the boots their phases need with them).
 # Each job runs with tests/run's environment, stdin /dev/null, under
@@ -169,8 +174,54 @@ _s_start() {
 		timeout -k 30 "$lim" sh "$S/j$1.sh" >"$S/j$1.log" 2>&1 </dev/null &
 		echo $! >"$S/j$1.pid"
 		wait $!
-		echo $? >"$S/j$1.rc.new" && mv "$S/j$1.rc.new" "$S/j$1.rc"
+		_s_rc=$?
+		# the CPU the job's processes used (the children's line)
+		times >"$S/j$1.times"
+		echo $_s_rc >"$S/j$1.rc.new" && mv "$S/j$1.rc.new" "$S/j$1.rc"
 	) &
+}
+
+# _s_prefetch: the boots' kernels made ready from the start
+# (tests/qemu/prefetch, at nice 19: downloads and builds in the time the
+# cores would wait), in the order of the boot jobs, then TEST_PREFETCH's
+# (the boots of a run to come); pf its process group (timeout's)
+_s_prefetch() {
+	pf= pf_raised=
+	_s_b=
+	j=1
+	while [ $j -le $njobs ]; do
+		eval "[ \"\$j_kind_$j\" != boot ] || _s_b=\"\$_s_b \$j_boot_$j\""
+		j=$((j + 1))
+	done
+	_s_b="$_s_b ${TEST_PREFETCH:-}"
+	[ -n "$(echo $_s_b)" ] || return 0
+	rm -rf build/qemu/prefetch
+	(
+		nice -n 19 timeout -k 30 5400 sh tests/qemu/prefetch $_s_b >/dev/null 2>&1 </dev/null &
+		echo $! >"$S/pf.pid.new" && mv "$S/pf.pid.new" "$S/pf.pid"
+		wait $!
+		: >"$S/pf.done"
+	) &
+	while [ ! -f "$S/pf.pid" ]; do sleep 0.1; done
+	pf=$(cat "$S/pf.pid")
+}
+
+# _s_pf_on: the prefetch is still at work
+_s_pf_on() {
+	[ -n "$pf" ] && [ ! -f "$S/pf.done" ]
+}
+
+# _s_unready J: J is a boot whose kernel the prefetch is still making; a
+# boot waiting there would hold a core idle: the others go first, and the
+# prefetch goes on at the suites' priority from then
+_s_unready() {
+	eval "[ \"\$j_kind_$1\" = boot ]" || return 1
+	_s_pf_on || return 1
+	eval "[ ! -f \"build/qemu/prefetch/\$j_boot_$1.ready\" ]" || return 1
+	if [ -z "$pf_raised" ]; then
+		renice -n 0 -g "$pf" >/dev/null 2>&1
+		pf_raised=y
+	fi
 }
 
 # _s_can J: job J may start now (used: the cores running jobs keep busy)
@@ -179,6 +230,8 @@ _s_can() {
 	for a in $after; do
 		eval "[ \"\$j_state_$a\" = done ]" || return 1
 	done
+	# (with nothing running, a boot may as well wait for its kernel)
+	[ "$used" -eq 0 ] || ! _s_unready "$1" || return 1
 	[ -z "$quiet_running" ] || return 1
 	[ -z "$quiet" ] || [ "$used" -eq 0 ] || return 1
 	[ -z "$host" ] || [ -z "$host_running" ] || return 1
@@ -286,6 +339,7 @@ _s_kill() {
 	for f in "$S"/j*.pid; do
 		[ -f "$f" ] && kill -TERM -"$(cat "$f")" 2>/dev/null
 	done
+	[ -z "${pf:-}" ] || kill -TERM -"$pf" 2>/dev/null
 }
 
 # _s_cpu: the machine's CPU ticks, busy and in all (/proc/stat's cpu line;
@@ -295,8 +349,16 @@ _s_cpu() {
 		/proc/stat 2>/dev/null
 }
 
+# _s_jcpu J: the CPU seconds job J's processes used (user and system,
+# from the shell's times: its children's line)
+_s_jcpu() {
+	sed -n 2p "$S/j$1.times" 2>/dev/null | tr 'ms' '  ' |
+		awk 'NF == 4 { printf "%d\n", $1 * 60 + $2 + $3 * 60 + $4 + 0.5; exit } END { if (NF != 4) print "-" }'
+}
+
 # _s_timeline FILE: each job's start and end (seconds from the first
-# start) and name, in start order, where the cores' idle time can be seen
+# start), the CPU seconds it used and its name, in start order, where the
+# cores' idle time can be seen
 _s_timeline() {
 	j=1
 	while [ $j -le $njobs ]; do
@@ -308,7 +370,7 @@ _s_timeline() {
 				eval "si=\$j_suite_$j"
 				eval "nm=\$s_name_$si"
 			fi
-			printf '%d\t%d\t%s\n' $((st - t0)) $((en - t0)) "$(echo "$nm" | cut -c 1-70)"
+			printf '%d\t%d\t%s\t%s\n' $((st - t0)) $((en - t0)) "$(_s_jcpu $j)" "$(echo "$nm" | cut -c 1-70)"
 		fi
 		j=$((j + 1))
 	done | sort -n >"$1" 2>/dev/null
@@ -323,6 +385,7 @@ run_suites() {
 	: >"$S/times"
 	trap '_s_kill; rm -rf "$S"; exit 130' INT TERM
 	_s_plan
+	_s_prefetch
 	done_jobs=0 next=1
 	while :; do
 		# reap
@@ -368,7 +431,17 @@ run_suites() {
 		[ $next -le $nsuites ] || break
 		sleep 1
 	done
+	# the kernels of a run to come (TEST_PREFETCH) may still be building
+	if _s_pf_on; then
+		echo "== waiting for the kernels TEST_PREFETCH names ($TEST_PREFETCH), made ahead for a run to come"
+		renice -n 0 -g "$pf" >/dev/null 2>&1
+	fi
 	wait
+	if [ -f build/qemu/prefetch/log ]; then
+		awk '/: ready after/ { r++ } /: not had/ { n++; print "  prefetch: " $0 }
+			END { printf "  kernels made ahead of their boots: %d ready, %d not had (build/qemu/prefetch/log)\n", r, n }' \
+			build/qemu/prefetch/log
+	fi
 	if [ -n "$(i=1; while [ $i -le $nsuites ]; do eval "echo \$s_skip_$i"; i=$((i + 1)); done)" ]; then
 		echo "FAIL integration and fixture: need root (CI runs as root)" | tee -a "$S/fails"
 		total_fail=$((total_fail + 1))
