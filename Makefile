@@ -263,41 +263,24 @@ TEST_JOBS ?= $(shell nproc)
 TEST_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS))
 TEST_START := $(shell date +%s)
 test: setup
-	$(MAKE) $(TEST_J) test-builds
-	TEST_START=$(TEST_START) TEST_JOBS=$(TEST_JOBS) tests/run $(BUILD)
-
-# make test's builds in groups that share no file (in a group, one after
-# another: one BUILD directory, or one musl built from source), the groups
-# side by side under one jobserver: TEST_JOBS jobs in all, and a core that
-# one group's last link leaves idle goes to another group.
-TEST_GROUPS := tb-native tb-arm tb-arm64 tb-mipsel tb-riscv64 tb-mips
-test-builds: $(TEST_GROUPS)
-tb-native:
-	$(MAKE) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) build/host/benchwork build/host/oddnames fixture \
+	$(MAKE) $(TEST_J) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) build/host/benchwork build/host/oddnames fixture \
 		build/host/cgwork build/host/stopat build/host/gpuwork \
 		elftest-deps $(BUILD)/tools/workload $(BUILD)/tools/censusdump $(BUILD)/sysroot_drv capfuzz-deps \
 		$(BUILD)/wlogdump trend-deps fuzz-deps
-	$(MAKE) BUILD=build/x86_64 LOAD=0 PICTURES=0 DMABUF=0 CGROUPS=0 OUTSIDE=0 LTO=1 build/x86_64/exmap-mini
-	$(MAKE) BUILD=build/nopictures PICTURES=0 build/nopictures/exmap-mini
-	$(MAKE) BUILD=build/noload LOAD=0 build/noload/exmap-mini
-	$(MAKE) BUILD=build/nobrowse BROWSE=0 build/nobrowse/exmap-mini
-	$(MAKE) BUILD=build/nooutside OUTSIDE=0 build/nooutside/exmap-mini
-tb-arm:
-	$(MAKE) ARCH=arm $(call board_tools,arm) build/arm/capture/prog build/arm/capture/prog.stripped \
-		build/arm/tools/leakwork
-	$(MAKE) ARCH=arm BUILD=build/arm-outside OUTSIDE=1 build/arm-outside/exmap-mini
-tb-arm64:
-	$(MAKE) ARCH=arm64 $(call board_tools,arm64)
-	$(MAKE) ARCH=arm64 BUILD=build/arm64-dmabuf DMABUF=1 build/arm64-dmabuf/exmap-mini
-	$(MAKE) ARCH=arm64 BUILD=build/arm64-outside OUTSIDE=1 build/arm64-outside/exmap-mini
-tb-mipsel:
-	$(MAKE) ARCH=mipsel $(call board_tools,mipsel)
-tb-riscv64:
-	$(MAKE) ARCH=riscv64 $(call board_tools,riscv64)
-	$(MAKE) ARCH=riscv64 BUILD=build/riscv64-outside OUTSIDE=1 build/riscv64-outside/exmap-mini
-tb-mips:
-	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
-	$(MAKE) ARCH=mips BUILD=build/mips-load LOAD=1 build/mips-load/exmap-mini
+	for a in arm arm64 mipsel riscv64; do $(MAKE) $(TEST_J) ARCH=$$a $(call board_tools,$$a) || exit 1; done
+	$(MAKE) $(TEST_J) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped build/arm/tools/leakwork
+	$(MAKE) $(TEST_J) ARCH=arm64 BUILD=build/arm64-dmabuf DMABUF=1 build/arm64-dmabuf/exmap-mini
+	$(MAKE) $(TEST_J) ARCH=arm BUILD=build/arm-outside OUTSIDE=1 build/arm-outside/exmap-mini
+	$(MAKE) $(TEST_J) ARCH=arm64 BUILD=build/arm64-outside OUTSIDE=1 build/arm64-outside/exmap-mini
+	$(MAKE) $(TEST_J) ARCH=riscv64 BUILD=build/riscv64-outside OUTSIDE=1 build/riscv64-outside/exmap-mini
+	$(MAKE) $(TEST_J) ARCH=mips all build/mips/unit build/mips/fmt_test
+	$(MAKE) $(TEST_J) ARCH=mips BUILD=build/mips-load LOAD=1 build/mips-load/exmap-mini
+	$(MAKE) $(TEST_J) BUILD=build/x86_64 LOAD=0 PICTURES=0 DMABUF=0 CGROUPS=0 OUTSIDE=0 LTO=1 build/x86_64/exmap-mini
+	$(MAKE) $(TEST_J) BUILD=build/nopictures PICTURES=0 build/nopictures/exmap-mini
+	$(MAKE) $(TEST_J) BUILD=build/noload LOAD=0 build/noload/exmap-mini
+	$(MAKE) $(TEST_J) BUILD=build/nobrowse BROWSE=0 build/nobrowse/exmap-mini
+	$(MAKE) $(TEST_J) BUILD=build/nooutside OUTSIDE=0 build/nooutside/exmap-mini
+	TEST_START=$(TEST_START) TEST_JOBS=$(TEST_JOBS) tests/run $(BUILD)
 
 # The module on our own kernels without pagemap, x86_64 and an OpenWrt-like
 # 32-bit MIPS board (Malta, mipsel): their first builds take minutes
@@ -396,5 +379,4 @@ deb:
 clean:
 	rm -rf build
 
-.PHONY: all setup unit run test test-tinykernel board bench kmod install deb clean test-builds \
-	$(TEST_GROUPS)
+.PHONY: all setup unit run test test-tinykernel board bench kmod install deb clean
