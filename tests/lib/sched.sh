@@ -35,9 +35,9 @@
 #       the order declared as what they need allows (a quiet suite waits
 #       for the machine to empty, and nothing starts before it); prints;
 #       exits 0 when all passed, else 1. The boots' kernels are made
-#       ready from the start (tests/qemu/prefetch at nice 19); a boot whose
-#       kernel is not ready yet lets the others pass while any runs, and
-#       the prefetch goes on at the suites' priority from then
+#       ready once the quiet jobs ended (tests/qemu/prefetch at nice 19);
+#       a boot whose kernel is not ready yet lets the others pass while any
+#       runs, and the prefetch goes on at the suites' priority from then
 # TEST_PREFETCH (boot names): the kernels of a run to come made ready too,
 # after this run's (.ci/run: make test-tinykernel's); the run waits for them.
 # TEST_ONLY (an extended regular expression): only the suites whose name
@@ -181,12 +181,24 @@ _s_start() {
 	) &
 }
 
-# _s_prefetch: the boots' kernels made ready from the start
-# (tests/qemu/prefetch, at nice 19: downloads and builds in the time the
-# cores would wait), in the order of the boot jobs, then TEST_PREFETCH's
-# (the boots of a run to come); pf its process group (timeout's)
+# _s_quiet_left: a quiet job has not ended yet
+_s_quiet_left() {
+	_s_k=1
+	while [ $_s_k -le $njobs ]; do
+		eval "[ -z \"\$j_quiet_$_s_k\" ] || [ \"\$j_state_$_s_k\" = done ]" || return 0
+		_s_k=$((_s_k + 1))
+	done
+	return 1
+}
+
+# _s_prefetch: the boots' kernels made ready once the quiet jobs ended
+# (nothing beside them: a build moves meminfo's figures), from the start
+# of the rest (tests/qemu/prefetch, at nice 19: downloads and builds in the
+# time the cores would wait), in the order of the boot jobs, then
+# TEST_PREFETCH's (the boots of a run to come); pf its process group
+# (timeout's)
 _s_prefetch() {
-	pf= pf_raised=
+	pf_started=y
 	_s_b=
 	j=1
 	while [ $j -le $njobs ]; do
@@ -385,7 +397,7 @@ run_suites() {
 	: >"$S/times"
 	trap '_s_kill; rm -rf "$S"; exit 130' INT TERM
 	_s_plan
-	_s_prefetch
+	pf= pf_raised= pf_started=
 	done_jobs=0 next=1
 	while :; do
 		# reap
@@ -404,6 +416,7 @@ run_suites() {
 			fi
 			j=$((j + 1))
 		done
+		[ -n "$pf_started" ] || _s_quiet_left || _s_prefetch
 		# start, in order; nothing passes a quiet job that waits
 		j=1
 		while [ $j -le $njobs ]; do
