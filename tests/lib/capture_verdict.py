@@ -89,7 +89,7 @@ def judge(view, r, c, expect, lost):
                              not named(lost, err)):
         return "exit %d, want 4 and chunk %d named: %s" % (rc, lost, first)
     if rc == 4:
-        whys = [subset(view, out, x[1]) for x in refs]
+        whys = [subset(view, out, x[1], named(1, err)) for x in refs]
         if all(whys):
             return "exit 4 but %s" % whys[0]
     return None
@@ -115,7 +115,11 @@ def row_within(row, clean):
     return len(row) == len(clean) and row[:2] == clean[:2] and \
         all(x == y or (x == "" and y != "") for x, y in zip(row[2:], clean[2:]))
 
-def subset(view, out, ref):
+# The procs view's column of the kernel's map counts (mappers outside the
+# view; outside in CSV): its figures come from chunk 1's x lines.
+OUTSD = b" OUTSD"
+
+def subset(view, out, ref, lost1=False):
     if view[0] == "maps":
         return None if out in (b"", ref) else "the mappings differ from the clean ones"
     if view[0] == "folded":
@@ -125,7 +129,17 @@ def subset(view, out, ref):
     ol = out.split(b"\n")
     rl = ref.split(b"\n")
     if out and ol[0] != rl[0]:
-        return "the header row differs"
+        # chunk 1 lost (named on stderr): the map counts are not known, and
+        # their column is left out, not filled; each row is then the clean
+        # one without it
+        col = b",outside" if view[0] == "-c" else OUTSD
+        if not (lost1 and rl[0].endswith(col) and ol[0] == rl[0][:-len(col)]):
+            return "the header row differs"
+        if view[0] == "-c":
+            rl = [l.rsplit(b",", 1)[0] for l in rl]
+            ref = b"\n".join(rl)
+        else:
+            rl = rl + [l[:-len(OUTSD)] for l in rl]
     if view[0] == "procs":
         have, seen = set(rl), set()
         for l in ol[1:]:

@@ -10,7 +10,8 @@
 # sixteenth for html. Every run: no sanitizer report, no signal, exit 0,
 # 1, 2 or 4, an "exmap-mini: " line when not 0. Exit 0 or 1: the report is
 # byte for byte the clean capture's. Exit 4: nothing made up (each process
-# row and mapping is the clean capture's, a file's figures at most its clean
+# row and mapping is the clean capture's, less the map counts' column where
+# chunk 1, which holds them, is named lost; a file's figures at most its clean
 # ones, each folded line a clean one or a file's clean lines summed, the
 # page whole), and a lost line names its chunk. One line per group of damage.
 #
