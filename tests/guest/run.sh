@@ -9,7 +9,10 @@
 # another phase ran, as dkms runs kmod's, must not read that one's files as
 # its own: an "await_ready /tmp/rf.out" done at once on the old file, while
 # the new writer had not yet opened it). Marks on the console say
-# where each phase began and ended, with the guest's uptime.
+# where each phase began and ended, with the guest's uptime. The phases'
+# sessions draw their tags apart (FRAME_USED, outside /tmp): two sessions
+# under one tag would read as one.
+FRAME_USED=/test/.frame-tags
 . /test/frame.sh
 . /test/lib.sh
 for p in $(cat /test/phases); do

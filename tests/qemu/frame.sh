@@ -50,6 +50,7 @@ FRAME_TAG=
 FRAME_N=0
 FRAME_NAMES=
 FRAME_TMP=${TMPDIR:-/tmp}/frame.$$
+FRAME_USED=${FRAME_USED:-}
 
 # The emitter: mode=one prints one line (kind, blk, seq, text); otherwise it
 # frames its input as block blk (name, md5, enc, rc, nonl, err from -v).
@@ -107,8 +108,18 @@ _frame_name_ok() {
 
 frame_begin() { # NAME
 	_frame_name_ok "${1:-session}" || return 2
-	FRAME_TAG=$(od -An -N2 -tx1 /dev/urandom 2>/dev/null | tr -dc 0-9a-f)
-	[ ${#FRAME_TAG} -eq 4 ] || FRAME_TAG=$(awk 'BEGIN { srand(); printf "%04x", int(rand() * 65536) }')
+	# A tag no earlier session drew when FRAME_USED names a file (the guest's
+	# run.sh does: one per boot, where the phases' sessions share a log):
+	# two sessions under one tag would read as one, its blocks in conflict.
+	_fb_try=0
+	while :; do
+		FRAME_TAG=$(od -An -N2 -tx1 /dev/urandom 2>/dev/null | tr -dc 0-9a-f)
+		[ ${#FRAME_TAG} -eq 4 ] || FRAME_TAG=$(awk -v n=$_fb_try \
+			'BEGIN { srand(); for (i = 0; i < n; i++) rand(); printf "%04x", int(rand() * 65536) }')
+		_fb_try=$((_fb_try + 1))
+		[ -n "$FRAME_USED" ] && [ $_fb_try -lt 64 ] && grep -qx "$FRAME_TAG" "$FRAME_USED" 2>/dev/null || break
+	done
+	[ -z "$FRAME_USED" ] || echo "$FRAME_TAG" >>"$FRAME_USED"
 	FRAME_N=0
 	FRAME_NAMES=
 	_frame_one S 0 0 "${1:-session}"

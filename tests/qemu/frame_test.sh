@@ -282,6 +282,35 @@ check_eq "third: its intact block" "$(cat out/third/more 2>/dev/null)" "and more
 sess nosess nosuch 1
 says nosess "session nosuch: not in the log"
 
+# 12c. Two sessions of one log that draw the same tag (od made to repeat
+# itself): unframe names the reuse, not "not in the log"; with FRAME_USED
+# (the guest's run.sh sets it) the second session draws again.
+cat >sametag.sh <<EOF
+od() { # the next line of od.seq (a call runs in a subshell: its count in od.n)
+	n=\$((\$(cat "$w/od.n" 2>/dev/null || echo 0) + 1)); echo \$n >"$w/od.n"
+	sed -n "\${n}p" "$w/od.seq"
+}
+. "$here/frame.sh"
+frame_begin one
+frame_text a "the first session"
+frame_end
+frame_begin two
+frame_text b "the second session"
+frame_end
+EOF
+printf ' ab cd\n ab cd\n 12 34\n' >od.seq
+rm -f used.tags od.n
+$gsh sametag.sh >sametag.log
+"$unframe" -s two sametag.log out/sametag >out.sametag.stdout 2>out.sametag.err
+check_eq "one tag drawn twice: unframe -s two exits 1" "$?" 1 "$(head -c 600 out.sametag.err)"
+says sametag "session two: its tag abcd was drawn before by session one"
+rm -f od.n
+FRAME_USED=$w/used.tags $gsh sametag.sh >sametag2.log
+"$unframe" -s two sametag2.log out/sametag2 >out.sametag2.stdout 2>out.sametag2.err
+check_eq "FRAME_USED: the second session draws a new tag, read apart (exit 0)" "$?" 0 "$(head -c 600 out.sametag2.err)"
+check_eq "FRAME_USED: the second session's block" "$(cat out/sametag2/b 2>/dev/null)" "the second session"
+check_eq "FRAME_USED: the tags drawn, listed" "$(tr '\n' ' ' <used.tags)" "abcd 1234 "
+
 # 13. Not a framed log at all.
 printf 'just a boot\r\n[    1.0] nothing framed\r\n' >none.log
 run none none.log 1
