@@ -37,7 +37,11 @@
 #       exits 0 when all passed, else 1. The boots' kernels are made
 #       ready once the quiet jobs ended (tests/qemu/prefetch at nice 19);
 #       a boot whose kernel is not ready yet lets the others pass while any
-#       runs, and the prefetch goes on at the suites' priority from then
+#       runs, and the prefetch goes on at the suites' priority from then.
+#       When a core has been idle for TEST_SPARE_S seconds (10; 0: never;
+#       at most 15)
+#       while the jobs take every core (guests that wait on their clocks),
+#       one job more starts, the next the order allows (one such at a time)
 # TEST_PREFETCH (boot names): the kernels of a run to come made ready too,
 # after this run's (.ci/run: make test-tinykernel's); the run waits for them.
 # TEST_ONLY (an extended regular expression): only the suites whose name
@@ -247,7 +251,25 @@ _s_can() {
 	[ -z "$quiet_running" ] || return 1
 	[ -z "$quiet" ] || [ "$used" -eq 0 ] || return 1
 	[ -z "$host" ] || [ -z "$host_running" ] || return 1
-	[ "$used" -eq 0 ] || [ $((used + cores)) -le "$ncpu" ]
+	[ "$used" -eq 0 ] || [ $((used + cores)) -le "$ncpu" ] ||
+		{ [ -n "$spare" ] && [ "$cores" -eq 1 ]; }
+}
+
+# _s_spare: a core has been idle over the last TEST_SPARE_S seconds (10),
+# while the jobs keep every core taken (a guest that waits on its clock, a
+# suite that samples every second): one job more may start (into spare;
+# none while an extra job runs, none in the window after a start, none
+# with TEST_SPARE_S=0). The prefetch's builds count as busy: its kernels
+# have that time first.
+_s_spare() {
+	spare=
+	_s_n=$((_s_n + 1))
+	_s_v=$(_s_cpu)
+	eval "_s_w$((_s_n % 16))=\"\$_s_v\""
+	[ "${TEST_SPARE_S:-10}" -gt 0 ] && [ "${TEST_SPARE_S:-10}" -le 15 ] && [ -z "$extra_running" ] && [ "$used" -ge "$ncpu" ] || return 0
+	[ $((_s_n - _s_n0)) -gt "${TEST_SPARE_S:-10}" ] || return 0
+	eval "_s_a=\"\$_s_w$((_s_n % 16))\" _s_o=\"\$_s_w$(((_s_n - ${TEST_SPARE_S:-10}) % 16))\""
+	spare=$(echo "$_s_a $_s_o" | awk -v n="$ncpu" '$2 > $4 && n * (1 - ($1 - $3) / ($2 - $4)) >= 0.8 { print "y" }')
 }
 
 # _s_tally LOG PREFIX: LOG's ok lines of PREFIX and all its FAIL lines
@@ -382,6 +404,7 @@ _s_timeline() {
 				eval "si=\$j_suite_$j"
 				eval "nm=\$s_name_$si"
 			fi
+			eval "[ -z \"\${j_extra_$j:-}\" ] || nm=\"+\$nm\""
 			printf '%d\t%d\t%s\t%s\n' $((st - t0)) $((en - t0)) "$(_s_jcpu $j)" "$(echo "$nm" | cut -c 1-70)"
 		fi
 		j=$((j + 1))
@@ -398,10 +421,11 @@ run_suites() {
 	trap '_s_kill; rm -rf "$S"; exit 130' INT TERM
 	_s_plan
 	pf= pf_raised= pf_started=
+	spare= extra_running= _s_n=0 _s_n0=0 nextra=0
 	done_jobs=0 next=1
 	while :; do
 		# reap
-		used=0 host_running= quiet_running=
+		used=0 host_running= quiet_running= extra_running=
 		j=1
 		while [ $j -le $njobs ]; do
 			eval "st=\$j_state_$j"
@@ -413,17 +437,23 @@ run_suites() {
 			if [ "$st" = run ]; then
 				eval "used=\$((used + j_cores_$j))"
 				eval "[ -z \"\$j_host_$j\" ] || host_running=y; [ -z \"\$j_quiet_$j\" ] || quiet_running=y"
+				eval "[ -z \"\${j_extra_$j:-}\" ] || extra_running=y"
 			fi
 			j=$((j + 1))
 		done
 		[ -n "$pf_started" ] || _s_quiet_left || _s_prefetch
+		_s_spare
 		# start, in order; nothing passes a quiet job that waits
 		j=1
 		while [ $j -le $njobs ]; do
 			eval "st=\$j_state_$j q=\$j_quiet_$j"
 			if [ "$st" = wait ]; then
 				if _s_can $j; then
+					eval "_s_c=\$j_cores_$j"
+					[ "$used" -eq 0 ] || [ $((used + _s_c)) -le "$ncpu" ] ||
+						{ eval "j_extra_$j=y"; extra_running=y spare= nextra=$((nextra + 1)); }
 					_s_start $j
+					_s_n0=$_s_n
 					eval "used=\$((used + j_cores_$j))"
 					eval "[ -z \"\$j_host_$j\" ] || host_running=y; [ -z \"\$j_quiet_$j\" ] || quiet_running=y"
 				elif [ -n "$q" ]; then
@@ -470,6 +500,7 @@ run_suites() {
 	# how busy the cores were, and when each job ran (TEST_TIMELINE)
 	echo "$cpu0 $(_s_cpu)" | awk 'NF == 4 && $4 > $2 {
 		printf "  the cores: %d%% busy over the suites (/proc/stat, the whole machine)\n", 100 * ($3 - $1) / ($4 - $2) }'
+	echo "  jobs started beside the cores' jobs on a core idle ${TEST_SPARE_S:-10} s: $nextra (+ in the timeline)"
 	tl=${TEST_TIMELINE:-${BUILD:-build}/test-timeline.txt}
 	_s_timeline "$tl" && echo "  each job's start and end: $tl"
 	all=$secs
