@@ -258,7 +258,7 @@ _s_can() {
 # _s_spare: a core has been idle over the last TEST_SPARE_S seconds (10),
 # while the jobs keep every core taken (a guest that waits on its clock, a
 # suite that samples every second): one job more may start (into spare;
-# none while an extra job runs, none in the window after a start, none
+# none while the jobs are over the cores, none in the window after a start, none
 # with TEST_SPARE_S=0). The prefetch's builds count as busy: its kernels
 # have that time first.
 _s_spare() {
@@ -437,10 +437,16 @@ run_suites() {
 			if [ "$st" = run ]; then
 				eval "used=\$((used + j_cores_$j))"
 				eval "[ -z \"\$j_host_$j\" ] || host_running=y; [ -z \"\$j_quiet_$j\" ] || quiet_running=y"
-				eval "[ -z \"\${j_extra_$j:-}\" ] || extra_running=y"
+				eval "[ -z \"\${j_over_$j:-}\" ] || extra_running=y"
 			fi
 			j=$((j + 1))
 		done
+		# a job started over the cores is within them once another ended
+		if [ -n "$extra_running" ] && [ "$used" -le "$ncpu" ]; then
+			extra_running=
+			j=1
+			while [ $j -le $njobs ]; do eval "j_over_$j="; j=$((j + 1)); done
+		fi
 		[ -n "$pf_started" ] || _s_quiet_left || _s_prefetch
 		_s_spare
 		# start, in order; nothing passes a quiet job that waits
@@ -451,7 +457,7 @@ run_suites() {
 				if _s_can $j; then
 					eval "_s_c=\$j_cores_$j"
 					[ "$used" -eq 0 ] || [ $((used + _s_c)) -le "$ncpu" ] ||
-						{ eval "j_extra_$j=y"; extra_running=y spare= nextra=$((nextra + 1)); }
+						{ eval "j_extra_$j=y j_over_$j=y"; extra_running=y spare= nextra=$((nextra + 1)); }
 					_s_start $j
 					_s_n0=$_s_n
 					eval "used=\$((used + j_cores_$j))"
