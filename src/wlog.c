@@ -503,16 +503,26 @@ static void walk(struct wlread *r, const char *path)
 	close(fd);
 }
 
-/* 1 when the log at path (a regular file) holds a watch line, 0 when not
- * (or it is no regular file: a pipe is read once, by the capture's loader),
- * -1 when it cannot be read (errno). It stops at the first. */
+/*
+ * 1 when the log at path (a regular file) is a watch log: it holds a watch
+ * line that checks out, or its only lines are watch lines (all damaged: the
+ * watch reader says so). One damaged character can make a capture's line
+ * look like a watch line ("XM 7" -> "XM w"): a capture stays a capture. 0
+ * when not (or it is no regular file: a pipe is read once, by the capture's
+ * loader), -1 when it cannot be read (errno). It stops at the first line
+ * that checks out.
+ */
 int wlog_holds(const char *path)
 {
 	static struct caplog log;
+	static char body[WL_LINE_MAX];
 	struct stat st;
 	const char *t;
+	char *items;
 	uint64_t at;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), r = 0;
+	uint32_t seq;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), cls, good = 0, watch = 0, other = 0;
+	size_t n;
 
 	if (fd < 0)
 		return -1;
@@ -521,10 +531,20 @@ int wlog_holds(const char *path)
 		return 0;
 	}
 	caplog_start(&log, path, fd);
-	while (!r && (t = caplog_next(&log, &at)) != NULL)
-		r = strncmp(t, "XM w ", 5) == 0;
+	while (!good && (t = caplog_next(&log, &at)) != NULL) {
+		if (strncmp(t, "XM w ", 5) != 0) {
+			other = 1;
+			continue;
+		}
+		watch = 1;
+		n = strlen(t + 5);
+		if (n < sizeof(body)) {
+			memcpy(body, t + 5, n + 1);
+			good = wl_line_check(body, &seq, &cls, &items) == 0;
+		}
+	}
 	close(fd);
-	return r;
+	return good || (watch && !other);
 }
 
 void wlog_open(const char *path, struct wlog *w)

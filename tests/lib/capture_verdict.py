@@ -84,11 +84,6 @@ def judge(view, r, c, expect, lost):
     # a capture cut short may be refused whole (exit 4, no report)
     if expect == "cut" and rc == 4 and not out:
         return None
-    # a tag damaged into a watch line's ("XM w "): html of a log that holds
-    # watch lines draws their trend, and these give no sample: exit 2, said
-    if view == ["html"] and rc == 2 and \
-            re.search(rb"^exmap-mini: .*: a watch log with no sample", err, re.M):
-        return None
     # maps of a process that did not load is exit 2, after the chunk is named
     if lost is not None and (rc != 4 and not (rc == 2 and view[0] == "maps") or
                              not named(lost, err)):

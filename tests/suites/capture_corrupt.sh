@@ -13,8 +13,8 @@
 # row and mapping is the clean capture's, less the map counts' column where
 # chunk 1, which holds them, is named lost; a file's figures at most its clean
 # ones, each folded line a clean one or a file's clean lines summed, the
-# page whole), and a lost line names its chunk; html exits 2 where damage made
-# a watch line ("XM w ": the page of a watch log, which has no sample). One
+# page whole), and a lost line names its chunk (a chunk's tag damaged into a
+# watch line's, "XM w ", too: the file is still a capture, html's too). One
 # line per group of damage.
 #
 # The damage is tests/lib/capture_corrupt.py's, the verdicts
