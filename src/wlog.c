@@ -503,15 +503,9 @@ static void walk(struct wlread *r, const char *path)
 	close(fd);
 }
 
-/*
- * 1 when the log at path (a regular file) is a watch log: it holds a watch
- * line that checks out, or its only lines are watch lines (all damaged: the
- * watch reader says so). One damaged character can make a capture's line
- * look like a watch line ("XM 7" -> "XM w"): a capture stays a capture. 0
- * when not (or it is no regular file: a pipe is read once, by the capture's
- * loader), -1 when it cannot be read (errno). It stops at the first line
- * that checks out.
- */
+/* 1 when path (a regular file) is a watch log: a watch line in it checks out,
+ * or it holds watch lines alone (all damaged); a capture whose damaged tag
+ * reads "XM w" stays one. 0 when not or no regular file, -1 if unreadable. */
 int wlog_holds(const char *path)
 {
 	static struct caplog log;
@@ -522,7 +516,6 @@ int wlog_holds(const char *path)
 	uint64_t at;
 	uint32_t seq;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), cls, good = 0, watch = 0, other = 0;
-	size_t n;
 
 	if (fd < 0)
 		return -1;
@@ -534,13 +527,10 @@ int wlog_holds(const char *path)
 	while (!good && (t = caplog_next(&log, &at)) != NULL) {
 		if (strncmp(t, "XM w ", 5) != 0) {
 			other = 1;
-			continue;
-		}
-		watch = 1;
-		n = strlen(t + 5);
-		if (n < sizeof(body)) {
-			memcpy(body, t + 5, n + 1);
-			good = wl_line_check(body, &seq, &cls, &items) == 0;
+		} else {
+			watch = 1;
+			if (strlen(t + 5) < sizeof(body))
+				good = wl_line_check(strcpy(body, t + 5), &seq, &cls, &items) == 0;
 		}
 	}
 	close(fd);
