@@ -39,9 +39,9 @@
 #       a boot whose kernel is not ready yet lets the others pass while any
 #       runs, and the prefetch goes on at the suites' priority from then.
 #       When a core has been idle for TEST_SPARE_S seconds (10; 0: never;
-#       at most 15)
-#       while the jobs take every core (guests that wait on their clocks),
-#       one job more starts, the next the order allows (one such at a time)
+#       at most 15) while the jobs take every core (guests that wait on
+#       their clocks), one job more starts, the next the order allows (one
+#       such at a time)
 # TEST_PREFETCH (boot names): the kernels of a run to come made ready too,
 # after this run's (.ci/run: make test-tinykernel's); the run waits for them.
 # TEST_ONLY (an extended regular expression): only the suites whose name
@@ -240,7 +240,8 @@ _s_unready() {
 	fi
 }
 
-# _s_can J: job J may start now (used: the cores running jobs keep busy)
+# _s_can J: job J may start now (used: the cores running jobs keep busy);
+# over=y when it would start beyond them, on a spare core
 _s_can() {
 	eval "after=\$j_after_$1 cores=\$j_cores_$1 host=\$j_host_$1 quiet=\$j_quiet_$1"
 	for a in $after; do
@@ -251,8 +252,9 @@ _s_can() {
 	[ -z "$quiet_running" ] || return 1
 	[ -z "$quiet" ] || [ "$used" -eq 0 ] || return 1
 	[ -z "$host" ] || [ -z "$host_running" ] || return 1
+	over=
 	[ "$used" -eq 0 ] || [ $((used + cores)) -le "$ncpu" ] ||
-		{ [ -n "$spare" ] && [ "$cores" -eq 1 ]; }
+		{ [ -n "$spare" ] && [ "$cores" -eq 1 ] && over=y; }
 }
 
 # _s_spare: a core has been idle over the last TEST_SPARE_S seconds (10),
@@ -455,8 +457,7 @@ run_suites() {
 			eval "st=\$j_state_$j q=\$j_quiet_$j"
 			if [ "$st" = wait ]; then
 				if _s_can $j; then
-					eval "_s_c=\$j_cores_$j"
-					[ "$used" -eq 0 ] || [ $((used + _s_c)) -le "$ncpu" ] ||
+					[ -z "$over" ] ||
 						{ eval "j_extra_$j=y j_over_$j=y"; extra_running=y spare= nextra=$((nextra + 1)); }
 					_s_start $j
 					_s_n0=$_s_n
