@@ -4,11 +4,15 @@ run loads a capture with the sanitizer build for one view; judge says what
 is wrong with what it gave (None: nothing), against what the clean capture
 gave and what the damage was expected to do (lost_at: a changed byte's).
 """
+import atexit
 import csv
 import io
 import os
 import re
+import shutil
 import subprocess
+import tempfile
+import threading
 
 from capwire import info
 
@@ -21,7 +25,47 @@ SAN_OPTS = {
 ENV = dict(os.environ, **SAN_OPTS)
 ENVTEXT = " ".join("%s=%s" % kv for kv in SAN_OPTS.items())
 
+# CAPFUZZ_SERVE: sanserve (tests/unit/sanserve.c), the same build forked for
+# each run instead of exec'd, one per thread. ASan's RSS cap is a thread,
+# which a fork does not have: sanserve holds the same 512 MiB itself.
+SERVE = os.environ.get("CAPFUZZ_SERVE")
+SERVE_ENV = dict(ENV, ASAN_OPTIONS="detect_leaks=0:exitcode=99")
+SERVERS = []
+LOCAL = threading.local()
+
+def stop_servers():
+    for p, d in SERVERS:
+        p.stdin.close()
+        p.wait()
+        shutil.rmtree(d, ignore_errors=True)
+atexit.register(stop_servers)
+
+def served(argv):
+    s = getattr(LOCAL, "s", None)
+    if s is None:
+        d = tempfile.mkdtemp(prefix="sanserve.")
+        p = subprocess.Popen([SERVE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             env=SERVE_ENV)
+        s = LOCAL.s = (p, os.path.join(d, "out"), os.path.join(d, "err"))
+        SERVERS.append((p, d))
+    p, out, err = s
+    req = [out, err] + argv
+    if any("\t" in a or "\n" in a for a in req):
+        raise ValueError("a tab or newline in %r: sanserve splits on them" % req)
+    p.stdin.write(("\t".join(req) + "\n").encode())
+    p.stdin.flush()
+    a = p.stdout.readline().split()
+    if not a:
+        raise RuntimeError("sanserve ended (exit %s) before answering %r" % (p.poll(), argv))
+    with open(out, "rb") as f, open(err, "rb") as g:
+        o, e = f.read(), g.read()
+    rc = {b"exit": lambda n: n, b"signal": lambda n: -n}.get(a[0])
+    return (rc(int(a[1])) if rc else a[0].decode(), o, e)
+
 def run(san, path, view):
+    if SERVE:
+        rc, out, err = served([san, "-l", path] + view)
+        return (rc, named_out(view, out, path), err)
     try:
         p = subprocess.run([san, "-l", path] + view, stdin=subprocess.DEVNULL,
                            capture_output=True, env=ENV, timeout=60)
@@ -47,6 +91,8 @@ def judge(view, r, c, expect, lost):
     rc, out, err = r
     if rc == "timeout":
         return "no exit within 60 s"
+    if rc == "rss":
+        return "its RSS rose past 512 MiB"
     if rc < 0:
         return "killed by signal %d" % -rc
     first = err.decode("latin-1").strip().split("\n")[0][:200]

@@ -20,7 +20,9 @@
 # The damage is tests/lib/capture_corrupt.py's, the verdicts
 # tests/lib/capture_verdict.py's.
 # Run as root. Build first: make capfuzz-deps. Environment: EXMAP (the build
-# that makes the captures), CAPFUZZ_BIN (the sanitizer build), WORKLOAD,
+# that makes the captures), CAPFUZZ_BIN (the sanitizer build), CAPFUZZ_SERVE
+# (its objects as sanserve, tests/unit/sanserve.c: each run a fork of one
+# started build, not an exec; empty: exec CAPFUZZ_BIN each run), WORKLOAD,
 # CAPFUZZ_DIR (build/capfuzz: the captures, and each failing group's first
 # input as fail-N, next to fail-N.clean, the capture it was made from),
 # CAPFUZZ_SEED (1), CAPFUZZ_JOBS (the CPUs), CAPFUZZ_VERBOSE (every failure,
@@ -32,6 +34,8 @@ EXMAP=${EXMAP:-build/exmap-mini}
 CAPFUZZ_BIN=${CAPFUZZ_BIN:-build/capfuzz/exmap-mini-san}
 WORKLOAD=${WORKLOAD:-build/tools/workload}
 CAPFUZZ_DIR=${CAPFUZZ_DIR:-build/capfuzz}
+CAPFUZZ_SERVE=${CAPFUZZ_SERVE-$CAPFUZZ_DIR/sanserve}
+export CAPFUZZ_SERVE
 CAPFUZZ_SEED=${CAPFUZZ_SEED:-1}
 CAPFUZZ_JOBS=${CAPFUZZ_JOBS:-$(nproc)}
 LC_ALL=C
@@ -46,7 +50,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 2' INT TERM
 
-for f in "$EXMAP" "$CAPFUZZ_BIN" "$WORKLOAD"; do
+for f in "$EXMAP" "$CAPFUZZ_BIN" ${CAPFUZZ_SERVE:+"$CAPFUZZ_SERVE"} "$WORKLOAD"; do
 	[ -x "$f" ] || { no "$f is built" "make capfuzz-deps"; finish; }
 done
 [ "$(id -u)" -eq 0 ] || { no "runs as root" "captures read pagemap"; finish; }
