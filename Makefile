@@ -165,9 +165,20 @@ ifneq ($(shell cat $(FLAGS_STAMP) 2>/dev/null),$(strip $(FLAGS_NOW)))
 $(shell mkdir -p $(BUILD)/obj && printf '%s\n' '$(strip $(FLAGS_NOW))' >$(FLAGS_STAMP))
 endif
 
+# CCACHE=ccache: each object made through the compiler cache, which keeps
+# it in the machine's cache (toolchain/cache.sh), under ccache/. make test
+# sets it where ccache is installed (toolchain/setup test installs it), for
+# its builds and the suites'. The compiler is known by what its -v says:
+# musl-gcc is a script whose date says nothing of the gcc it runs.
+CCACHE ?=
+ifneq ($(CCACHE),)
+export CCACHE_DIR ?= $(shell die() { exit 1; }; . toolchain/cache.sh && cache_root && echo "$$CACHE")/ccache
+export CCACHE_COMPILERCHECK ?= %compiler% -v
+endif
+
 # TOOLCHAIN_DEPS: what a target's toolchain file needs built first (musl, say).
 $(BUILD)/obj/%.o: src/%.c $(FLAGS_STAMP) | $(BUILD)/obj $(TOOLCHAIN_DEPS)
-	$(CC) $(BUILD_CFLAGS) -c -o $@ $<
+	$(CCACHE) $(CC) $(BUILD_CFLAGS) -c -o $@ $<
 
 # The page's template goes into page.o (.incbin), the trend's drawing into
 # trendpage.o, each packed by toolchain/lzpack.c, a tool of this machine's
@@ -262,6 +273,9 @@ board_tools = all build/$(1)/unit build/$(1)/fmt_test $(GUEST_TOOLS:%=build/$(1)
 TEST_JOBS ?= $(shell nproc)
 TEST_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS))
 TEST_START := $(shell date +%s)
+# TEST_CCACHE= builds the tests' objects without the compiler cache
+TEST_CCACHE ?= $(shell command -v ccache 2>/dev/null)
+test test-tinykernel: export CCACHE = $(TEST_CCACHE)
 test: setup
 	$(MAKE) $(TEST_J) all $(BUILD)/unit $(BUILD)/fmt_test $(host_tools) build/host/benchwork build/host/oddnames fixture \
 		build/host/cgwork build/host/stopat build/host/gpuwork \

@@ -15,7 +15,7 @@ CAPFUZZ_OBJS := $(SRCS:src/%.c=$(CAPFUZZ_DIR)/obj/%.o)
 
 $(CAPFUZZ_DIR)/obj/%.o: src/%.c $(HDRS) $(PAGE_LZ) tests/mk/capfuzz.mk
 	@mkdir -p $(@D)
-	$(CAPFUZZ_CLANG) $(CAPFUZZ_SANFLAGS) $(PAGE_DEFS) -c -o $@ $<
+	$(CCACHE) $(CAPFUZZ_CLANG) $(CAPFUZZ_SANFLAGS) $(PAGE_DEFS) -c -o $@ $<
 
 $(CAPFUZZ_DIR)/exmap-mini-san: $(CAPFUZZ_OBJS)
 	$(CAPFUZZ_CLANG) $(CAPFUZZ_SANFLAGS) -o $@ $^

@@ -31,7 +31,7 @@ ELFT_FILES := $(foreach a,$(ELFT_ARCHES),$(ELFT_OBJ)/$(a).o $(ELFT_OBJ)/$(a).exe
 	$(ELFT_OBJ)/$(a).so) $(ELFT_OBJ)/longsec.o $(ELFT_OBJ)/xnum.o $(ELFT_OBJ)/big.o
 
 $(ELFT_OBJ)/%.o: tests/work/elfobj.c tests/mk/elf.mk | $(ELFT_OBJ)
-	$(ELFT_CC_$*) $(ELFT_CFLAGS) -c -o $@ $<
+	$(CCACHE) $(ELFT_CC_$*) $(ELFT_CFLAGS) -c -o $@ $<
 
 $(ELFT_OBJ)/%.exe: tests/work/elfobj.c tests/mk/elf.mk | $(ELFT_OBJ)
 	$(ELFT_CC_$*) $(ELFT_CFLAGS) -static -Wl,-e,_start $(ELFT_LDFLAGS) -o $@ $<

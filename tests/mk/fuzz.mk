@@ -18,7 +18,7 @@ FUZZ_OBJS := $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(filter-out src/main.c,$(SR
 # exmap-mini's objects instrumented for coverage (no libFuzzer main of their own)
 $(FUZZ_DIR)/obj/%.o: src/%.c $(HDRS) tests/mk/fuzz.mk
 	@mkdir -p $(FUZZ_DIR)/obj
-	$(FUZZ_CLANG) $(FUZZ_CFLAGS) $(PAGE_DEFS) -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
+	$(CCACHE) $(FUZZ_CLANG) $(FUZZ_CFLAGS) $(PAGE_DEFS) -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
 
 $(FUZZ_DIR)/obj/page.o $(FUZZ_DIR)/obj/trendpage.o: $(PAGE_LZ)
 
