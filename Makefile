@@ -281,20 +281,43 @@ test: setup
 		build/host/cgwork build/host/stopat build/host/gpuwork \
 		elftest-deps $(BUILD)/tools/workload $(BUILD)/tools/censusdump $(BUILD)/sysroot_drv capfuzz-deps \
 		$(BUILD)/wlogdump trend-deps fuzz-deps
-	for a in arm arm64 mipsel riscv64; do $(MAKE) $(TEST_J) ARCH=$$a $(call board_tools,$$a) || exit 1; done
-	$(MAKE) $(TEST_J) ARCH=arm build/arm/capture/prog build/arm/capture/prog.stripped build/arm/tools/leakwork
-	$(MAKE) $(TEST_J) ARCH=arm64 BUILD=build/arm64-dmabuf DMABUF=1 build/arm64-dmabuf/exmap-mini
-	$(MAKE) $(TEST_J) ARCH=arm BUILD=build/arm-outside OUTSIDE=1 build/arm-outside/exmap-mini
-	$(MAKE) $(TEST_J) ARCH=arm64 BUILD=build/arm64-outside OUTSIDE=1 build/arm64-outside/exmap-mini
-	$(MAKE) $(TEST_J) ARCH=riscv64 BUILD=build/riscv64-outside OUTSIDE=1 build/riscv64-outside/exmap-mini
-	$(MAKE) $(TEST_J) ARCH=mips all build/mips/unit build/mips/fmt_test
-	$(MAKE) $(TEST_J) ARCH=mips BUILD=build/mips-load LOAD=1 build/mips-load/exmap-mini
-	$(MAKE) $(TEST_J) BUILD=build/x86_64 LOAD=0 PICTURES=0 DMABUF=0 CGROUPS=0 OUTSIDE=0 LTO=1 build/x86_64/exmap-mini
-	$(MAKE) $(TEST_J) BUILD=build/nopictures PICTURES=0 build/nopictures/exmap-mini
-	$(MAKE) $(TEST_J) BUILD=build/noload LOAD=0 build/noload/exmap-mini
-	$(MAKE) $(TEST_J) BUILD=build/nobrowse BROWSE=0 build/nobrowse/exmap-mini
-	$(MAKE) $(TEST_J) BUILD=build/nooutside OUTSIDE=0 build/nooutside/exmap-mini
+	$(MAKE) $(TEST_J) -Orecurse test-builds
 	TEST_START=$(TEST_START) TEST_JOBS=$(TEST_JOBS) tests/run $(BUILD)
+
+# The boards' builds and the variants', after this machine's (which makes
+# the host tools they share, lzpack): a make each, on one jobserver, so
+# that one's link (serial, LTO's the longest) runs beside another's
+# compiles; each one's output whole (-Orecurse). Builds that share a build
+# directory or a musl (mips, riscv64) run in one, one after the other.
+TEST_BUILDS := arm arm64 mipsel riscv64 mips arm64-dmabuf arm-outside arm64-outside x86_64 \
+	nopictures noload nobrowse nooutside
+test-builds: $(TEST_BUILDS:%=test-build-%)
+test-build-arm:
+	$(MAKE) ARCH=arm $(call board_tools,arm) build/arm/capture/prog build/arm/capture/prog.stripped \
+		build/arm/tools/leakwork
+test-build-arm64 test-build-mipsel: test-build-%:
+	$(MAKE) ARCH=$* $(call board_tools,$*)
+test-build-riscv64:
+	$(MAKE) ARCH=riscv64 $(call board_tools,riscv64)
+	$(MAKE) ARCH=riscv64 BUILD=build/riscv64-outside OUTSIDE=1 build/riscv64-outside/exmap-mini
+test-build-mips:
+	$(MAKE) ARCH=mips all build/mips/unit build/mips/fmt_test
+	$(MAKE) ARCH=mips BUILD=build/mips-load LOAD=1 build/mips-load/exmap-mini
+test-build-arm64-dmabuf:
+	$(MAKE) ARCH=arm64 BUILD=build/arm64-dmabuf DMABUF=1 build/arm64-dmabuf/exmap-mini
+test-build-arm-outside test-build-arm64-outside: test-build-%-outside:
+	$(MAKE) ARCH=$* BUILD=build/$*-outside OUTSIDE=1 build/$*-outside/exmap-mini
+test-build-x86_64:
+	$(MAKE) BUILD=build/x86_64 LOAD=0 PICTURES=0 DMABUF=0 CGROUPS=0 OUTSIDE=0 LTO=1 build/x86_64/exmap-mini
+test-build-nopictures:
+	$(MAKE) BUILD=build/nopictures PICTURES=0 build/nopictures/exmap-mini
+test-build-noload:
+	$(MAKE) BUILD=build/noload LOAD=0 build/noload/exmap-mini
+test-build-nobrowse:
+	$(MAKE) BUILD=build/nobrowse BROWSE=0 build/nobrowse/exmap-mini
+test-build-nooutside:
+	$(MAKE) BUILD=build/nooutside OUTSIDE=0 build/nooutside/exmap-mini
+.PHONY: test-builds $(TEST_BUILDS:%=test-build-%)
 
 # The module on our own kernels without pagemap, x86_64 and an OpenWrt-like
 # 32-bit MIPS board (Malta, mipsel): their first builds take minutes
