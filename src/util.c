@@ -333,9 +333,28 @@ uint32_t hash_bytes(uint32_t h, const void *p, size_t n)
 	return h;
 }
 
-/* Swap two elements of size bytes. */
+/*
+ * Swap two elements of size bytes, a word at a time where both and the size
+ * allow it: a byte at a time was most of folded's time on a capture of
+ * every process. The boards' builds (no pictures) keep to bytes: riscv64's
+ * has not the 24 bytes more.
+ */
+typedef unsigned long __attribute__((may_alias)) sort_word;
+
 static void swap_bytes(char *a, char *b, size_t size)
 {
+#ifndef EXMAP_NO_PICTURES
+	if (!(((uintptr_t)a | (uintptr_t)b | size) % sizeof(sort_word))) {
+		sort_word *x = (sort_word *)(void *)a, *y = (sort_word *)(void *)b, t;
+
+		for (size /= sizeof(t); size--; x++, y++) {
+			t = *x;
+			*x = *y;
+			*y = t;
+		}
+		return;
+	}
+#endif
 	while (size--) {
 		char t = *a;
 
