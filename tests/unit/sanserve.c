@@ -122,7 +122,8 @@ static long rss_kib(pid_t pid)
 	return pages * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-/* waits for pid, killing it past the time or the RSS, and answers */
+/* waits for pid, killing it past the time or the RSS (looked at on each
+ * tick without an exit), and answers */
 static void reap(pid_t pid, const sigset_t *chld)
 {
 	struct timespec tick = { 0, 20 * 1000 * 1000 }, t0, now;
@@ -139,17 +140,16 @@ static void reap(pid_t pid, const sigset_t *chld)
 			break;
 		if (r < 0 && errno != EINTR)
 			die("waiting for a run");
-		if (!killed) {
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			rss = rss_kib(pid);
-			if (rss > SERVE_RSS_MIB * 1024L)
-				killed = "rss %ld\n";
-			else if (now.tv_sec - t0.tv_sec >= SERVE_SECONDS)
-				killed = "timeout\n";
-			if (killed)
-				kill(pid, SIGKILL);
-		}
-		sigtimedwait(chld, NULL, &tick);
+		if (sigtimedwait(chld, NULL, &tick) >= 0 || killed)
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		rss = rss_kib(pid);
+		if (rss > SERVE_RSS_MIB * 1024L)
+			killed = "rss %ld\n";
+		else if (now.tv_sec - t0.tv_sec >= SERVE_SECONDS)
+			killed = "timeout\n";
+		if (killed)
+			kill(pid, SIGKILL);
 	}
 	if (killed)
 		answer(killed, rss);
