@@ -414,6 +414,10 @@ _s_timeline() {
 }
 
 run_suites() {
+	# a suite that scans every process can tell the other suites' from the
+	# machine's (tests/suites/capture_corrupt.sh)
+	TEST_RUN_PID=$$
+	export TEST_RUN_PID
 	t0=$(now)
 	cpu0=$(_s_cpu)
 	ncpu=${TEST_JOBS:-$(nproc)}
