@@ -255,12 +255,8 @@ rm -f "$F"
 # SLUB counts a CPU's partial slabs' free objects as active, and a cache
 # holding many free objects grows by fewer (183,700 for 200,000 files once).
 slabinfo() { awk -v c="$1" '$1 == c { print $2, $3, $4; exit }' /proc/slabinfo; }
-count() {
-	case $1 in
-	dentry) awk '{ print $1 }' /proc/sys/fs/dentry-state ;;
-	*) awk '{ print $1 }' /proc/sys/fs/inode-nr ;;
-	esac
-}
+counter() { case $1 in dentry) echo dentry-state ;; *) echo inode-nr ;; esac; }
+count() { awk '{ print $1 }' "/proc/sys/fs/$(counter "$1")"; }
 for cache in dentry shmem_inode_cache; do
 	eval "k0_$cache=\"\$(slabinfo $cache) \$(count $cache)\""
 done
@@ -283,9 +279,9 @@ check_cmd "200,000 files: slab grows by 40 MB at least" within 40000000 $((sa - 
 for cache in dentry shmem_inode_cache; do
 	eval "set -- \$k0_$cache"
 	free0=$((${2:-0} - ${1:-0})) size=${3:-0} n0=${4:-0}
-	what="dentries (fs/dentry-state)"
-	[ $cache = dentry ] || what="inodes (fs/inode-nr)"
-	check_cmd "200,000 files: the kernel counts 190,000 $what more at least" \
+	what=inodes
+	[ $cache = dentry ] && what=dentries
+	check_cmd "200,000 files: the kernel counts 190,000 $what (fs/$(counter $cache)) more at least" \
 		within 190000 "$(($(count $cache) - n0))" ""
 	want=$(((200000 - free0) * size * 4 / 5))
 	[ "$want" -ge 0 ] || want=0
